@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * udpfan: every datagram that arrives on one UDP port leaves, payload unchanged, for each of
+ * N destinations. Wiring only: the forwarder lives in lib/.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_version.h>
+
+#include "uf_app.h"
+#include "uf_config.h"
+#include "uf_env.h"
+#include "uf_quirks.h"
+#include "uf_version.h"
+
+static struct uf_app app;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	uf_app_request_stop(&app);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+			"usage: udpfan -c FILE [--check] [--duration SECONDS] [--stats-json PATH]\n"
+			"       udpfan --list-quirks [--json] | --version | --help\n"
+			"\n"
+			"  -c, --config FILE     run the forwarder from a YAML config\n"
+			"      --check           validate the config (and what of the environment can be\n"
+			"                        checked without devices) and exit: 0 valid, 2 invalid\n"
+			"      --duration S      stop cleanly after S seconds\n"
+			"      --stats-json PATH append one JSON object per stats interval, and a final\n"
+			"                        one with \"final\": true (overrides stats.json)\n"
+			"      --list-quirks     print what udpfan believes about each PMD (--json)\n"
+			"      --version         print the version and the DPDK it was built with\n"
+			"\n"
+			"Exit codes: 0 clean stop, 2 config error, 3 environment error, 1 other.\n"
+			"Docs: docs/configuration.md, docs/loss-accounting.md, docs/deployment.md\n");
+}
+
+static int
+fail(const struct uf_err *err)
+{
+	fprintf(stderr, "udpfan: error: %s\n", err->msg);
+	return err->code != 0 ? err->code : UF_EXIT_OTHER;
+}
+
+static void
+note(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "udpfan: note: %s\n", msg);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "check", no_argument, NULL, 'C' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "stats-json", required_argument, NULL, 's' },
+		{ "list-quirks", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct uf_app_opts ao = { .human = stderr };
+	const char *cfg_path = NULL;
+	bool check = false, list_quirks = false, json = false;
+	struct uf_eal_argv eal;
+	struct uf_config *cfg;
+	struct uf_err err = { 0 };
+	char line[2048], *end;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			cfg_path = optarg;
+			break;
+		case 'C':
+			check = true;
+			break;
+		case 'd':
+			errno = 0;
+			ao.duration_s = strtod(optarg, &end);
+			if (errno != 0 || *end != '\0' || !(ao.duration_s > 0)) {
+				fprintf(stderr, "udpfan: error: --duration: \"%s\" is not a number of "
+						"seconds > 0\n", optarg);
+				return UF_EXIT_CONFIG;
+			}
+			break;
+		case 's':
+			ao.stats_json = optarg;
+			break;
+		case 'q':
+			list_quirks = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'V':
+			printf("udpfan %s (built with %s, running %s)\n", UF_VERSION, RTE_VER_PREFIX
+					" " RTE_STR(RTE_VER_YEAR) "." RTE_STR(RTE_VER_MONTH),
+					rte_version());
+			return UF_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return UF_EXIT_OK;
+		default:
+			usage(stderr);
+			return UF_EXIT_CONFIG;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "udpfan: error: unexpected argument \"%s\" (EAL options go in "
+				"eal.extra_args)\n", argv[optind]);
+		return UF_EXIT_CONFIG;
+	}
+	if (list_quirks) {
+		uf_quirk_print(stdout, json);
+		return UF_EXIT_OK;
+	}
+	if (cfg_path == NULL) {
+		fprintf(stderr, "udpfan: error: no config given: udpfan -c FILE (examples in "
+				"config/)\n");
+		return UF_EXIT_CONFIG;
+	}
+
+	cfg = uf_config_load(cfg_path, &err);
+	if (cfg == NULL)
+		return fail(&err);
+	if (uf_eal_argv_build(cfg, argv[0], &eal, &err) != 0) {
+		uf_config_free(cfg);
+		return fail(&err);
+	}
+	if (check) {
+		int problems = uf_env_check(cfg, false, NULL, note, NULL);
+
+		uf_eal_argv_str(&eal, line, sizeof(line));
+		printf("udpfan: %s: valid: %d port%s, %d destination%s, %d rule%s; EAL: %s%s\n",
+				cfg_path, cfg->n_ports, cfg->n_ports == 1 ? "" : "s", cfg->n_dests,
+				cfg->n_dests == 1 ? "" : "s", cfg->n_rules, cfg->n_rules == 1 ? "" : "s",
+				line, problems > 0 ? " (environment notes above)" : "");
+		uf_config_free(cfg);
+		return UF_EXIT_OK;
+	}
+	if (uf_env_check(cfg, true, &err, NULL, NULL) < 0) {
+		uf_config_free(cfg);
+		return fail(&err);
+	}
+
+	rc = rte_eal_init(eal.argc, eal.argv);
+	if (rc < 0) {
+		uf_err_set(&err, UF_EXIT_ENV, "EAL initialisation failed (%s); the EAL log above says "
+				"why (hugepages, permissions, a device string)", rte_strerror(rte_errno));
+		uf_config_free(cfg);
+		return fail(&err);
+	}
+	rc = UF_EXIT_OK;
+	if (uf_app_init(&app, cfg, &ao, &err) != 0) {
+		rc = fail(&err);
+	} else {
+		/* from here on a signal drains the workers and writes the final stats */
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		if (uf_app_run(&app, &err) != 0)
+			rc = fail(&err);
+	}
+	uf_app_fini(&app);
+	rte_eal_cleanup();
+	uf_config_free(cfg);
+	return rc;
+}

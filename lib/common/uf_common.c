@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "uf_common.h"
+
+RTE_LOG_REGISTER(uf_logtype, user.udpfan, INFO);
+
+void
+uf_err_set(struct uf_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * udpfan: things every module needs: the log type, limits, small helpers.
+ */
+#ifndef UF_COMMON_H
+#define UF_COMMON_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
+#include <rte_version.h>
+
+/* One registered log type for the whole program: --log-level=user.udpfan:debug */
+extern int uf_logtype;
+#define RTE_LOGTYPE_UDPFAN uf_logtype
+
+#define UF_LOG(level, fmt, ...) rte_log(RTE_LOG_##level, uf_logtype, "udpfan: " fmt "\n", ##__VA_ARGS__)
+
+/* Limits. Ports are bounded by the Debian build's RTE_MAX_ETHPORTS (32). */
+#define UF_MAX_PORTS 16
+#define UF_MAX_WORKERS 64
+#define UF_MAX_DESTS 256
+#define UF_MAX_RULES 4096
+#define UF_MAX_BURST 64
+#define UF_NAME_MAX 32
+#define UF_DEVSTR_MAX 256
+
+/* Portable relaxed load/store of a single-writer counter (22.11 has no rte_stdatomic.h). */
+#define UF_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define UF_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
+/* Exit codes of the udpfan program (INTERFACE.md). */
+enum uf_exit {
+	UF_EXIT_OK = 0,
+	UF_EXIT_OTHER = 1,
+	UF_EXIT_CONFIG = 2,
+	UF_EXIT_ENV = 3,
+};
+
+/* An error that stops start-up: the text of the one `udpfan: error:` line, and its exit code. */
+struct uf_err {
+	int code;
+	char msg[512];
+};
+
+void uf_err_set(struct uf_err *err, int code, const char *fmt, ...) __rte_format_printf(3, 4);
+
+#endif /* UF_COMMON_H */

@@ -1,0 +1,653 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_lpm.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+#include <rte_timer.h>
+
+#include "uf_app.h"
+#include "uf_tel.h"
+
+#define CTL_RING_SIZE 1024
+#define CTL_SLEEP_US 500
+#define LINK_WAIT_MS_DEFAULT 5000
+
+static const struct rte_ether_addr bcast = { .addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
+static const struct rte_ether_addr zero_mac;
+
+static const char *
+ip_str(rte_be32_t ip, char *buf)
+{
+	struct in_addr a = { .s_addr = ip };
+
+	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
+}
+
+static uint64_t
+now_ms(const struct uf_app *app)
+{
+	return (rte_rdtsc() - app->start_tsc) * 1000 / rte_get_tsc_hz();
+}
+
+/* ---- plan ---- */
+
+static int
+publish_plan(struct uf_app *app)
+{
+	const struct uf_config *cfg = app->cfg;
+	struct rte_ether_addr port_mac[UF_MAX_PORTS];
+	uint16_t port_mtu[UF_MAX_PORTS];
+	bool port_chain[UF_MAX_PORTS];
+	struct uf_plan_input in = {
+		.cfg = cfg,
+		.port_mac = port_mac,
+		.port_mtu = port_mtu,
+		.port_chain_ok = port_chain,
+		.dest_mac = app->dest_mac,
+		.dest_resolved = app->dest_resolved,
+		.lpm = app->lpm,
+		.socket = app->ports[cfg->listen.port].socket,
+	};
+	struct uf_plan *np, *old;
+	char a[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	int i;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		port_mac[i] = app->ports[i].mac;
+		port_mtu[i] = app->ports[i].plan.mtu;
+		port_chain[i] = app->ports[i].plan.chain_ok;
+	}
+	for (i = 0; i < cfg->n_dests; i++) {
+		const struct uf_neigh *e;
+		bool was;
+
+		if (app->dest_neigh[i] < 0)
+			continue;
+		e = &app->neigh.e[app->dest_neigh[i]];
+		was = app->dest_resolved[i];
+		app->dest_resolved[i] = uf_neigh_usable(e);
+		app->dest_mac[i] = e->mac;
+		if (app->plan_version == 0 || was == app->dest_resolved[i])
+			continue;
+		rte_ether_format_addr(m, sizeof(m), &e->mac);
+		if (app->dest_resolved[i])
+			UF_LOG(INFO, "destination %s:%u: next hop %s is at %s", ip_str(cfg->dests[i].ip, a),
+					cfg->dests[i].udp_port, ip_str(e->ip, a), m);
+		else
+			UF_LOG(WARNING, "destination %s:%u: next hop %s does not answer ARP (%s); its "
+					"copies are dropped and counted as no_neighbor",
+					ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
+					ip_str(e->ip, a), uf_neigh_state_name(e->state));
+	}
+	in.version = app->plan_version + 1;
+	np = uf_plan_build(&in);
+	if (np == NULL) {
+		UF_LOG(ERR, "cannot build a new plan (%s); the old one stays",
+				rte_strerror(rte_errno));
+		return -1;
+	}
+	app->plan_version = in.version;
+	old = app->sh.plan;
+	__atomic_store_n(&app->sh.plan, np, __ATOMIC_RELEASE);
+	if (old != NULL) {
+		/* every worker has moved past the old plan once each has been quiescent */
+		rte_rcu_qsbr_synchronize(app->sh.qsbr, RTE_QSBR_THRID_INVALID);
+		uf_plan_free(old);
+		app->ctl.plan_updates++;
+	}
+	return 0;
+}
+
+/* ---- control frames ---- */
+
+static void
+ctl_send(struct uf_app *app, uint16_t wk, struct rte_mbuf *m)
+{
+	if (rte_ring_sp_enqueue(app->w[wk]->ctl_tx, m) != 0) {
+		app->ctl.ctl_ring_full++;
+		rte_pktmbuf_free(m);
+	}
+}
+
+static void
+send_arp(struct uf_app *app, uint16_t pi, uint16_t op, const struct rte_ether_addr *dst,
+		rte_be32_t tip)
+{
+	struct uf_port *p = &app->ports[pi];
+	struct rte_mbuf *m = rte_pktmbuf_alloc(p->pool[0]);
+	uint16_t len;
+
+	if (m == NULL) {
+		app->ctl.ctl_nombuf++;
+		return;
+	}
+	len = uf_arp_build(rte_pktmbuf_mtod(m, uint8_t *), op, dst, &p->mac, p->cfg->ip, &zero_mac,
+			tip);
+	m->data_len = len;
+	m->pkt_len = len;
+	m->port = p->port_id;
+	/* worker 0 sends it on queue 0: the mbuf comes from that queue's pool */
+	ctl_send(app, 0, m);
+}
+
+static void
+neigh_send_cb(void *arg, uint16_t port, rte_be32_t ip, const struct rte_ether_addr *mac)
+{
+	struct uf_app *app = arg;
+
+	send_arp(app, port, RTE_ARP_OP_REQUEST, mac != NULL ? mac : &bcast, ip);
+	app->ctl.arp_requests_sent++;
+}
+
+static void
+send_garp(struct uf_app *app, uint16_t pi)
+{
+	if (!app->cfg->arp.gratuitous)
+		return;
+	send_arp(app, pi, RTE_ARP_OP_REQUEST, &bcast, app->ports[pi].cfg->ip);
+	app->ctl.arp_gratuitous_sent++;
+}
+
+static bool
+icmp_allowed(struct uf_app *app, uint16_t pi, uint64_t ms)
+{
+	double rate = app->cfg->control.icmp_rate;
+	double t = app->icmp_tokens[pi] + rate * (double)(ms - app->icmp_last_ms[pi]) / 1000.0;
+
+	app->icmp_last_ms[pi] = ms;
+	if (t > rate)
+		t = rate;
+	if (t < 1.0) {
+		app->icmp_tokens[pi] = t;
+		return false;
+	}
+	app->icmp_tokens[pi] = t - 1.0;
+	return true;
+}
+
+/* One frame a worker handed over. Returns true if a neighbour's MAC changed. */
+static bool
+handle_ctl(struct uf_app *app, uint16_t wk, struct rte_mbuf *m, uint64_t ms)
+{
+	struct uf_worker *w = app->w[wk];
+	uint16_t pi = w->port_idx[m->port];
+	struct uf_port *p = &app->ports[pi];
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+	uint16_t etype;
+	struct uf_arp_info a;
+	bool changed = false, known;
+
+	memcpy(&etype, f + 12, 2);
+	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP) && uf_arp_parse(f, m->data_len, &a) == 0) {
+		known = uf_neigh_find(&app->neigh, pi, a.sip) >= 0;
+		if (known)
+			changed = uf_neigh_learn(&app->neigh, pi, a.sip, &a.sha, ms);
+		if (a.op == RTE_ARP_OP_REQUEST && a.tip == p->cfg->ip && a.sip != a.tip) {
+			uint16_t len = uf_arp_build(f, RTE_ARP_OP_REPLY, &a.sha, &p->mac, p->cfg->ip,
+					&a.sha, a.sip);
+
+			m->data_len = len;
+			m->pkt_len = len;
+			app->ctl.arp_requests_answered++;
+			ctl_send(app, wk, m);
+			return changed;
+		}
+		if (a.op == RTE_ARP_OP_REPLY && known)
+			app->ctl.arp_replies_learned++;
+		else if (!known)
+			app->ctl.arp_ignored++;
+		rte_pktmbuf_free(m);
+		return changed;
+	}
+	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) && app->cfg->control.icmp_rate > 0 &&
+			uf_icmp_echo_reply(f, m->data_len, &p->mac) == 0) {
+		if (icmp_allowed(app, pi, ms)) {
+			app->ctl.icmp_echo_answered++;
+			m->ol_flags = 0;
+			ctl_send(app, wk, m);
+			return false;
+		}
+		app->ctl.icmp_rate_limited++;
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		app->ctl.icmp_ignored++;
+	else
+		app->ctl.arp_ignored++;
+	rte_pktmbuf_free(m);
+	return false;
+}
+
+static void
+ctl_tick(struct uf_app *app)
+{
+	struct rte_mbuf *m[64];
+	uint64_t ms = now_ms(app);
+	bool changed = false;
+	unsigned int n, i;
+	uint16_t k;
+
+	for (k = 0; k < app->n_workers; k++) {
+		while ((n = rte_ring_sc_dequeue_burst(app->w[k]->ctl_rx, (void **)m, RTE_DIM(m),
+					NULL)) > 0) {
+			for (i = 0; i < n; i++)
+				changed |= handle_ctl(app, k, m[i], ms);
+		}
+	}
+	changed |= uf_neigh_tick(&app->neigh, ms, neigh_send_cb, app);
+	if (changed)
+		publish_plan(app);
+	if (app->timers)
+		rte_timer_manage();
+}
+
+/* ---- stats ---- */
+
+void
+uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
+{
+	const struct uf_config *cfg = app->cfg;
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	struct timespec ts;
+	int i, k;
+
+	memset(&s->tot, 0, sizeof(s->tot));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->time = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	s->interval_s = (double)(now - app->prev_snap_tsc) / (double)hz;
+	s->uptime_s = (double)(now - app->start_tsc) / (double)hz;
+	app->prev_snap_tsc = now;
+	s->final = final;
+	s->plan_version = app->plan_version;
+	s->ctl = app->ctl;
+
+	s->n_lcores = app->n_workers;
+	for (k = 0; k < app->n_workers; k++) {
+		struct uf_lcore_ctr one;
+
+		memset(&one, 0, sizeof(one));
+		uf_ctr_add(&one, &app->w[k]->ctr);
+		uf_ctr_add(&s->tot, &app->w[k]->ctr);
+		s->lc[k].lcore = app->worker_lcore[k];
+		s->lc[k].rx = one.rx;
+		s->lc[k].tx = one.tx_ok + one.ctl_tx_ok;
+		s->lc[k].busy_cycles = one.busy_cycles;
+		s->lc[k].total_cycles = one.total_cycles;
+	}
+
+	s->n_dests = cfg->n_dests;
+	for (i = 0; i < cfg->n_dests; i++) {
+		struct uf_snap_dest *d = &s->dests[i];
+		const struct uf_cfg_dest *cd = &cfg->dests[i];
+
+		memset(d, 0, sizeof(*d));
+		d->ip = cd->ip;
+		d->udp_port = cd->udp_port;
+		snprintf(d->port, sizeof(d->port), "%s", cfg->ports[cd->port].name);
+		d->mac = app->dest_mac[i];
+		d->next_hop = cd->ip;
+		if (app->dest_neigh[i] >= 0) {
+			const struct uf_neigh *e = &app->neigh.e[app->dest_neigh[i]];
+
+			d->state = uf_neigh_state_name(e->state);
+			d->next_hop = e->ip;
+			d->mac = e->mac;
+		} else {
+			d->state = RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(cd->ip)) ? "multicast" : "static";
+		}
+		for (k = 0; k < app->n_workers; k++)
+			uf_dest_ctr_add(&d->c, &app->w[k]->dctr[i]);
+	}
+
+	s->n_ports = cfg->n_ports;
+	for (i = 0; i < cfg->n_ports; i++) {
+		struct uf_port *p = &app->ports[i];
+		struct uf_snap_port *sp = &s->ports[i];
+		struct rte_eth_link link;
+
+		snprintf(sp->name, sizeof(sp->name), "%s", p->cfg->name);
+		snprintf(sp->driver, sizeof(sp->driver), "%s", p->info.driver_name);
+		snprintf(sp->steering, sizeof(sp->steering), "%s", p->steering);
+		memset(&sp->st, 0, sizeof(sp->st));
+		sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
+		memset(&link, 0, sizeof(link));
+		sp->link_up = rte_eth_link_get_nowait(p->port_id, &link) == 0 &&
+				link.link_status == RTE_ETH_LINK_UP;
+		sp->n_xstats = RTE_MIN(p->n_xstats, UF_SNAP_XSTATS);
+		if (uf_port_xstats(p, sp->xvals) != 0)
+			sp->n_xstats = 0;
+		for (k = 0; k < sp->n_xstats; k++)
+			sp->xnames[k] = p->xstat_names[k];
+		sp->has_xsk = strcmp(p->info.driver_name, "net_af_xdp") == 0 &&
+				uf_xsk_query(p->info.if_index, p->nb_queues, &sp->xsk) == 0;
+		snprintf(sp->xdp_mode, sizeof(sp->xdp_mode), "%s", p->xdp_mode);
+	}
+}
+
+static void
+check_links(struct uf_app *app)
+{
+	int i;
+
+	for (i = 0; i < app->cfg->n_ports; i++) {
+		struct rte_eth_link link;
+		bool up;
+
+		memset(&link, 0, sizeof(link));
+		up = rte_eth_link_get_nowait(app->ports[i].port_id, &link) == 0 &&
+				link.link_status == RTE_ETH_LINK_UP;
+		if (up && !app->link_was_up[i]) {
+			UF_LOG(INFO, "port %s: link up", app->ports[i].cfg->name);
+			send_garp(app, (uint16_t)i);
+			uf_neigh_port_up(&app->neigh, (uint16_t)i, now_ms(app));
+		} else if (!up && app->link_was_up[i]) {
+			UF_LOG(WARNING, "port %s: link down", app->ports[i].cfg->name);
+		}
+		app->link_was_up[i] = up;
+	}
+}
+
+static void
+stats_tick(struct uf_app *app, bool final)
+{
+	struct uf_snap *s = &app->snap[app->cur], *prev = &app->snap[app->cur ^ 1];
+	char line[512];
+
+	uf_app_snapshot(app, s, final);
+	if (app->opts.human != NULL && !final) {
+		uf_stats_line(line, sizeof(line), s, prev->time != 0 ? prev : NULL);
+		fprintf(app->opts.human, "%s\n", line);
+		fflush(app->opts.human);
+	}
+	if (app->json != NULL) {
+		uf_stats_json(app->json, s);
+		fflush(app->json);
+	}
+	pthread_mutex_lock(&app->tel_lock);
+	app->tel_snap = *s;
+	app->tel_ready = true;
+	pthread_mutex_unlock(&app->tel_lock);
+	app->cur ^= 1;
+}
+
+/* ---- life cycle ---- */
+
+static int
+init_worker(struct uf_app *app, uint16_t k, struct uf_err *err)
+{
+	const struct uf_config *cfg = app->cfg;
+	unsigned int lcore = app->worker_lcore[k];
+	int socket = (int)rte_lcore_to_socket_id(lcore);
+	char name[RTE_RING_NAMESIZE];
+	struct uf_worker *w;
+	int i;
+
+	w = rte_zmalloc_socket("uf_worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
+	if (w == NULL) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot allocate worker %u on socket %d", k, socket);
+		return -ENOMEM;
+	}
+	app->w[k] = w;
+	w->id = k;
+	w->lcore = (uint16_t)lcore;
+	w->n_ports = (uint16_t)cfg->n_ports;
+	w->burst = cfg->fwd.burst;
+	w->tx_retries = cfg->fwd.tx_retries;
+	w->drain_tsc = rte_get_tsc_hz() * cfg->fwd.drain_us / 1000000;
+	w->shared = &app->sh;
+	w->copy_pool = app->ports[cfg->listen.port].pool[k];
+	w->hdr_pool = app->ports[cfg->listen.port].hdr_pool[k];
+	snprintf(name, sizeof(name), "uf_crx%u", k);
+	w->ctl_rx = rte_ring_create(name, CTL_RING_SIZE, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "uf_ctx%u", k);
+	w->ctl_tx = rte_ring_create(name, CTL_RING_SIZE, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (w->ctl_rx == NULL || w->ctl_tx == NULL) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot create control rings: %s",
+				rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct uf_port *p = &app->ports[i];
+
+		w->port_idx[p->port_id] = (uint8_t)i;
+		w->ports[i].port_id = p->port_id;
+		w->ports[i].id.mac = p->mac;
+		w->ports[i].id.ip = p->cfg->ip;
+		w->ports[i].id.listen = i == cfg->listen.port;
+		w->ports[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
+		w->txb[i].port_id = p->port_id;
+		w->txb[i].pad_to = p->plan.pad_to;
+		if (p->socket != socket)
+			UF_LOG(WARNING, "worker %u runs on lcore %u (socket %d) but port %s is on "
+					"socket %d: every packet crosses the interconnect; pick lcores "
+					"on socket %d", k, lcore, socket, p->cfg->name, p->socket,
+					p->socket);
+	}
+	return 0;
+}
+
+int
+uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app_opts *o,
+		struct uf_err *err)
+{
+	struct uf_port_opts po;
+	struct uf_neigh_params np = {
+		.reachable_ms = cfg->arp.reachable_s * 1000,
+		.retry_ms = cfg->arp.retry_ms,
+		.max_probes = cfg->arp.max_probes,
+	};
+	unsigned int lcore;
+	size_t sz;
+	int i, ret;
+
+	memset(app, 0, sizeof(*app));
+	app->cfg = cfg;
+	app->opts = *o;
+	pthread_mutex_init(&app->tel_lock, NULL);
+	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
+	RTE_LCORE_FOREACH_WORKER(lcore)
+	{
+		if (app->n_workers >= UF_MAX_WORKERS)
+			break;
+		app->worker_lcore[app->n_workers++] = (uint16_t)lcore;
+	}
+	if (app->n_workers == 0) {
+		uf_err_set(err, UF_EXIT_CONFIG, "%s: eal.lcores gives no worker lcore", cfg->path);
+		return -EINVAL;
+	}
+	rte_timer_subsystem_init();
+
+	sz = rte_rcu_qsbr_get_memsize(app->n_workers);
+	app->sh.qsbr = rte_zmalloc("uf_qsbr", sz, RTE_CACHE_LINE_SIZE);
+	if (app->sh.qsbr == NULL || rte_rcu_qsbr_init(app->sh.qsbr, app->n_workers) != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot set up RCU for %u workers", app->n_workers);
+		return -ENOMEM;
+	}
+
+	memset(&po, 0, sizeof(po));
+	po.nb_workers = app->n_workers;
+	po.burst = cfg->fwd.burst;
+	po.n_dests = (uint16_t)cfg->n_dests;
+	po.want_chain = cfg->fwd.fanout != UF_FANOUT_COPY;
+	po.link_wait_ms = o->link_wait_ms != 0 ? o->link_wait_ms : LINK_WAIT_MS_DEFAULT;
+	for (i = 0; i < cfg->n_ports; i++) {
+		ret = uf_port_init(&app->ports[i], cfg, (uint16_t)i, &po, err);
+		app->n_ports_up = i + 1;
+		if (ret != 0)
+			return ret;
+		if (app->ports[i].quirk->needs_timer_manage)
+			app->timers = true;
+	}
+
+	if (cfg->n_rules > 0) {
+		app->lpm = uf_rules_lpm(cfg, app->ports[cfg->listen.port].socket);
+		if (app->lpm == NULL) {
+			uf_err_set(err, UF_EXIT_ENV, "cannot build the rule table: %s",
+					rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+
+	uf_neigh_init(&app->neigh, &np);
+	for (i = 0; i < cfg->n_dests; i++) {
+		const struct uf_cfg_dest *d = &cfg->dests[i];
+
+		app->dest_neigh[i] = -1;
+		if (RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(d->ip))) {
+			uf_mcast_mac(d->ip, &app->dest_mac[i]);
+			app->dest_resolved[i] = true;
+		} else if (d->has_mac) {
+			app->dest_mac[i] = d->mac;
+			app->dest_resolved[i] = true;
+		} else {
+			app->dest_neigh[i] = uf_neigh_add(&app->neigh, d->port, uf_next_hop(cfg, d),
+					NULL, 0);
+			if (app->dest_neigh[i] < 0) {
+				uf_err_set(err, UF_EXIT_CONFIG, "%s: more than %d distinct next hops",
+						cfg->path, UF_NEIGH_MAX);
+				return -ENOSPC;
+			}
+		}
+	}
+
+	for (i = 0; i < app->n_workers; i++) {
+		ret = init_worker(app, (uint16_t)i, err);
+		if (ret != 0)
+			return ret;
+	}
+	if (publish_plan(app) != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot build the fan-out plan: out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+uf_app_request_stop(struct uf_app *app)
+{
+	__atomic_store_n(&app->sh.quit, 1, __ATOMIC_RELAXED);
+}
+
+int
+uf_app_run(struct uf_app *app, struct uf_err *err)
+{
+	const struct uf_config *cfg = app->cfg;
+	const char *json = app->opts.stats_json != NULL ? app->opts.stats_json : cfg->stats.json;
+	uint64_t hz = rte_get_tsc_hz(), interval, next, end = 0;
+	struct uf_port_opts po = { .link_wait_ms = app->opts.link_wait_ms ?
+								 app->opts.link_wait_ms :
+								 LINK_WAIT_MS_DEFAULT };
+	struct timespec nap = { .tv_nsec = CTL_SLEEP_US * 1000 };
+	uint16_t k;
+	int i, ret;
+
+	if (json != NULL && json[0] != '\0') {
+		app->json = fopen(json, "a");
+		if (app->json == NULL) {
+			uf_err_set(err, UF_EXIT_ENV, "cannot open the stats file %s: %s", json,
+					strerror(errno));
+			return -1;
+		}
+	}
+	for (i = 0; i < cfg->n_ports; i++) {
+		ret = uf_port_start(&app->ports[i], cfg, &po, err);
+		if (ret != 0)
+			return -1;
+		app->link_was_up[i] = app->ports[i].link_up;
+	}
+	uf_tel_register(app);
+
+	for (k = 0; k < app->n_workers; k++) {
+		ret = rte_eal_remote_launch(uf_worker_main, app->w[k], app->worker_lcore[k]);
+		if (ret != 0) {
+			uf_err_set(err, UF_EXIT_OTHER, "cannot launch worker %u on lcore %u: %s", k,
+					app->worker_lcore[k], rte_strerror(-ret));
+			uf_app_request_stop(app);
+			rte_eal_mp_wait_lcore();
+			return -1;
+		}
+	}
+	for (i = 0; i < cfg->n_ports; i++)
+		if (app->link_was_up[i])
+			send_garp(app, (uint16_t)i);
+
+	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
+	interval = (uint64_t)(cfg->stats.interval_s * (double)hz);
+	next = app->start_tsc + interval;
+	if (app->opts.duration_s > 0)
+		end = app->start_tsc + (uint64_t)(app->opts.duration_s * (double)hz);
+
+	while (!__atomic_load_n(&app->sh.quit, __ATOMIC_RELAXED)) {
+		uint64_t now;
+
+		ctl_tick(app);
+		now = rte_rdtsc();
+		if (now >= next) {
+			check_links(app);
+			stats_tick(app, false);
+			next += interval;
+			if (next < now)
+				next = now + interval;
+		}
+		if (end != 0 && now >= end)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	uf_app_request_stop(app);
+	rte_eal_mp_wait_lcore();
+
+	/* what the workers handed over last is answered no more, but it is freed */
+	for (k = 0; k < app->n_workers; k++) {
+		struct rte_mbuf *m;
+
+		while (rte_ring_sc_dequeue(app->w[k]->ctl_rx, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		while (rte_ring_sc_dequeue(app->w[k]->ctl_tx, (void **)&m) == 0) {
+			app->ctl.ctl_ring_full++;
+			rte_pktmbuf_free(m);
+		}
+	}
+	stats_tick(app, true);
+	if (app->opts.human != NULL)
+		uf_stats_ledger(app->opts.human, &app->snap[app->cur ^ 1]);
+	return 0;
+}
+
+void
+uf_app_fini(struct uf_app *app)
+{
+	int i;
+
+	uf_tel_unregister(app);
+	for (i = 0; i < app->n_ports_up; i++)
+		uf_port_close(&app->ports[i]);
+	for (i = 0; i < app->n_workers; i++) {
+		if (app->w[i] == NULL)
+			continue;
+		rte_ring_free(app->w[i]->ctl_rx);
+		rte_ring_free(app->w[i]->ctl_tx);
+		rte_free(app->w[i]);
+		app->w[i] = NULL;
+	}
+	uf_plan_free(app->sh.plan);
+	app->sh.plan = NULL;
+	if (app->lpm != NULL)
+		rte_lpm_free(app->lpm);
+	rte_free(app->sh.qsbr);
+	if (app->json != NULL)
+		fclose(app->json);
+	app->json = NULL;
+}

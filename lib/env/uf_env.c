@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <rte_version.h>
+
+#include "uf_env.h"
+
+static char sysfs_root[256] = "/sys";
+
+void
+uf_env_set_sysfs_root(const char *root)
+{
+	snprintf(sysfs_root, sizeof(sysfs_root), "%s", root);
+}
+
+static int
+push(struct uf_eal_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (a->argc >= UF_EAL_MAX_ARGS)
+		return -1;
+	va_start(ap, fmt);
+	n = vsnprintf(a->buf + a->used, sizeof(a->buf) - a->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(a->buf) - a->used)
+		return -1;
+	a->argv[a->argc++] = a->buf + a->used;
+	a->argv[a->argc] = NULL;
+	a->used += (size_t)n + 1;
+	return 0;
+}
+
+/* The first two CPUs we may run on: main lcore and one worker. */
+static void
+default_lcores(char *buf, size_t len)
+{
+	cpu_set_t set;
+	int cpu, found = 0, first = -1;
+
+	snprintf(buf, len, "0-1");
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE && found < 2; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (found++ == 0)
+			first = cpu;
+		else
+			snprintf(buf, len, "%d,%d", first, cpu);
+	}
+}
+
+int
+uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_argv *a,
+		struct uf_err *err)
+{
+	char lcores[128];
+	uint16_t ids[RTE_MAX_LCORE];
+	bool any_pci = false;
+	int i, r = 0;
+
+	memset(a, 0, sizeof(*a));
+	if (cfg->eal.lcores[0] != '\0')
+		snprintf(lcores, sizeof(lcores), "%s", cfg->eal.lcores);
+	else
+		default_lcores(lcores, sizeof(lcores));
+	if (uf_parse_lcore_list(lcores, ids, RTE_MAX_LCORE) < 2) {
+		uf_err_set(err, UF_EXIT_CONFIG, "%s: eal.lcores: \"%s\" needs a main lcore and a worker",
+				cfg->path, lcores);
+		return -1;
+	}
+	r |= push(a, "%s", prog);
+	r |= push(a, "-l");
+	r |= push(a, "%s", lcores);
+	r |= push(a, "--main-lcore");
+	r |= push(a, "%u", ids[0]);
+	r |= push(a, "--file-prefix");
+	r |= push(a, "%s", cfg->eal.file_prefix);
+	if (cfg->eal.in_memory)
+		r |= push(a, "--in-memory");
+	if (cfg->eal.no_huge)
+		r |= push(a, "--no-huge");
+	if (cfg->eal.memory_mb != 0) {
+		r |= push(a, "-m");
+		r |= push(a, "%u", cfg->eal.memory_mb);
+	}
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct uf_cfg_port *p = &cfg->ports[i];
+
+		if (p->is_pci) {
+			any_pci = true;
+			r |= push(a, "-a");
+		} else {
+			r |= push(a, "--vdev");
+		}
+		r |= push(a, "%s", p->device);
+	}
+	/* never probe what we were not given: the host's own NIC must stay the host's */
+	if (!any_pci)
+		r |= push(a, "--no-pci");
+	for (i = 0; i < cfg->eal.n_extra; i++)
+		r |= push(a, "%s", cfg->eal.extra_args[i]);
+	if (r != 0) {
+		uf_err_set(err, UF_EXIT_CONFIG, "%s: too many or too long EAL arguments", cfg->path);
+		return -1;
+	}
+	return 0;
+}
+
+void
+uf_eal_argv_str(const struct uf_eal_argv *a, char *buf, size_t len)
+{
+	size_t o = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->argc && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", a->argv[i]);
+}
+
+bool
+uf_devarg(const char *dev, const char *key, char *val, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = strchr(dev, ',');
+
+	while (p != NULL) {
+		p++;
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			size_t n = strcspn(p + kl + 1, ",");
+
+			if (n >= len)
+				n = len - 1;
+			memcpy(val, p + kl + 1, n);
+			val[n] = '\0';
+			return true;
+		}
+		p = strchr(p, ',');
+	}
+	return false;
+}
+
+static long
+read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static bool
+read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (f == NULL)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/* free 2 MiB-equivalents across every hugepage size */
+static long
+free_huge_mb(long *total_mb)
+{
+	char path[512];
+	struct dirent *de;
+	long free_mb = 0;
+	DIR *d;
+
+	*total_mb = 0;
+	snprintf(path, sizeof(path), "%s/kernel/mm/hugepages", sysfs_root);
+	d = opendir(path);
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		long kb, nfree, ntot;
+
+		if (sscanf(de->d_name, "hugepages-%ldkB", &kb) != 1)
+			continue;
+		snprintf(path, sizeof(path), "%s/kernel/mm/hugepages/%s/free_hugepages", sysfs_root,
+				de->d_name);
+		nfree = read_long(path);
+		snprintf(path, sizeof(path), "%s/kernel/mm/hugepages/%s/nr_hugepages", sysfs_root,
+				de->d_name);
+		ntot = read_long(path);
+		if (nfree > 0)
+			free_mb += nfree * kb / 1024;
+		if (ntot > 0)
+			*total_mb += ntot * kb / 1024;
+	}
+	closedir(d);
+	return free_mb;
+}
+
+static bool
+hugetlbfs_mounted(void)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char line[512];
+	bool found = false;
+
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, " hugetlbfs ") != NULL)
+			found = true;
+	fclose(f);
+	return found;
+}
+
+struct ck {
+	bool strict;
+	struct uf_err *err;
+	uf_env_note_fn note;
+	void *arg;
+	int count;
+};
+
+static int __rte_format_printf(2, 3)
+problem(struct ck *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->count++;
+	if (c->strict) {
+		uf_err_set(c->err, UF_EXIT_ENV, "%s", msg);
+		return -1;
+	}
+	if (c->note != NULL)
+		c->note(c->arg, msg);
+	return 0;
+}
+
+static bool
+vdev_is(const char *dev, const char *drv, const char *alias)
+{
+	return strncmp(dev, drv, strlen(drv)) == 0 || strncmp(dev, alias, strlen(alias)) == 0;
+}
+
+static int
+check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p)
+{
+	char path[512], link[512], drv[64] = "", val[64];
+	unsigned int vendor = 0;
+	ssize_t n;
+	int i = (int)(p - cfg->ports);
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sysfs_root, p->dev_name);
+	if (access(path, F_OK) != 0)
+		return problem(c, "ports[%d].device: PCI device %s does not exist on this host "
+				"(lspci -D lists the addresses)", i, p->dev_name);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor", sysfs_root, p->dev_name);
+	if (read_line(path, val, sizeof(val)))
+		vendor = (unsigned int)strtoul(val, NULL, 16);
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", sysfs_root, p->dev_name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		snprintf(drv, sizeof(drv), "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+	}
+	if (vendor == 0x15b3) {
+		/* Mellanox: bifurcated, stays on the kernel driver */
+		if (strcmp(drv, "mlx5_core") != 0)
+			return problem(c, "ports[%d].device: %s is a Mellanox NIC bound to \"%s\"; the "
+					"mlx5 PMD needs it on mlx5_core (do not bind it to vfio-pci): "
+					"scripts/dpdk-bind.sh --unbind %s", i, p->dev_name,
+					drv[0] ? drv : "no driver", p->dev_name);
+		return 0;
+	}
+	if (strcmp(drv, "vfio-pci") != 0 && strcmp(drv, "igb_uio") != 0 &&
+			strcmp(drv, "uio_pci_generic") != 0)
+		return problem(c, "ports[%d].device: %s is bound to \"%s\", not to vfio-pci; bind it "
+				"with scripts/dpdk-bind.sh %s (this takes the interface away from the "
+				"kernel)", i, p->dev_name, drv[0] ? drv : "no driver", p->dev_name);
+	if (strcmp(drv, "vfio-pci") == 0) {
+		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", sysfs_root,
+				p->dev_name);
+		if (access(path, F_OK) != 0) {
+			snprintf(path, sizeof(path),
+					"%s/module/vfio/parameters/enable_unsafe_noiommu_mode",
+					sysfs_root);
+			if (!read_line(path, val, sizeof(val)) || val[0] != 'Y')
+				return problem(c, "ports[%d].device: %s has no IOMMU group and vfio's "
+						"no-IOMMU mode is off; enable the IOMMU (intel_iommu=on "
+						"/ amd_iommu=on) or, on a host you own entirely (AWS), "
+						"echo 1 > /sys/module/vfio/parameters/"
+						"enable_unsafe_noiommu_mode", i, p->dev_name);
+		}
+	}
+	/* ENA devargs that only newer DPDKs know make the probe fail */
+	if (vendor == 0x1d0f && uf_devarg(p->device, "llq_policy", val, sizeof(val)) &&
+			RTE_VERSION < RTE_VERSION_NUM(24, 11, 0, 0))
+		return problem(c, "ports[%d].device: llq_policy= does not exist in DPDK %d.%02d (the "
+				"ENA probe would fail); use large_llq_hdr=1 instead", i, RTE_VER_YEAR,
+				RTE_VER_MONTH);
+	return 0;
+}
+
+int
+uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_env_note_fn note,
+		void *arg)
+{
+	struct ck c = { .strict = strict, .err = err, .note = note, .arg = arg };
+	bool needs_root = !cfg->eal.no_huge;
+	long total_mb, free_mb;
+	int i;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct uf_cfg_port *p = &cfg->ports[i];
+		char iface[64], path[512];
+
+		if (p->is_pci) {
+			needs_root = true;
+			if (check_pci(&c, cfg, p) < 0)
+				return -1;
+			continue;
+		}
+		if (vdev_is(p->device, "net_af_xdp", "eth_af_xdp") ||
+				vdev_is(p->device, "net_af_packet", "eth_af_packet")) {
+			needs_root = true;
+			if (!uf_devarg(p->device, "iface", iface, sizeof(iface))) {
+				if (problem(&c, "ports[%d].device: \"%s\" needs iface=<interface>", i,
+						    p->device) < 0)
+					return -1;
+				continue;
+			}
+			snprintf(path, sizeof(path), "%s/class/net/%s", sysfs_root, iface);
+			if (access(path, F_OK) != 0 &&
+					problem(&c, "ports[%d].device: interface %s does not exist in this "
+							"network namespace (ip link; run udpfan with ip "
+							"netns exec if it lives in another one)",
+							i, iface) < 0)
+				return -1;
+		}
+	}
+	if (needs_root && geteuid() != 0 &&
+			problem(&c, "udpfan needs root here (hugepages, raw sockets or PCI devices); "
+					"run it with sudo, or set eal.no_huge with ring/pcap/null vdevs") < 0)
+		return -1;
+	if (!cfg->eal.no_huge) {
+		free_mb = free_huge_mb(&total_mb);
+		if (free_mb == 0 &&
+				problem(&c, "no free hugepages (%ld MiB reserved, all in use or none): "
+						"sudo scripts/setup.sh hugepages, or echo 1024 > "
+						"/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages",
+						total_mb) < 0)
+			return -1;
+		if (!cfg->eal.in_memory && !hugetlbfs_mounted() &&
+				problem(&c, "no hugetlbfs is mounted: sudo mount -t hugetlbfs nodev "
+						"/dev/hugepages (scripts/setup.sh hugepages does it)") < 0)
+			return -1;
+	}
+	return c.count;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * EAL arguments built from the config (an explicit allow list, never a probe of everything),
+ * and the environment checks that run before EAL so that a missing hugepage, interface or
+ * driver binding is one line that names the fix, not a page of EAL logs.
+ */
+#ifndef UF_ENV_H
+#define UF_ENV_H
+
+#include <stdbool.h>
+
+#include "uf_config.h"
+
+#define UF_EAL_MAX_ARGS 160
+
+struct uf_eal_argv {
+	int argc;
+	char *argv[UF_EAL_MAX_ARGS + 1];
+	char buf[16384];
+	size_t used;
+};
+
+/* Build EAL's argv from the config. 0, or -1 with err (config error: too many args). */
+int uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_argv *a,
+		struct uf_err *err);
+
+/* One line of the argv, for logs and --check. */
+void uf_eal_argv_str(const struct uf_eal_argv *a, char *buf, size_t len);
+
+/*
+ * Check what EAL will need. `strict`: fill err (UF_EXIT_ENV) for the first problem and
+ * return -1; otherwise report each problem through `note` and return the count.
+ */
+typedef void (*uf_env_note_fn)(void *arg, const char *msg);
+int uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_env_note_fn note,
+		void *arg);
+
+/* The value of key= in a vdev/devargs string ("net_af_xdp0,iface=eth1" → "eth1"). */
+bool uf_devarg(const char *dev, const char *key, char *val, size_t len);
+
+/* Sysfs root, overridable for tests (default "/sys"). */
+void uf_env_set_sysfs_root(const char *root);
+
+#endif /* UF_ENV_H */

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "uf_fwd_dp.h"
+
+/* prefetch this many packets ahead of the one being classified */
+#define PREFETCH_AHEAD 4
+
+void
+uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct uf_port_id *pid = &w->ports[pi].id;
+	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST];
+	uint16_t nd = 0, nc = 0, i, q;
+
+	w->ctr.rx += n;
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct uf_rx_info in;
+		enum uf_drop why;
+		enum uf_verdict v;
+
+		if (i + PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
+			/* a frame larger than one of our buffers: only pcap and jumbo do this */
+			w->ctr.drop[UF_DROP_TOO_BIG]++;
+			drop[nd++] = m;
+			continue;
+		}
+		v = uf_classify(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, m->ol_flags, pid,
+				&in, &why);
+		if (likely(v == UF_V_FORWARD)) {
+			uf_fanout(w, plan, m, &in);
+		} else if (v == UF_V_CONTROL) {
+			ctl[nc++] = m;
+		} else {
+			w->ctr.drop[why]++;
+			drop[nd++] = m;
+		}
+	}
+	if (nc > 0) {
+		q = (uint16_t)rte_ring_sp_enqueue_burst(w->ctl_rx, (void **)ctl, nc, NULL);
+		w->ctr.control += q;
+		if (unlikely(q < nc)) {
+			w->ctr.drop[UF_DROP_CTL_OVERFLOW] += nc - q;
+			for (i = q; i < nc; i++)
+				drop[nd++] = ctl[i];
+		}
+	}
+	if (nd > 0)
+		rte_pktmbuf_free_bulk(drop, nd);
+}
+
+void
+uf_worker_flush(struct uf_worker *w)
+{
+	uint16_t pi;
+
+	for (pi = 0; pi < w->n_ports; pi++)
+		uf_txb_flush(w, &w->txb[pi], w->id);
+}
+
+/* Frames the control lcore wants sent on this worker's queues (ARP replies and requests). */
+static inline void
+drain_ctl_tx(struct uf_worker *w)
+{
+	struct rte_mbuf *m[UF_MAX_BURST];
+	unsigned int n, i;
+
+	if (likely(rte_ring_empty(w->ctl_tx)))
+		return;
+	n = rte_ring_sc_dequeue_burst(w->ctl_tx, (void **)m, UF_MAX_BURST / 2, NULL);
+	for (i = 0; i < n; i++)
+		uf_txb_add(w, w->port_idx[m[i]->port], m[i], UF_DEST_CTL);
+}
+
+int
+uf_worker_main(void *arg)
+{
+	struct uf_worker *w = arg;
+	struct uf_shared *sh = w->shared;
+	struct rte_mbuf *pkts[UF_MAX_BURST];
+	const uint16_t burst = w->burst, n_ports = w->n_ports, q = w->id;
+	const uint64_t drain = w->drain_tsc;
+	uint64_t start, prev, last_drain, busy = 0, loops = 0;
+
+	rte_rcu_qsbr_thread_register(sh->qsbr, w->id);
+	rte_rcu_qsbr_thread_online(sh->qsbr, w->id);
+	start = prev = last_drain = rte_rdtsc();
+
+	while (likely(!__atomic_load_n(&sh->quit, __ATOMIC_RELAXED))) {
+		const struct uf_plan *plan = __atomic_load_n(&sh->plan, __ATOMIC_ACQUIRE);
+		uint16_t pi, got = 0;
+		uint64_t now;
+
+		for (pi = 0; pi < n_ports; pi++) {
+			uint16_t n = rte_eth_rx_burst(w->ports[pi].port_id, q, pkts, burst);
+
+			if (n == 0)
+				continue;
+			got = (uint16_t)(got + n);
+			uf_worker_rx(w, plan, pi, pkts, n);
+		}
+		drain_ctl_tx(w);
+		now = rte_rdtsc();
+		if (now - last_drain >= drain) {
+			uf_worker_flush(w);
+			last_drain = now;
+		}
+		rte_rcu_qsbr_quiescent(sh->qsbr, w->id);
+		if (got != 0)
+			busy += now - prev;
+		prev = now;
+		/* publish the cycle counters every 1024 passes: cheap, and fresh enough */
+		if ((++loops & 1023) == 0) {
+			w->ctr.busy_cycles = busy;
+			w->ctr.total_cycles = now - start;
+			w->ctr.loops = loops;
+			w->ctr.plan_version = plan->version;
+		}
+	}
+	/* drain: what is buffered goes out (or is counted), then stop */
+	drain_ctl_tx(w);
+	uf_worker_flush(w);
+	w->ctr.busy_cycles = busy;
+	w->ctr.total_cycles = rte_rdtsc() - start;
+	w->ctr.loops = loops;
+	rte_rcu_qsbr_thread_offline(sh->qsbr, w->id);
+	rte_rcu_qsbr_thread_unregister(sh->qsbr, w->id);
+	return 0;
+}

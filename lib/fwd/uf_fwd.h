@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Workers: one per lcore, run to completion. Worker k owns RX queue k and TX queue k of every
+ * port; nothing it writes is written by anyone else.
+ */
+#ifndef UF_FWD_H
+#define UF_FWD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "uf_counters.h"
+#include "uf_pkt.h"
+#include "uf_plan.h"
+
+struct rte_ring;
+struct rte_rcu_qsbr;
+
+#define UF_TXB_CAP (2 * UF_MAX_BURST)
+#define UF_DEST_CTL UINT16_MAX /* a control-plane frame in a TX buffer */
+
+/* Frames waiting to be handed to one port's TX queue. */
+struct uf_txbuf {
+	uint16_t n;
+	uint16_t port_id;
+	uint16_t pad_to; /* 60 where the PMD does not pad, else 0 */
+	struct rte_mbuf *m[UF_TXB_CAP];
+	uint16_t dest[UF_TXB_CAP]; /* destination index, or UF_DEST_CTL */
+};
+
+/* One port as a worker sees it. */
+struct uf_wport {
+	uint16_t port_id;
+	struct uf_port_id id; /* for the classifier */
+};
+
+/* Everything shared between the control lcore and the workers. */
+struct uf_shared {
+	struct uf_plan *plan; /* published with release stores; read with acquire loads */
+	struct rte_rcu_qsbr *qsbr;
+	volatile int quit;
+};
+
+struct uf_worker {
+	/* ---- read-only once launched ---- */
+	uint16_t id; /* worker index = queue index = RCU thread id */
+	uint16_t lcore;
+	uint16_t n_ports;
+	uint16_t burst;
+	uint32_t tx_retries;
+	uint64_t drain_tsc;
+	struct uf_shared *shared;
+	struct rte_mempool *copy_pool; /* copies: the listen port's pool for this queue */
+	struct rte_mempool *hdr_pool; /* chained fan-out: small header mbufs (NULL: no chaining) */
+	struct rte_ring *ctl_rx; /* worker → control: ARP/ICMP for us */
+	struct rte_ring *ctl_tx; /* control → worker: replies and requests to send */
+	uint8_t port_idx[RTE_MAX_ETHPORTS]; /* DPDK port id → our port index */
+	struct uf_wport ports[UF_MAX_PORTS];
+
+	/* ---- written by this worker only ---- */
+	struct uf_lcore_ctr ctr;
+	struct uf_dest_ctr dctr[UF_MAX_DESTS];
+	uint32_t sample_ctr[UF_MAX_DESTS];
+	volatile uint32_t txb_pending; /* frames in TX buffers at the last pass (for stats) */
+	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
+} __rte_cache_aligned;
+
+/* The worker loop (rte_eal_remote_launch). */
+int uf_worker_main(void *arg);
+
+/* Process one received burst from port index `pi` (exposed for tests and benches). */
+void uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		struct rte_mbuf **pkts, uint16_t n);
+
+/* Hand every buffered frame to its PMD (bounded retries, then drop and count). */
+void uf_worker_flush(struct uf_worker *w);
+
+#endif /* UF_FWD_H */

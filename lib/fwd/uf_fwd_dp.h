@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The per-packet path. Only uf_fwd.c and the benches include this.
+ *
+ * No locks, no syscalls, no heap: the worker writes its own counters and buffers, reads the
+ * plan it loaded at the top of the pass, and allocates only from mempools (per-lcore cache).
+ */
+#ifndef UF_FWD_DP_H
+#define UF_FWD_DP_H
+
+#include <rte_branch_prediction.h>
+#include <rte_ethdev.h>
+#include <rte_lpm.h>
+#include <rte_mbuf.h>
+#include <rte_memcpy.h>
+#include <rte_prefetch.h>
+
+#include "uf_fwd.h"
+
+/*
+ * TX buffers: frames collect per (worker, port) and go to the PMD when the buffer holds a
+ * burst, or when the drain timer fires. A full TX ring gets `tx_retries` more tries, then
+ * the rest is freed and counted as ring_full: a worker never waits on a ring (invariant 3).
+ */
+static inline void
+uf_txb_flush(struct uf_worker *w, struct uf_txbuf *b, uint16_t queue)
+{
+	uint16_t sent, i, n = b->n;
+	uint32_t tries = 0;
+	uint64_t ok = 0, lost = 0;
+
+	if (n == 0)
+		return;
+	sent = rte_eth_tx_burst(b->port_id, queue, b->m, n);
+	while (unlikely(sent < n) && tries < w->tx_retries) {
+		sent += rte_eth_tx_burst(b->port_id, queue, b->m + sent, n - sent);
+		tries++;
+	}
+	w->ctr.tx_retries += tries;
+	for (i = 0; i < sent; i++) {
+		uint16_t d = b->dest[i];
+
+		if (unlikely(d == UF_DEST_CTL)) {
+			w->ctr.ctl_tx_ok++;
+			continue;
+		}
+		w->dctr[d].tx_ok++;
+		ok++;
+	}
+	if (unlikely(sent < n)) {
+		for (i = sent; i < n; i++) {
+			uint16_t d = b->dest[i];
+
+			if (d == UF_DEST_CTL) {
+				w->ctr.ctl_tx_drop++;
+				continue;
+			}
+			w->dctr[d].tx_drop++;
+			lost++;
+		}
+		rte_pktmbuf_free_bulk(b->m + sent, n - sent);
+		w->ctr.tx_drop[UF_TXDROP_RING_FULL] += lost;
+	}
+	w->ctr.tx_ok += ok;
+	b->n = 0;
+}
+
+static inline void
+uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
+{
+	struct uf_txbuf *b = &w->txb[pi];
+
+	b->m[b->n] = m;
+	b->dest[b->n] = dest;
+	if (unlikely(++b->n >= w->burst))
+		uf_txb_flush(w, b, w->id);
+}
+
+/*
+ * Copy versus chain, per datagram. Copying writes the 42-byte header and the payload into a
+ * fresh mbuf; chaining writes the header into a small mbuf whose next segment is the received
+ * mbuf, shared by refcount. Chaining saves the payload copy but costs a second mbuf per
+ * frame, a refcount update, two TX descriptors on the NIC, and it rules out MBUF_FAST_FREE
+ * and PMDs that mangle chains (af_xdp). Measured with tests/perf/uf_fanout_bench (one lcore,
+ * build N copies and free them, cycles per output frame, this 2-core AMD EPYC VM, N = 4):
+ * see UF_CHAIN_MIN_PAYLOAD_DEFAULT and docs/benchmarks.md for the table; copy wins below the
+ * threshold, chain above it.
+ */
+static inline void
+uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
+		const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
+{
+	uint8_t *h = rte_pktmbuf_mtod(c, uint8_t *);
+	uint32_t len = UF_HDR_LEN + in->payload_len;
+
+	uf_hdr_write(h, &d->tmpl, in, p_sum, udp_cksum);
+	rte_memcpy(h + UF_HDR_LEN, payload, in->payload_len);
+	if (unlikely(len < pad_to)) {
+		memset(h + len, 0, pad_to - len);
+		len = pad_to;
+	}
+	c->data_len = (uint16_t)len;
+	c->pkt_len = len;
+}
+
+/* Rewrite the received mbuf into the last copy: no allocation, no payload copy. */
+static inline void
+uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_info *in,
+		uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
+{
+	uint32_t len = UF_HDR_LEN + in->payload_len;
+	uint8_t *h;
+
+	/* drop the received headers (any IP options) and trailing padding */
+	m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR_LEN);
+	h = rte_pktmbuf_mtod(m, uint8_t *);
+	uf_hdr_write(h, &d->tmpl, in, p_sum, udp_cksum);
+	if (unlikely(len < pad_to)) {
+		memset(h + len, 0, pad_to - len);
+		len = pad_to;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->ol_flags = 0;
+}
+
+/* Fan one datagram out. Takes ownership of m on every path. */
+static inline void
+uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
+		const struct uf_rx_info *in)
+{
+	const struct uf_set *set = &plan->sets[0];
+	const uint8_t *payload;
+	uint16_t sel[UF_MAX_DESTS];
+	struct rte_mbuf *nm[UF_MAX_DESTS];
+	uint32_t p_sum = 0, got;
+	uint16_t k = 0, j, need, n_nn = 0, n_samp = 0;
+	bool chain;
+
+	if (plan->lpm != NULL) {
+		uint32_t nh;
+
+		if (unlikely(rte_lpm_lookup((struct rte_lpm *)(uintptr_t)plan->lpm,
+				     rte_be_to_cpu_32(in->src_ip), &nh) != 0)) {
+			w->ctr.drop[UF_DROP_NO_RULE]++;
+			rte_pktmbuf_free(m);
+			return;
+		}
+		set = &plan->sets[nh];
+	}
+	if (unlikely(!set->any_resolved)) {
+		w->ctr.drop[UF_DROP_NO_NEIGHBOR]++;
+		for (j = 0; j < set->n; j++)
+			w->dctr[plan->set_dests[set->first + j]].no_neighbor++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (unlikely(in->payload_len > set->max_payload)) {
+		w->ctr.drop[UF_DROP_TOO_BIG]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+
+	/* who gets a copy: sampling first (deterministic: datagrams 0, N, 2N, ... per worker) */
+	for (j = 0; j < set->n; j++) {
+		uint16_t di = plan->set_dests[set->first + j];
+		const struct uf_dest_rt *d = &plan->dests[di];
+
+		if (unlikely(d->sample > 1)) {
+			uint32_t c = w->sample_ctr[di];
+
+			w->sample_ctr[di] = c + 1 >= d->sample ? 0 : c + 1;
+			if (c != 0) {
+				w->dctr[di].sampled_out++;
+				n_samp++;
+				continue;
+			}
+		}
+		if (unlikely(!d->resolved)) {
+			w->dctr[di].no_neighbor++;
+			w->dctr[di].tx_drop++;
+			n_nn++;
+			continue;
+		}
+		sel[k++] = di;
+	}
+
+	chain = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok &&
+			in->payload_len >= plan->chain_min_payload && k > 1;
+	need = chain ? k : (uint16_t)(k > 0 ? k - 1 : 0);
+	got = need;
+	if (need > 0) {
+		struct rte_mempool *mp = chain ? w->hdr_pool : w->copy_pool;
+
+		if (unlikely(rte_pktmbuf_alloc_bulk(mp, nm, need) != 0)) {
+			/* short of buffers: take what there is, count the rest */
+			for (got = 0; got < need; got++) {
+				nm[got] = rte_pktmbuf_alloc(mp);
+				if (nm[got] == NULL)
+					break;
+			}
+		}
+	}
+	if (unlikely(chain && got == 0)) {
+		w->ctr.drop[UF_DROP_NOMBUF]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+
+	w->ctr.forwarded++;
+	w->ctr.fanout += set->n;
+	w->ctr.sampled_out += n_samp;
+	w->ctr.copies_attempted += k + n_nn;
+	w->ctr.tx_drop[UF_TXDROP_NO_NEIGHBOR] += n_nn;
+	if (k == 0) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (unlikely(got < need)) {
+		/* the copies that found no buffer: the first ones (the in-place copy always goes) */
+		uint16_t miss = (uint16_t)(need - got);
+
+		for (j = 0; j < miss; j++)
+			w->dctr[sel[j]].tx_drop++;
+		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += miss;
+		memmove(sel, sel + miss, (k - miss) * sizeof(sel[0]));
+		k = (uint16_t)(k - miss);
+	}
+
+	payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+	if (plan->udp_cksum)
+		p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+
+	if (chain) {
+		/* m becomes the shared payload segment of k frames */
+		m->data_off = (uint16_t)(m->data_off + in->payload_off);
+		m->data_len = in->payload_len;
+		m->pkt_len = in->payload_len;
+		m->ol_flags = 0;
+		if (k > 1)
+			rte_mbuf_refcnt_update(m, (int16_t)(k - 1));
+		for (j = 0; j < k; j++) {
+			const struct uf_dest_rt *d = &plan->dests[sel[j]];
+			struct rte_mbuf *h = nm[j];
+
+			uf_hdr_write(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, p_sum,
+					plan->udp_cksum);
+			h->data_len = UF_HDR_LEN;
+			h->pkt_len = UF_HDR_LEN + in->payload_len;
+			h->nb_segs = 2;
+			h->next = m;
+			uf_txb_add(w, d->egress, h, d->idx);
+		}
+		return;
+	}
+
+	for (j = 0; j + 1 < k; j++) {
+		const struct uf_dest_rt *d = &plan->dests[sel[j]];
+
+		uf_copy_one(nm[j], d, in, payload, p_sum, plan->udp_cksum, w->txb[d->egress].pad_to);
+		uf_txb_add(w, d->egress, nm[j], d->idx);
+	}
+	{
+		const struct uf_dest_rt *d = &plan->dests[sel[k - 1]];
+
+		uf_inplace(m, d, in, p_sum, plan->udp_cksum, w->txb[d->egress].pad_to);
+		uf_txb_add(w, d->egress, m, d->idx);
+	}
+}
+
+#endif /* UF_FWD_DP_H */

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <string.h>
+
+#include "uf_neigh.h"
+
+#define MAX_BACKOFF_SHIFT 3 /* retry_ms, 2x, 4x, 8x, then 8x for good */
+
+const char *
+uf_neigh_state_name(enum uf_neigh_state s)
+{
+	switch (s) {
+	case UF_NS_STATIC:
+		return "static";
+	case UF_NS_INCOMPLETE:
+		return "incomplete";
+	case UF_NS_REACHABLE:
+		return "reachable";
+	case UF_NS_PROBE:
+		return "probe";
+	case UF_NS_FAILED:
+		return "failed";
+	}
+	return "?";
+}
+
+void
+uf_neigh_init(struct uf_neigh_table *t, const struct uf_neigh_params *prm)
+{
+	memset(t, 0, sizeof(*t));
+	t->prm = *prm;
+	if (t->prm.max_probes == 0)
+		t->prm.max_probes = 1;
+}
+
+int
+uf_neigh_find(const struct uf_neigh_table *t, uint16_t port, rte_be32_t ip)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].port == port && t->e[i].ip == ip)
+			return i;
+	return -1;
+}
+
+int
+uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
+		const struct rte_ether_addr *static_mac, uint64_t now_ms)
+{
+	int i = uf_neigh_find(t, port, ip);
+	struct uf_neigh *e;
+
+	if (i >= 0) {
+		e = &t->e[i];
+	} else {
+		if (t->n >= UF_NEIGH_MAX)
+			return -1;
+		i = t->n++;
+		e = &t->e[i];
+		memset(e, 0, sizeof(*e));
+		e->port = port;
+		e->ip = ip;
+		e->state = UF_NS_INCOMPLETE;
+		e->next_ms = now_ms; /* ask at the first tick */
+	}
+	if (static_mac != NULL) {
+		e->state = UF_NS_STATIC;
+		e->mac = *static_mac;
+	}
+	return i;
+}
+
+static uint64_t
+backoff(const struct uf_neigh_table *t, uint32_t probes)
+{
+	uint32_t shift = probes > 0 ? probes - 1 : 0;
+
+	if (shift > MAX_BACKOFF_SHIFT)
+		shift = MAX_BACKOFF_SHIFT;
+	return (uint64_t)t->prm.retry_ms << shift;
+}
+
+bool
+uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, void *arg)
+{
+	bool changed = false;
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		struct uf_neigh *e = &t->e[i];
+
+		switch (e->state) {
+		case UF_NS_STATIC:
+			break;
+		case UF_NS_REACHABLE:
+			if (now_ms - e->confirmed_ms < t->prm.reachable_ms)
+				break;
+			/* stale: keep using the MAC, confirm it with unicast requests */
+			e->state = UF_NS_PROBE;
+			e->probes = 0;
+			e->next_ms = now_ms;
+			/* fall through */
+		case UF_NS_PROBE:
+			if (now_ms < e->next_ms)
+				break;
+			if (e->probes >= t->prm.max_probes) {
+				e->state = UF_NS_FAILED;
+				e->changes++;
+				changed = true;
+				e->next_ms = now_ms; /* start asking by broadcast */
+				e->probes = 0;
+				break;
+			}
+			e->probes++;
+			e->next_ms = now_ms + backoff(t, e->probes);
+			send(arg, e->port, e->ip, &e->mac);
+			break;
+		case UF_NS_INCOMPLETE:
+		case UF_NS_FAILED:
+			if (now_ms < e->next_ms)
+				break;
+			e->probes++;
+			if (e->state == UF_NS_INCOMPLETE && e->probes > t->prm.max_probes) {
+				e->state = UF_NS_FAILED;
+				e->changes++;
+				changed = true; /* reported, though nothing usable changed */
+			}
+			e->next_ms = now_ms + backoff(t, e->probes);
+			send(arg, e->port, e->ip, NULL);
+			break;
+		}
+	}
+	return changed;
+}
+
+bool
+uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
+		const struct rte_ether_addr *mac, uint64_t now_ms)
+{
+	int i = uf_neigh_find(t, port, ip);
+	struct uf_neigh *e;
+	bool changed;
+
+	if (i < 0)
+		return false;
+	e = &t->e[i];
+	if (e->state == UF_NS_STATIC)
+		return false;
+	changed = !uf_neigh_usable(e) || !rte_is_same_ether_addr(&e->mac, mac);
+	e->mac = *mac;
+	e->state = UF_NS_REACHABLE;
+	e->confirmed_ms = now_ms;
+	e->probes = 0;
+	if (changed)
+		e->changes++;
+	return changed;
+}
+
+void
+uf_neigh_port_up(struct uf_neigh_table *t, uint16_t port, uint64_t now_ms)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		struct uf_neigh *e = &t->e[i];
+
+		if (e->port != port || e->state == UF_NS_STATIC)
+			continue;
+		e->next_ms = now_ms;
+		if (e->state == UF_NS_REACHABLE) {
+			e->state = UF_NS_PROBE;
+			e->probes = 0;
+		}
+	}
+}

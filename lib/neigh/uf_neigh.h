@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The neighbour table: the next hops udpfan needs (each destination's, or its port's
+ * gateway), resolved by ARP. A small state machine driven by a clock the caller passes in
+ * (milliseconds), so tests run it on a fake clock.
+ *
+ *   INCOMPLETE --reply--> REACHABLE --reachable_ms--> PROBE --reply--> REACHABLE
+ *        |  (broadcast requests, backoff)                |  (unicast requests)
+ *        +--max_probes--> FAILED <------max_probes--------+
+ *   FAILED keeps asking (broadcast, at the longest backoff) and becomes REACHABLE on a reply.
+ *
+ * A neighbour's MAC is usable in REACHABLE and PROBE (and STATIC); copies to a neighbour in
+ * INCOMPLETE or FAILED are dropped and counted as no_neighbor.
+ */
+#ifndef UF_NEIGH_H
+#define UF_NEIGH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#define UF_NEIGH_MAX 512
+
+enum uf_neigh_state {
+	UF_NS_STATIC = 0,
+	UF_NS_INCOMPLETE,
+	UF_NS_REACHABLE,
+	UF_NS_PROBE,
+	UF_NS_FAILED,
+};
+
+struct uf_neigh {
+	uint16_t port; /* port index */
+	rte_be32_t ip;
+	enum uf_neigh_state state;
+	struct rte_ether_addr mac;
+	uint32_t probes; /* requests sent since the last answer */
+	uint64_t next_ms; /* when to send the next request */
+	uint64_t confirmed_ms; /* last answer */
+	uint64_t changes; /* times the usable MAC appeared, changed or went away */
+};
+
+struct uf_neigh_params {
+	uint32_t reachable_ms;
+	uint32_t retry_ms;
+	uint32_t max_probes;
+};
+
+struct uf_neigh_table {
+	struct uf_neigh_params prm;
+	int n;
+	struct uf_neigh e[UF_NEIGH_MAX];
+};
+
+/* What the table asks the caller to send: an ARP request for ip on port, to mac (unicast
+ * probe) or broadcast (mac NULL). */
+typedef void (*uf_neigh_send_fn)(void *arg, uint16_t port, rte_be32_t ip,
+		const struct rte_ether_addr *mac);
+
+void uf_neigh_init(struct uf_neigh_table *t, const struct uf_neigh_params *prm);
+
+/* Find or add the entry for (port, ip); -1 when full. A static MAC makes it STATIC. */
+int uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
+		const struct rte_ether_addr *static_mac, uint64_t now_ms);
+
+int uf_neigh_find(const struct uf_neigh_table *t, uint16_t port, rte_be32_t ip);
+
+/* Run timers: send due requests, move states. Returns true if any usable MAC changed. */
+bool uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, void *arg);
+
+/* An ARP packet from (port, ip, mac) was seen. Returns true if a usable MAC changed. Only
+ * entries already in the table are updated: udpfan learns the neighbours it needs. */
+bool uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
+		const struct rte_ether_addr *mac, uint64_t now_ms);
+
+/* The port's link came back: re-probe everything on it now. */
+void uf_neigh_port_up(struct uf_neigh_table *t, uint16_t port, uint64_t now_ms);
+
+static inline bool
+uf_neigh_usable(const struct uf_neigh *e)
+{
+	return e->state == UF_NS_STATIC || e->state == UF_NS_REACHABLE || e->state == UF_NS_PROBE;
+}
+
+const char *uf_neigh_state_name(enum uf_neigh_state s);
+
+#endif /* UF_NEIGH_H */

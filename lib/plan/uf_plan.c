@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_lpm.h>
+#include <rte_malloc.h>
+
+#include "uf_plan.h"
+
+void
+uf_mcast_mac(rte_be32_t ip, struct rte_ether_addr *mac)
+{
+	const uint8_t *b = (const uint8_t *)&ip;
+
+	mac->addr_bytes[0] = 0x01;
+	mac->addr_bytes[1] = 0x00;
+	mac->addr_bytes[2] = 0x5e;
+	mac->addr_bytes[3] = b[1] & 0x7f;
+	mac->addr_bytes[4] = b[2];
+	mac->addr_bytes[5] = b[3];
+}
+
+rte_be32_t
+uf_next_hop(const struct uf_config *cfg, const struct uf_cfg_dest *d)
+{
+	const struct uf_cfg_port *p = &cfg->ports[d->port];
+	uint32_t mask = ~0u << (32 - p->prefix_len);
+
+	if (((rte_be_to_cpu_32(d->ip) ^ rte_be_to_cpu_32(p->ip)) & mask) == 0 || !p->has_gateway)
+		return d->ip;
+	return p->gateway;
+}
+
+struct uf_plan *
+uf_plan_build(const struct uf_plan_input *in)
+{
+	const struct uf_config *cfg = in->cfg;
+	int n_sets = cfg->n_rules > 0 ? cfg->n_rules : 1;
+	int n_members = 0, i, j;
+	size_t off_sets, off_members, off_dests, total;
+	struct uf_plan *plan;
+	uint8_t *mem;
+
+	for (i = 0; i < cfg->n_rules; i++)
+		n_members += cfg->rules[i].n_to;
+	if (cfg->n_rules == 0)
+		n_members = cfg->n_dests;
+
+	off_dests = RTE_ALIGN_CEIL(sizeof(*plan), RTE_CACHE_LINE_SIZE);
+	off_sets = off_dests + (size_t)cfg->n_dests * sizeof(struct uf_dest_rt);
+	off_members = off_sets + (size_t)n_sets * sizeof(struct uf_set);
+	total = off_members + (size_t)n_members * sizeof(uint16_t);
+
+	if (in->socket >= 0) {
+		mem = rte_zmalloc_socket("uf_plan", total, RTE_CACHE_LINE_SIZE, in->socket);
+	} else {
+		mem = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(total, RTE_CACHE_LINE_SIZE));
+		if (mem != NULL)
+			memset(mem, 0, total);
+	}
+	if (mem == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	plan = (struct uf_plan *)mem;
+	plan->mem = mem;
+	plan->rte_mem = in->socket >= 0;
+	plan->version = in->version;
+	plan->n_dests = (uint16_t)cfg->n_dests;
+	plan->n_sets = (uint16_t)n_sets;
+	plan->udp_cksum = cfg->fwd.udp_checksum == UF_CKSUM_COMPUTE;
+	plan->fanout = cfg->fwd.fanout;
+	plan->chain_min_payload = RTE_MAX(cfg->fwd.chain_min_payload,
+			(uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
+	plan->lpm = in->lpm;
+	plan->in_dst_ip = cfg->ports[cfg->listen.port].ip;
+	plan->in_dst_port = rte_cpu_to_be_16(cfg->listen.udp_port);
+	plan->dests = (struct uf_dest_rt *)(mem + off_dests);
+	plan->sets = (struct uf_set *)(mem + off_sets);
+	plan->set_dests = (uint16_t *)(mem + off_members);
+
+	for (i = 0; i < cfg->n_dests; i++) {
+		const struct uf_cfg_dest *d = &cfg->dests[i];
+		const struct uf_cfg_port *eg = &cfg->ports[d->port];
+		struct uf_dest_rt *rt = &plan->dests[i];
+		struct uf_tmpl_spec s = {
+			.src_mac = in->port_mac[d->port],
+			.dst_mac = in->dest_mac[i],
+			.src_ip = d->source == UF_SRC_FIXED ? d->source_ip : eg->ip,
+			.dst_ip = d->ip,
+			.src_port = rte_cpu_to_be_16(cfg->fwd.source_port),
+			.dst_port = rte_cpu_to_be_16(d->udp_port),
+			.ttl = d->ttl,
+			.keep_src_ip = d->source == UF_SRC_ORIGINAL,
+			.keep_src_port = d->source == UF_SRC_ORIGINAL || cfg->fwd.keep_source_port,
+			.in_dst_ip = cfg->ports[cfg->listen.port].ip,
+			.in_dst_port = rte_cpu_to_be_16(cfg->listen.udp_port),
+		};
+
+		uf_tmpl_build(&rt->tmpl, &s);
+		rt->egress = d->port;
+		rt->idx = (uint16_t)i;
+		rt->sample = d->sample;
+		rt->max_payload = (uint16_t)(in->port_mtu[d->port] - 28);
+		rt->resolved = in->dest_resolved[i];
+		rt->chain_ok = in->port_chain_ok[d->port];
+	}
+
+	n_members = 0;
+	for (i = 0; i < n_sets; i++) {
+		struct uf_set *set = &plan->sets[i];
+		int n = cfg->n_rules > 0 ? cfg->rules[i].n_to : cfg->n_dests;
+
+		set->first = (uint16_t)n_members;
+		set->n = (uint16_t)n;
+		set->max_payload = UINT16_MAX;
+		set->chain_ok = true;
+		for (j = 0; j < n; j++) {
+			uint16_t di = cfg->n_rules > 0 ? cfg->rules[i].to[j] : (uint16_t)j;
+			const struct uf_dest_rt *rt = &plan->dests[di];
+
+			plan->set_dests[n_members++] = di;
+			set->any_resolved |= rt->resolved;
+			set->chain_ok &= rt->chain_ok;
+			if (rt->max_payload < set->max_payload)
+				set->max_payload = rt->max_payload;
+		}
+	}
+	return plan;
+}
+
+void
+uf_plan_free(struct uf_plan *plan)
+{
+	if (plan == NULL)
+		return;
+	if (plan->rte_mem)
+		rte_free(plan->mem);
+	else
+		free(plan->mem);
+}
+
+struct rte_lpm *
+uf_rules_lpm(const struct uf_config *cfg, int socket)
+{
+	struct rte_lpm_config lc = {
+		.max_rules = (uint32_t)RTE_MAX(cfg->n_rules, 1),
+		.number_tbl8s = 256,
+	};
+	struct rte_lpm *lpm;
+	char name[RTE_LPM_NAMESIZE];
+	static unsigned int seq;
+	int i, ret;
+
+	if (cfg->n_rules == 0)
+		return NULL;
+	/* every prefix longer than /24 takes a tbl8 group; give each rule one */
+	lc.number_tbl8s = (uint32_t)RTE_MAX(256, cfg->n_rules);
+	snprintf(name, sizeof(name), "uf_rules%u", seq++);
+	lpm = rte_lpm_create(name, socket, &lc);
+	if (lpm == NULL)
+		return NULL;
+	/*
+	 * First match wins (INTERFACE.md). The config rejects a rule that an earlier rule covers,
+	 * so among the rules that match an address the first is the longest, and longest-prefix
+	 * match gives the same answer at a cost that does not grow with the number of rules.
+	 */
+	for (i = 0; i < cfg->n_rules; i++) {
+		ret = rte_lpm_add(lpm, rte_be_to_cpu_32(cfg->rules[i].prefix), cfg->rules[i].len,
+				(uint32_t)i);
+		if (ret < 0) {
+			rte_lpm_free(lpm);
+			rte_errno = -ret;
+			return NULL;
+		}
+	}
+	return lpm;
+}

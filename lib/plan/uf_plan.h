@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The fan-out plan: everything a worker needs to turn one datagram into N frames, resolved
+ * ahead of time. Immutable once published; the control lcore builds a new one when a
+ * neighbour's MAC changes, publishes it with one atomic store, and frees the old one after
+ * every worker has passed a quiescent point (rte_rcu_qsbr).
+ */
+#ifndef UF_PLAN_H
+#define UF_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "uf_config.h"
+#include "uf_pkt.h"
+
+struct rte_lpm;
+
+/* One destination, as the worker sees it. */
+struct uf_dest_rt {
+	struct uf_tmpl tmpl;
+	uint16_t egress; /* port index: the worker's TX buffer */
+	uint16_t idx; /* position in destinations[] */
+	uint32_t sample; /* 1: every datagram */
+	uint16_t max_payload; /* egress MTU - 28 */
+	bool resolved; /* the template carries a valid next-hop MAC */
+	bool chain_ok; /* the egress PMD transmits chained mbufs correctly */
+} __rte_cache_aligned;
+
+/* The destinations one sender gets (all of them without rules; a rule's `to` with). */
+struct uf_set {
+	uint16_t n;
+	uint16_t first; /* into uf_plan.set_dests */
+	uint16_t max_payload; /* the smallest of its destinations' */
+	bool any_resolved;
+	bool chain_ok;
+};
+
+struct uf_plan {
+	uint64_t version;
+	uint16_t n_dests;
+	uint16_t n_sets;
+	bool udp_cksum;
+	enum uf_fanout_mode fanout;
+	uint32_t chain_min_payload; /* >= 18, so chained frames never need padding */
+	rte_be32_t in_dst_ip; /* what datagrams are addressed to: the listen port's IP */
+	rte_be16_t in_dst_port; /* and UDP port */
+	const struct rte_lpm *lpm; /* NULL: no rules, every sender gets set 0; not owned */
+	struct uf_set *sets;
+	uint16_t *set_dests;
+	struct uf_dest_rt *dests;
+	void *mem; /* one allocation holds it all */
+	bool rte_mem;
+};
+
+struct uf_plan_input {
+	const struct uf_config *cfg;
+	const struct rte_ether_addr *port_mac; /* [cfg->n_ports] */
+	const uint16_t *port_mtu; /* [cfg->n_ports] */
+	const bool *port_chain_ok; /* [cfg->n_ports] */
+	const struct rte_ether_addr *dest_mac; /* [cfg->n_dests]: the next hop's MAC */
+	const bool *dest_resolved; /* [cfg->n_dests] */
+	const struct rte_lpm *lpm;
+	uint64_t version;
+	int socket; /* < 0: plain heap (unit tests) */
+};
+
+struct uf_plan *uf_plan_build(const struct uf_plan_input *in);
+void uf_plan_free(struct uf_plan *plan);
+
+/* The next hop of a destination: itself on its port's subnet, else the port's gateway.
+ * Multicast destinations need none (their MAC follows from the address). */
+rte_be32_t uf_next_hop(const struct uf_config *cfg, const struct uf_cfg_dest *d);
+void uf_mcast_mac(rte_be32_t ip, struct rte_ether_addr *mac);
+
+/* The rules as an LPM table (next hop = set index). NULL without rules; NULL and rte_errno
+ * on failure. Needs EAL. */
+struct rte_lpm *uf_rules_lpm(const struct uf_config *cfg, int socket);
+
+#endif /* UF_PLAN_H */

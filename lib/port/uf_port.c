@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "uf_port.h"
+#include "uf_steer.h"
+#include "uf_xsk.h"
+
+#define POOL_CACHE 256
+#define CTL_RING_SIZE 1024
+
+/* Our own Toeplitz key (40 and 52 bytes): repeating 0x6d5a spreads IPv4/UDP flows evenly and
+ * is the same on every run (ENA otherwise picks a random key per run). */
+static uint8_t rss_key[52];
+
+static void
+init_rss_key(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rss_key); i += 2) {
+		rss_key[i] = 0x6d;
+		rss_key[i + 1] = 0x5a;
+	}
+}
+
+/*
+ * Mbufs per (port, queue) pool: everything that can be out of the pool at once, plus the
+ * caches. RX ring + the TX rings it may sit in (copies go to every egress port's queue k) +
+ * TX buffers + one burst fanned out to every destination + the control rings + what the PMD
+ * keeps for itself (af_xdp's fill ring) + two lcore caches.
+ */
+static uint32_t
+pool_size(const struct uf_config *cfg, const struct uf_port *p, const struct uf_port_opts *o)
+{
+	uint64_t n = p->plan.rx_desc;
+	int i;
+
+	for (i = 0; i < cfg->n_ports; i++)
+		n += cfg->ports[i].tx_desc;
+	n += (uint64_t)UF_MAX_BURST * 2 * cfg->n_ports;
+	n += (uint64_t)o->burst * (o->n_dests + 1);
+	n += 2 * CTL_RING_SIZE + p->quirk->extra_mbufs + 2 * POOL_CACHE;
+	if (p->cfg->mbufs != 0)
+		return p->cfg->mbufs;
+	return rte_align32pow2((uint32_t)RTE_MAX(n, (uint64_t)4096)) - 1;
+}
+
+static const char *
+errstr(int ret)
+{
+	return rte_strerror(ret < 0 ? -ret : ret);
+}
+
+int
+uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
+		const struct uf_port_opts *o, struct uf_err *err)
+{
+	const struct uf_cfg_port *pc = &cfg->ports[idx];
+	struct uf_port_req req = {
+		.nb_queues = o->nb_workers,
+		.rx_desc = pc->rx_desc,
+		.tx_desc = pc->tx_desc,
+		.mtu = pc->mtu,
+		.want_chain = o->want_chain,
+		.single_pool_tx = cfg->n_ports == 1,
+	};
+	struct rte_eth_conf conf;
+	char why[384], name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t n_mbufs;
+	uint16_t q, rxd, txd;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->idx = idx;
+	p->cfg = pc;
+	p->nb_queues = o->nb_workers;
+	if (rss_key[0] == 0)
+		init_rss_key();
+
+	ret = rte_eth_dev_get_port_by_name(pc->dev_name, &p->port_id);
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "%s:%u:%u: ports[%u].device: \"%s\" was not probed by "
+				"DPDK (%s); %s", cfg->path, pc->device_pos.line, pc->device_pos.col,
+				idx, pc->device, errstr(ret),
+				pc->is_pci ? "is it bound to vfio-pci? (scripts/dpdk-bind.sh)" :
+					     "check the vdev string and that the interface exists");
+		return -ENODEV;
+	}
+	ret = rte_eth_dev_info_get(p->port_id, &p->info);
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "port %s: cannot read device info: %s", pc->name,
+				errstr(ret));
+		return ret;
+	}
+	p->quirk = uf_quirk_lookup(p->info.driver_name);
+	ret = uf_quirk_decide(p->quirk, &p->info, &req, &p->plan, why, sizeof(why));
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_CONFIG, "%s:%u:%u: ports[%u] (%s): %s", cfg->path,
+				pc->pos.line, pc->pos.col, idx, pc->name, why);
+		return ret;
+	}
+	if (p->plan.rss_hf_trimmed != 0)
+		UF_LOG(NOTICE, "port %s: %s cannot hash on RSS fields 0x%" PRIx64 "; using 0x%" PRIx64,
+				pc->name, p->info.driver_name, p->plan.rss_hf_trimmed, p->plan.rss_hf);
+
+	p->socket = rte_eth_dev_socket_id(p->port_id);
+	if (p->socket < 0)
+		p->socket = (int)rte_socket_id();
+	rte_eth_macaddr_get(p->port_id, &p->mac);
+
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.offloads = p->plan.rx_offloads;
+	conf.txmode.offloads = p->plan.tx_offloads;
+	if (p->plan.mtu_path == UF_MTU_CONFIGURE || p->plan.mtu_path == UF_MTU_SET_STOPPED)
+		conf.rxmode.mtu = p->plan.mtu;
+	if (p->plan.rss) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = p->plan.rss_hf;
+		if (p->plan.rss_key_len != 0) {
+			conf.rx_adv_conf.rss_conf.rss_key = rss_key;
+			conf.rx_adv_conf.rss_conf.rss_key_len = p->plan.rss_key_len;
+		}
+	}
+	if (p->plan.flow_isolate && p->plan.try_flow) {
+		/* isolate must precede configure; only traffic our rules match reaches us */
+		struct rte_flow_error fe;
+
+		if (rte_flow_isolate(p->port_id, 1, &fe) == 0)
+			p->flow_isolated = true;
+		else
+			UF_LOG(NOTICE, "port %s: flow isolate refused (%s): the port gets all traffic",
+					pc->name, fe.message ? fe.message : "no reason given");
+	}
+	ret = rte_eth_dev_configure(p->port_id, p->nb_queues, p->nb_queues, &conf);
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "port %s (%s): configure with %u queues failed: %s",
+				pc->name, p->info.driver_name, p->nb_queues, errstr(ret));
+		return ret;
+	}
+	rxd = p->plan.rx_desc;
+	txd = p->plan.tx_desc;
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &rxd, &txd);
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "port %s: descriptor counts %u/%u refused: %s", pc->name,
+				rxd, txd, errstr(ret));
+		return ret;
+	}
+	if (rxd != p->plan.rx_desc || txd != p->plan.tx_desc)
+		UF_LOG(INFO, "port %s: descriptors adjusted to rx %u tx %u", pc->name, rxd, txd);
+	p->plan.rx_desc = rxd;
+	p->plan.tx_desc = txd;
+
+	n_mbufs = pool_size(cfg, p, o);
+	for (q = 0; q < p->nb_queues; q++) {
+		struct rte_eth_txconf txc = p->info.default_txconf;
+		struct rte_eth_rxconf rxc = p->info.default_rxconf;
+
+		snprintf(name, sizeof(name), "uf_p%u_q%u", idx, q);
+		p->pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, POOL_CACHE, 0, p->plan.data_room,
+				p->socket);
+		if (p->pool[q] == NULL) {
+			uf_err_set(err, UF_EXIT_ENV, "port %s: cannot create a pool of %u mbufs of %u "
+					"bytes on socket %d: %s; reserve more hugepages "
+					"(scripts/setup.sh hugepages) or lower ports[].mbufs",
+					pc->name, n_mbufs, p->plan.data_room, p->socket,
+					rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		rxc.offloads = p->plan.rx_offloads;
+		ret = rte_eth_rx_queue_setup(p->port_id, q, rxd, p->socket, &rxc, p->pool[q]);
+		if (ret != 0) {
+			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s", pc->name,
+					q, errstr(ret));
+			return ret;
+		}
+		txc.offloads = p->plan.tx_offloads;
+		ret = rte_eth_tx_queue_setup(p->port_id, q, txd, p->socket, &txc);
+		if (ret != 0) {
+			uf_err_set(err, UF_EXIT_ENV, "port %s: TX queue %u setup failed: %s", pc->name,
+					q, errstr(ret));
+			return ret;
+		}
+		if (o->want_chain && p->plan.chain_ok && cfg->listen.port == idx) {
+			snprintf(name, sizeof(name), "uf_h%u_q%u", idx, q);
+			p->hdr_pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, POOL_CACHE, 0,
+					RTE_PKTMBUF_HEADROOM + 64, p->socket);
+			if (p->hdr_pool[q] == NULL) {
+				uf_err_set(err, UF_EXIT_ENV, "port %s: cannot create a header pool: %s; "
+						"reserve more hugepages or set forward.fanout: copy",
+						pc->name, rte_strerror(rte_errno));
+				return -ENOMEM;
+			}
+		}
+	}
+
+	if (p->plan.mtu_path == UF_MTU_SET_MTU) {
+		ret = rte_eth_dev_set_mtu(p->port_id, p->plan.mtu);
+		if (ret == -ENOTSUP) {
+			p->plan.mtu_path = UF_MTU_NA;
+		} else if (ret != 0) {
+			uf_err_set(err, UF_EXIT_ENV, "port %s (%s): MTU %u refused: %s", pc->name,
+					p->info.driver_name, p->plan.mtu, errstr(ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void
+resolve_xstats(struct uf_port *p)
+{
+	const char *const *want = p->quirk->xstats;
+	int i;
+
+	p->n_xstats = 0;
+	for (i = 0; want != NULL && want[i] != NULL && p->n_xstats < UF_XSTATS_MAX; i++) {
+		uint64_t id;
+
+		if (rte_eth_xstats_get_id_by_name(p->port_id, want[i], &id) == 0) {
+			p->xstat_ids[p->n_xstats] = id;
+			p->xstat_names[p->n_xstats] = want[i];
+			p->n_xstats++;
+		} else {
+			UF_LOG(NOTICE, "port %s: %s has no xstat \"%s\" (expected by its quirk row); "
+					"it is left out of the stats, not reported as 0",
+					p->cfg->name, p->info.driver_name, want[i]);
+		}
+	}
+}
+
+static void
+read_xdp_mode(struct uf_port *p)
+{
+	struct uf_xsk_info xi;
+	int mode;
+
+	if (strcmp(p->info.driver_name, "net_af_xdp") != 0 || p->info.if_index == 0)
+		return;
+	/* the PMD does not say which mode it got; the kernel does */
+	mode = uf_xdp_attach_mode(p->info.if_index);
+	if (uf_xsk_query(p->info.if_index, p->nb_queues, &xi) != 0)
+		memset(&xi, 0, sizeof(xi));
+	uf_xdp_mode_str(mode, &xi, p->xdp_mode, sizeof(p->xdp_mode));
+}
+
+int
+uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
+		struct uf_err *err)
+{
+	struct rte_eth_link link;
+	uint64_t deadline;
+	int ret;
+
+	(void)cfg;
+	ret = rte_eth_dev_start(p->port_id);
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "port %s (%s): start failed: %s", p->cfg->name,
+				p->info.driver_name, errstr(ret));
+		return ret;
+	}
+	p->started = true;
+	uf_steer_setup(p, cfg->listen.port == p->idx ? cfg->listen.udp_port : 0);
+	resolve_xstats(p);
+	read_xdp_mode(p);
+
+	deadline = rte_get_timer_cycles() + rte_get_timer_hz() * o->link_wait_ms / 1000;
+	do {
+		memset(&link, 0, sizeof(link));
+		ret = rte_eth_link_get_nowait(p->port_id, &link);
+		if (ret == 0 && link.link_status == RTE_ETH_LINK_UP)
+			break;
+		rte_delay_ms(50);
+	} while (rte_get_timer_cycles() < deadline);
+	p->link_up = ret == 0 && link.link_status == RTE_ETH_LINK_UP;
+	if (!p->link_up)
+		UF_LOG(WARNING, "port %s: link still down after %u ms; forwarding starts anyway",
+				p->cfg->name, o->link_wait_ms);
+	else
+		UF_LOG(INFO, "port %s (%s, %s, " RTE_ETHER_ADDR_PRT_FMT "): link up, %u Mbps, %u "
+				"queues, mtu %u (%s)%s%s",
+				p->cfg->name, p->cfg->dev_name, p->info.driver_name,
+				RTE_ETHER_ADDR_BYTES(&p->mac), link.link_speed, p->nb_queues, p->plan.mtu,
+				uf_mtu_path_name(p->plan.mtu_path), p->xdp_mode[0] ? ", XDP " : "",
+				p->xdp_mode);
+	return 0;
+}
+
+void
+uf_port_close(struct uf_port *p)
+{
+	uint16_t q;
+
+	if (p->cfg == NULL)
+		return;
+	uf_steer_teardown(p);
+	if (p->started) {
+		rte_eth_dev_stop(p->port_id);
+		p->started = false;
+	}
+	rte_eth_dev_close(p->port_id);
+	for (q = 0; q < UF_MAX_WORKERS; q++) {
+		rte_mempool_free(p->pool[q]);
+		rte_mempool_free(p->hdr_pool[q]);
+		p->pool[q] = p->hdr_pool[q] = NULL;
+	}
+	p->cfg = NULL;
+}
+
+int
+uf_port_xstats(const struct uf_port *p, uint64_t *vals)
+{
+	int ret;
+
+	if (p->n_xstats == 0)
+		return 0;
+	ret = rte_eth_xstats_get_by_id(p->port_id, p->xstat_ids, vals, (unsigned int)p->n_xstats);
+	return ret < 0 ? ret : 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Port bring-up: quirk row → mempools on the port's socket → queues → RSS → MTU → start →
+ * link. One RX and one TX queue per worker.
+ */
+#ifndef UF_PORT_H
+#define UF_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+#include <rte_flow.h>
+
+#include "uf_config.h"
+#include "uf_quirks.h"
+
+#define UF_XSTATS_MAX 32
+
+struct uf_port {
+	uint16_t idx; /* position in ports[] */
+	uint16_t port_id; /* DPDK's */
+	int socket;
+	uint16_t nb_queues;
+	const struct uf_cfg_port *cfg;
+	const struct uf_quirk *quirk;
+	struct rte_eth_dev_info info;
+	struct uf_port_plan plan;
+	struct rte_ether_addr mac;
+	struct rte_mempool *pool[UF_MAX_WORKERS]; /* per RX queue */
+	struct rte_mempool *hdr_pool[UF_MAX_WORKERS]; /* chained fan-out headers (listen port) */
+	bool started;
+	/* steering */
+	struct rte_flow *flows[4];
+	int n_flows;
+	bool flow_isolated;
+	char steering[160]; /* what steers traffic over the workers, in words */
+	/* loss-relevant extended stats, resolved once at start */
+	int n_xstats;
+	uint64_t xstat_ids[UF_XSTATS_MAX];
+	const char *xstat_names[UF_XSTATS_MAX];
+	char xdp_mode[64]; /* af_xdp: what the kernel gave us */
+	bool link_up;
+};
+
+struct uf_port_opts {
+	uint16_t nb_workers;
+	uint16_t burst;
+	uint16_t n_dests;
+	bool want_chain;
+	uint32_t link_wait_ms;
+};
+
+/* Look up the ethdev, decide its plan, create its pools and queues. err → exit code and line. */
+int uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
+		const struct uf_port_opts *o, struct uf_err *err);
+
+/* Start, steer (RSS/rte_flow) and wait for link (bounded). */
+int uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
+		struct uf_err *err);
+
+/* Stop, remove flows, close, free pools. */
+void uf_port_close(struct uf_port *p);
+
+/* Read the xstats named in the row into vals[] (n_xstats values). 0 or -errno. */
+int uf_port_xstats(const struct uf_port *p, uint64_t *vals);
+
+#endif /* UF_PORT_H */

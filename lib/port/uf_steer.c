@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "uf_port.h"
+#include "uf_steer.h"
+
+const struct uf_flow_ops uf_flow_ops_rte = {
+	.validate = rte_flow_validate,
+	.create = rte_flow_create,
+	.destroy = rte_flow_destroy,
+};
+
+static struct rte_flow *
+try_rule(uint16_t port_id, const struct uf_flow_ops *ops, const struct rte_flow_attr *attr,
+		const struct rte_flow_item *pat, const struct rte_flow_action *act, char *why,
+		size_t len)
+{
+	struct rte_flow_error fe;
+	struct rte_flow *f;
+
+	memset(&fe, 0, sizeof(fe));
+	if (ops->validate(port_id, attr, pat, act, &fe) != 0) {
+		snprintf(why, len, "%s", fe.message != NULL ? fe.message : "validation failed");
+		return NULL;
+	}
+	f = ops->create(port_id, attr, pat, act, &fe);
+	if (f == NULL)
+		snprintf(why, len, "%s", fe.message != NULL ? fe.message : "creation failed");
+	return f;
+}
+
+void
+uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t dst_ip,
+		bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res)
+{
+	uint16_t queues[RTE_MAX_QUEUES_PER_PORT];
+	struct rte_flow_attr attr = { .ingress = 1 };
+	struct rte_flow_item_ipv4 ip_spec, ip_mask;
+	struct rte_flow_item_udp udp_spec, udp_mask;
+	struct rte_flow_action_rss rss = {
+		.func = RTE_ETH_HASH_FUNCTION_DEFAULT,
+		.types = RTE_ETH_RSS_NONFRAG_IPV4_UDP,
+		.queue_num = nb_queues,
+		.queue = queues,
+	};
+	struct rte_flow_action_queue q0 = { .index = 0 };
+	struct rte_flow_item pat[4];
+	struct rte_flow_action act[2];
+	char why[128];
+	struct rte_flow *f;
+	uint16_t i;
+
+	memset(res, 0, sizeof(*res));
+	res->kind = nb_queues > 1 ? UF_STEER_RSS : UF_STEER_SINGLE;
+	if (nb_queues <= 1 || udp_port == 0)
+		return;
+	for (i = 0; i < nb_queues; i++)
+		queues[i] = i;
+
+	memset(&ip_spec, 0, sizeof(ip_spec));
+	memset(&ip_mask, 0, sizeof(ip_mask));
+	ip_spec.hdr.dst_addr = dst_ip;
+	ip_mask.hdr.dst_addr = 0xffffffff;
+	memset(&udp_spec, 0, sizeof(udp_spec));
+	memset(&udp_mask, 0, sizeof(udp_mask));
+	udp_spec.hdr.dst_port = rte_cpu_to_be_16(udp_port);
+	udp_mask.hdr.dst_port = 0xffff;
+	memset(pat, 0, sizeof(pat));
+	pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+	pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+	pat[1].spec = &ip_spec;
+	pat[1].mask = &ip_mask;
+	pat[2].type = RTE_FLOW_ITEM_TYPE_UDP;
+	pat[2].spec = &udp_spec;
+	pat[2].mask = &udp_mask;
+	pat[3].type = RTE_FLOW_ITEM_TYPE_END;
+	memset(act, 0, sizeof(act));
+	act[0].type = RTE_FLOW_ACTION_TYPE_RSS;
+	act[0].conf = &rss;
+	act[1].type = RTE_FLOW_ACTION_TYPE_END;
+
+	f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
+	if (f == NULL) {
+		snprintf(res->why, sizeof(res->why), "rte_flow RSS rule for UDP port %u refused "
+				"(%s): plain RSS", udp_port, why);
+		return;
+	}
+	res->kind = UF_STEER_FLOW;
+	res->flows[res->n_flows++] = f;
+	snprintf(res->why, sizeof(res->why), "rte_flow: UDP port %u spread over %u queues by RSS",
+			udp_port, nb_queues);
+
+	/* the rest: ARP and ICMP to queue 0 when isolated (nothing else reaches us), else a
+	 * lowest-priority catch-all to queue 0 where the PMD has priorities */
+	act[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
+	act[0].conf = &q0;
+	if (isolated) {
+		struct rte_flow_item_eth eth_spec, eth_mask;
+
+		memset(&eth_spec, 0, sizeof(eth_spec));
+		memset(&eth_mask, 0, sizeof(eth_mask));
+		eth_spec.type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+		eth_mask.type = 0xffff;
+		memset(pat, 0, sizeof(pat));
+		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+		pat[0].spec = &eth_spec;
+		pat[0].mask = &eth_mask;
+		pat[1].type = RTE_FLOW_ITEM_TYPE_END;
+		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
+		if (f != NULL)
+			res->flows[res->n_flows++] = f;
+		memset(pat, 0, sizeof(pat));
+		ip_spec.hdr.next_proto_id = IPPROTO_ICMP;
+		ip_mask.hdr.next_proto_id = 0xff;
+		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+		pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+		pat[1].spec = &ip_spec;
+		pat[1].mask = &ip_mask;
+		pat[2].type = RTE_FLOW_ITEM_TYPE_END;
+		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
+		if (f != NULL)
+			res->flows[res->n_flows++] = f;
+	} else {
+		attr.priority = 1;
+		memset(pat, 0, sizeof(pat));
+		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+		pat[1].type = RTE_FLOW_ITEM_TYPE_END;
+		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
+		if (f != NULL) {
+			res->flows[res->n_flows++] = f;
+			strncat(res->why, "; the rest to queue 0",
+					sizeof(res->why) - strlen(res->why) - 1);
+		}
+	}
+}
+
+static void
+setup_reta(struct uf_port *p)
+{
+	struct rte_eth_rss_reta_entry64 reta[RTE_ETH_RSS_RETA_SIZE_512 / RTE_ETH_RETA_GROUP_SIZE];
+	uint16_t size = p->info.reta_size, i;
+	int ret;
+
+	if (size == 0 || size > RTE_ETH_RSS_RETA_SIZE_512)
+		return;
+	memset(reta, 0, sizeof(reta));
+	for (i = 0; i < size; i++) {
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].mask |= 1ULL << (i % RTE_ETH_RETA_GROUP_SIZE);
+		reta[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] =
+				i % p->nb_queues;
+	}
+	ret = rte_eth_dev_rss_reta_update(p->port_id, reta, size);
+	if (ret != 0)
+		UF_LOG(INFO, "port %s: RETA update refused (%s); the PMD's default spread stays",
+				p->cfg->name, rte_strerror(-ret));
+}
+
+void
+uf_steer_setup(struct uf_port *p, uint16_t udp_port)
+{
+	struct uf_steer_result res;
+	int i;
+
+	if (p->plan.rss)
+		setup_reta(p);
+	if (p->plan.try_flow && udp_port != 0) {
+		uf_steer_flows(p->port_id, p->nb_queues, udp_port, p->cfg->ip, p->flow_isolated,
+				&uf_flow_ops_rte, &res);
+		for (i = 0; i < res.n_flows; i++)
+			p->flows[i] = res.flows[i];
+		p->n_flows = res.n_flows;
+		snprintf(p->steering, sizeof(p->steering), "%s", res.why);
+	} else if (p->plan.rss) {
+		snprintf(p->steering, sizeof(p->steering), "RSS over %u queues (hash fields 0x%" PRIx64
+				")", p->nb_queues, p->plan.rss_hf);
+	} else if (p->nb_queues > 1) {
+		snprintf(p->steering, sizeof(p->steering), "%s spreads over %u queues itself",
+				p->info.driver_name, p->nb_queues);
+	} else {
+		snprintf(p->steering, sizeof(p->steering), "one queue");
+	}
+	UF_LOG(INFO, "port %s: %s", p->cfg->name, p->steering);
+}
+
+void
+uf_steer_teardown(struct uf_port *p)
+{
+	struct rte_flow_error fe;
+	int i;
+
+	for (i = p->n_flows - 1; i >= 0; i--)
+		rte_flow_destroy(p->port_id, p->flows[i], &fe);
+	p->n_flows = 0;
+}

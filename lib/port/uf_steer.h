@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Spreading the listen port's datagrams over the workers: RSS with a RETA over the worker
+ * queues, and rte_flow where the PMD supports it (validated first; on failure plain RSS,
+ * with one log line saying which and why).
+ */
+#ifndef UF_STEER_H
+#define UF_STEER_H
+
+#include <stdint.h>
+
+#include <rte_flow.h>
+
+struct uf_port;
+
+/* rte_flow calls, behind a table so that tests can fake a PMD's answers. */
+struct uf_flow_ops {
+	int (*validate)(uint16_t port_id, const struct rte_flow_attr *attr,
+			const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+			struct rte_flow_error *error);
+	struct rte_flow *(*create)(uint16_t port_id, const struct rte_flow_attr *attr,
+			const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+			struct rte_flow_error *error);
+	int (*destroy)(uint16_t port_id, struct rte_flow *flow, struct rte_flow_error *error);
+};
+
+extern const struct uf_flow_ops uf_flow_ops_rte;
+
+enum uf_steer_kind {
+	UF_STEER_SINGLE = 0, /* one queue: nothing to steer */
+	UF_STEER_RSS, /* the port's RSS (and RETA) spreads everything */
+	UF_STEER_FLOW, /* an rte_flow RSS rule spreads the listen port; the rest as RSS/isolate */
+};
+
+struct uf_steer_result {
+	enum uf_steer_kind kind;
+	int n_flows;
+	struct rte_flow *flows[4];
+	char why[160];
+};
+
+/*
+ * Try rte_flow for `udp_port` on `port_id` over nb_queues queues: an RSS rule for the listen
+ * port, and (not isolated) a lower-priority catch-all to queue 0 where the PMD takes one, or
+ * (isolated) ARP and ICMP to queue 0. Falls back to RSS when validation fails.
+ */
+void uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t dst_ip,
+		bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res);
+
+/* Port-level entry points (uf_port.c): RETA + flows, and removal at shutdown. */
+void uf_steer_setup(struct uf_port *p, uint16_t udp_port);
+void uf_steer_teardown(struct uf_port *p);
+
+#endif /* UF_STEER_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * What the kernel says about our AF_XDP sockets, for af_xdp ports: the XDP attach mode
+ * (native or generic), zero-copy or copy, and the socket drop counters the PMD does not
+ * report (it reads XDP_STATISTICS but ignores rx_ring_full and fill_ring_empty, so imissed
+ * undercounts). Netlink queries: control lcore only, once per stats interval.
+ */
+#ifndef UF_XSK_H
+#define UF_XSK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct uf_xsk_info {
+	int n_sockets;
+	int n_zerocopy;
+	uint64_t rx_dropped;
+	uint64_t rx_invalid;
+	uint64_t rx_ring_full;
+	uint64_t fill_ring_empty;
+	uint64_t tx_invalid;
+	uint64_t tx_ring_empty;
+};
+
+/* Sum over the AF_XDP sockets bound to ifindex, queues [0, nb_queues). 0 or -errno. */
+int uf_xsk_query(unsigned int ifindex, unsigned int nb_queues, struct uf_xsk_info *out);
+
+/* IFLA_XDP_ATTACHED of ifindex: 0 none, 1 native (drv), 2 generic (skb), 3 offload,
+ * 4 several; -errno on failure. */
+int uf_xdp_attach_mode(unsigned int ifindex);
+
+/* "native, zero-copy" / "generic (skb), copy" / ... into buf. */
+const char *uf_xdp_mode_str(int attach, const struct uf_xsk_info *xi, char *buf, size_t len);
+
+#endif /* UF_XSK_H */

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_telemetry.h>
+#include <rte_version.h>
+
+#include "uf_app.h"
+#include "uf_tel.h"
+
+/* 23.03 renamed the u64 helpers (the old names are deprecated, which -Werror refuses) */
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#define tel_u64(d, k, v) rte_tel_data_add_dict_uint((d), (k), (v))
+#else
+#define tel_u64(d, k, v) rte_tel_data_add_dict_u64((d), (k), (v))
+#endif
+
+static struct uf_app *tel_app;
+static pthread_mutex_t tel_app_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *
+ip_str(rte_be32_t ip, char *buf)
+{
+	struct in_addr a = { .s_addr = ip };
+
+	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
+}
+
+/* a copy of the latest snapshot (each telemetry client has its own thread); NULL when none */
+static struct uf_snap *
+take(void)
+{
+	struct uf_snap *s = malloc(sizeof(*s));
+	int ret = -1;
+
+	if (s == NULL)
+		return NULL;
+	pthread_mutex_lock(&tel_app_lock);
+	if (tel_app != NULL) {
+		pthread_mutex_lock(&tel_app->tel_lock);
+		if (tel_app->tel_ready) {
+			*s = tel_app->tel_snap;
+			ret = 0;
+		}
+		pthread_mutex_unlock(&tel_app->tel_lock);
+	}
+	pthread_mutex_unlock(&tel_app_lock);
+	if (ret != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static struct rte_tel_data *
+port_dict(const struct uf_snap_port *p)
+{
+	struct rte_tel_data *d = rte_tel_data_alloc(), *x;
+	int j;
+
+	if (d == NULL)
+		return NULL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "driver", p->driver);
+	rte_tel_data_add_dict_int(d, "link_up", p->link_up);
+	tel_u64(d, "ipackets", p->st.ipackets);
+	tel_u64(d, "opackets", p->st.opackets);
+	tel_u64(d, "ibytes", p->st.ibytes);
+	tel_u64(d, "obytes", p->st.obytes);
+	tel_u64(d, "imissed", p->st.imissed);
+	tel_u64(d, "ierrors", p->st.ierrors);
+	tel_u64(d, "oerrors", p->st.oerrors);
+	tel_u64(d, "rx_nombuf", p->st.rx_nombuf);
+	x = rte_tel_data_alloc();
+	if (x != NULL) {
+		rte_tel_data_start_dict(x);
+		for (j = 0; j < p->n_xstats; j++)
+			tel_u64(x, p->xnames[j], p->xvals[j]);
+		rte_tel_data_add_dict_container(d, "xstats", x, 0);
+	}
+	if (p->has_xsk) {
+		rte_tel_data_add_dict_string(d, "xdp_mode", p->xdp_mode);
+		x = rte_tel_data_alloc();
+		if (x != NULL) {
+			rte_tel_data_start_dict(x);
+			rte_tel_data_add_dict_int(x, "sockets", p->xsk.n_sockets);
+			tel_u64(x, "rx_dropped", p->xsk.rx_dropped);
+			tel_u64(x, "rx_invalid", p->xsk.rx_invalid);
+			tel_u64(x, "rx_ring_full", p->xsk.rx_ring_full);
+			tel_u64(x, "fill_ring_empty", p->xsk.fill_ring_empty);
+			tel_u64(x, "tx_invalid", p->xsk.tx_invalid);
+			tel_u64(x, "tx_ring_empty", p->xsk.tx_ring_empty);
+			rte_tel_data_add_dict_container(d, "xsk", x, 0);
+		}
+	}
+	rte_tel_data_add_dict_string(d, "steering", p->steering);
+	return d;
+}
+
+static struct rte_tel_data *
+ports_dict(const struct uf_snap *s)
+{
+	struct rte_tel_data *d = rte_tel_data_alloc();
+	int i;
+
+	if (d == NULL)
+		return NULL;
+	rte_tel_data_start_dict(d);
+	for (i = 0; i < s->n_ports; i++) {
+		struct rte_tel_data *p = port_dict(&s->ports[i]);
+
+		if (p != NULL)
+			rte_tel_data_add_dict_container(d, s->ports[i].name, p, 0);
+	}
+	return d;
+}
+
+static struct rte_tel_data *
+dest_dict(const struct uf_snap_dest *dd)
+{
+	struct rte_tel_data *d = rte_tel_data_alloc();
+	char a[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+
+	if (d == NULL)
+		return NULL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "ip", ip_str(dd->ip, a));
+	rte_tel_data_add_dict_int(d, "udp_port", dd->udp_port);
+	rte_tel_data_add_dict_string(d, "port", dd->port);
+	rte_tel_data_add_dict_string(d, "next_hop", ip_str(dd->next_hop, a));
+	rte_ether_format_addr(m, sizeof(m), &dd->mac);
+	rte_tel_data_add_dict_string(d, "mac", m);
+	rte_tel_data_add_dict_string(d, "state", dd->state);
+	tel_u64(d, "tx_ok", dd->c.tx_ok);
+	tel_u64(d, "tx_drop", dd->c.tx_drop);
+	tel_u64(d, "sampled_out", dd->c.sampled_out);
+	tel_u64(d, "no_neighbor", dd->c.no_neighbor);
+	return d;
+}
+
+/* telemetry answers are at most 16 KiB: list at most this many destinations inline */
+#define TEL_MAX_DESTS 24
+
+static int
+cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct uf_snap *s = take();
+	struct rte_tel_data *c;
+	char v[32];
+	int i;
+
+	(void)cmd;
+	(void)params;
+	if (s == NULL)
+		return -1;
+	rte_tel_data_start_dict(d);
+	snprintf(v, sizeof(v), "%.3f", s->time);
+	rte_tel_data_add_dict_string(d, "time", v);
+	snprintf(v, sizeof(v), "%.3f", s->interval_s);
+	rte_tel_data_add_dict_string(d, "interval_s", v);
+	rte_tel_data_add_dict_int(d, "final", s->final);
+	tel_u64(d, "plan_version", s->plan_version);
+
+	c = rte_tel_data_alloc();
+	if (c != NULL) {
+		struct rte_tel_data *x;
+
+		rte_tel_data_start_dict(c);
+		tel_u64(c, "rx", s->tot.rx);
+		tel_u64(c, "forwarded", s->tot.forwarded);
+		tel_u64(c, "control", s->tot.control);
+		tel_u64(c, "fanout", s->tot.fanout);
+		tel_u64(c, "sampled_out", s->tot.sampled_out);
+		tel_u64(c, "copies_attempted", s->tot.copies_attempted);
+		tel_u64(c, "tx_ok", s->tot.tx_ok);
+		x = rte_tel_data_alloc();
+		if (x != NULL) {
+			rte_tel_data_start_dict(x);
+			for (i = 0; i < UF_DROP_MAX; i++)
+				tel_u64(x, uf_drop_names[i], s->tot.drop[i]);
+			rte_tel_data_add_dict_container(c, "drop", x, 0);
+		}
+		x = rte_tel_data_alloc();
+		if (x != NULL) {
+			rte_tel_data_start_dict(x);
+			for (i = 0; i < UF_TXDROP_MAX; i++)
+				tel_u64(x, uf_txdrop_names[i], s->tot.tx_drop[i]);
+			rte_tel_data_add_dict_container(c, "tx_drop", x, 0);
+		}
+		tel_u64(c, "tx_retries", s->tot.tx_retries);
+		tel_u64(c, "ctl_tx_ok", s->tot.ctl_tx_ok);
+		tel_u64(c, "ctl_tx_drop", s->tot.ctl_tx_drop);
+		rte_tel_data_add_dict_container(d, "fwd", c, 0);
+	}
+	c = rte_tel_data_alloc();
+	if (c != NULL) {
+		rte_tel_data_start_dict(c);
+		tel_u64(c, "requests_answered", s->ctl.arp_requests_answered);
+		tel_u64(c, "replies_learned", s->ctl.arp_replies_learned);
+		tel_u64(c, "requests_sent", s->ctl.arp_requests_sent);
+		tel_u64(c, "gratuitous_sent", s->ctl.arp_gratuitous_sent);
+		tel_u64(c, "ignored", s->ctl.arp_ignored);
+		rte_tel_data_add_dict_container(d, "arp", c, 0);
+	}
+	c = rte_tel_data_alloc();
+	if (c != NULL) {
+		rte_tel_data_start_dict(c);
+		tel_u64(c, "echo_answered", s->ctl.icmp_echo_answered);
+		tel_u64(c, "rate_limited", s->ctl.icmp_rate_limited);
+		tel_u64(c, "ignored", s->ctl.icmp_ignored);
+		rte_tel_data_add_dict_container(d, "icmp", c, 0);
+	}
+	c = ports_dict(s);
+	if (c != NULL)
+		rte_tel_data_add_dict_container(d, "ports", c, 0);
+	c = rte_tel_data_alloc();
+	if (c != NULL) {
+		rte_tel_data_start_dict(c);
+		for (i = 0; i < s->n_lcores; i++) {
+			struct rte_tel_data *l = rte_tel_data_alloc();
+			char key[16];
+			double pct = s->lc[i].total_cycles == 0 ? 0.0 :
+					100.0 * (double)s->lc[i].busy_cycles /
+							(double)s->lc[i].total_cycles;
+
+			if (l == NULL)
+				continue;
+			rte_tel_data_start_dict(l);
+			tel_u64(l, "rx", s->lc[i].rx);
+			tel_u64(l, "tx", s->lc[i].tx);
+			snprintf(v, sizeof(v), "%.1f", pct);
+			rte_tel_data_add_dict_string(l, "busy_pct", v);
+			snprintf(key, sizeof(key), "%u", s->lc[i].lcore);
+			rte_tel_data_add_dict_container(c, key, l, 0);
+		}
+		rte_tel_data_add_dict_container(d, "lcores", c, 0);
+	}
+	c = rte_tel_data_alloc();
+	if (c != NULL) {
+		rte_tel_data_start_array(c, RTE_TEL_CONTAINER);
+		for (i = 0; i < s->n_dests && i < TEL_MAX_DESTS; i++) {
+			struct rte_tel_data *x = dest_dict(&s->dests[i]);
+
+			if (x != NULL)
+				rte_tel_data_add_array_container(c, x, 0);
+		}
+		rte_tel_data_add_dict_container(d, "destinations", c, 0);
+	}
+	free(s);
+	return 0;
+}
+
+static int
+cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct uf_snap *s = take();
+	int i;
+
+	(void)cmd;
+	(void)params;
+	if (s == NULL)
+		return -1;
+	rte_tel_data_start_dict(d);
+	for (i = 0; i < s->n_ports; i++) {
+		struct rte_tel_data *p = port_dict(&s->ports[i]);
+
+		if (p != NULL)
+			rte_tel_data_add_dict_container(d, s->ports[i].name, p, 0);
+	}
+	free(s);
+	return 0;
+}
+
+/* /udpfan/neighbors[,start]: the destinations with their next hop, MAC and state */
+static int
+cmd_neighbors(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct uf_snap *s = take();
+	int i, start = 0;
+
+	(void)cmd;
+	if (s == NULL)
+		return -1;
+	if (params != NULL && params[0] != '\0')
+		start = atoi(params);
+	rte_tel_data_start_array(d, RTE_TEL_CONTAINER);
+	for (i = start; i < s->n_dests && i < start + TEL_MAX_DESTS; i++) {
+		struct rte_tel_data *x = dest_dict(&s->dests[i]);
+
+		if (x != NULL)
+			rte_tel_data_add_array_container(d, x, 0);
+	}
+	free(s);
+	return 0;
+}
+
+void
+uf_tel_register(struct uf_app *app)
+{
+	static bool registered;
+
+	pthread_mutex_lock(&tel_app_lock);
+	tel_app = app;
+	pthread_mutex_unlock(&tel_app_lock);
+	if (registered)
+		return;
+	registered = true;
+	rte_telemetry_register_cmd("/udpfan/stats", cmd_stats,
+			"udpfan counters: the stats JSON object of the last interval. No params.");
+	rte_telemetry_register_cmd("/udpfan/ports", cmd_ports,
+			"udpfan ports: NIC counters, loss xstats, XDP mode. No params.");
+	rte_telemetry_register_cmd("/udpfan/neighbors", cmd_neighbors,
+			"udpfan destinations: next hop, MAC, ARP state. Param: first index.");
+}
+
+void
+uf_tel_unregister(struct uf_app *app)
+{
+	pthread_mutex_lock(&tel_app_lock);
+	if (tel_app == app)
+		tel_app = NULL;
+	pthread_mutex_unlock(&tel_app_lock);
+}

@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The quirk table. Each row says which NIC, where the fact comes from, and what was seen.
+ * Line numbers refer to DPDK v22.11.11 (Debian 12's package); see docs/pmd-quirks.md.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "uf_quirks.h"
+
+static const char *const xs_ena[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
+	"bw_in_allowance_exceeded", "bw_out_allowance_exceeded", "pps_allowance_exceeded",
+	"conntrack_allowance_exceeded", "linklocal_allowance_exceeded", "tx_drops", "wd_expired",
+	NULL };
+static const char *const xs_ice[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
+	"rx_dropped_packets", "tx_dropped_packets", "tx_link_down_dropped",
+	"rx_mac_short_pkt_dropped", "rx_crc_errors", "rx_undersized_errors", "rx_oversize_errors",
+	NULL };
+static const char *const xs_i40e[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
+	"rx_dropped_packets", "tx_dropped_packets", "tx_link_down_dropped", "rx_mac_short_dropped",
+	"rx_size_error_packets", "rx_crc_errors", NULL };
+static const char *const xs_ixgbe[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
+	"rx_total_missed_packets", "rx_mac_short_packet_dropped", "rx_l3_l4_xsum_error",
+	"rx_crc_errors", NULL };
+static const char *const xs_mlx5[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
+	"rx_out_of_buffer", "rx_phy_discard_packets", "tx_phy_discard_packets",
+	"rx_phy_crc_errors", "rx_wqe_errors", NULL };
+static const char *const xs_iavf[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
+	"rx_dropped_packets", "tx_dropped_packets", "tx_error_packets", NULL };
+static const char *const xs_vmxnet3[] = { "rx_mbuf_allocation_errors", "rx_q0_drop_total",
+	"rx_q0_rx_buf_alloc_failure", "tx_q0_drop_total", "tx_q0_tx_ring_full", NULL };
+static const char *const xs_generic[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
+	"rx_errors", "tx_errors", NULL };
+static const char *const xs_nomiss[] = { "rx_mbuf_allocation_errors", "rx_errors", "tx_errors",
+	NULL };
+
+/* clang-format off */
+static const struct uf_quirk table[] = {
+	{
+		.driver = "net_ena", .mtu_path = UF_MTU_SET_MTU, .sw_pad60 = true,
+		.hw_cksum_ok = true, .multiseg_tx_ok = true, .fast_free_ok = true,
+		.pow2_desc = true, .rss_fixed = true, .non_l4_to_q0 = true,
+		.imissed = UF_YES, .min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1400,
+		.needs_timer_manage = true, .reset_event = true, .kernel_driver = "vfio-pci",
+		.xstats = xs_ena,
+		.source = "ena_ethdev.c:1143-1163 (no code reads data->mtu: set_mtu needed), "
+			"1541-1546 (RX buffer >= 1400 B), 1424-1437 (power-of-2 rings), "
+			"ena_rss.c:411-428 (hash fields fixed at 0xc30; non-TCP/UDP to queue 0), "
+			"amzn-drivers README s9 (rte_timer_manage watchdog, reset event). No pad code "
+			"in the PMD and device behaviour is undocumented: pad in software.",
+	},
+	{
+		.driver = "net_ice", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
+		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
+		.imissed = UF_YES, .kernel_driver = "vfio-pci", .xstats = xs_ice,
+		.source = "ice_ethdev.c:4164-4175 (mtu_set -EBUSY while started), 3837-3872 "
+			"(offloads; none in safe mode), ice_rxtx.c:3176 (fast-free ignores refcnt), "
+			"doc nics/ice (DDP package; HW pads). Safe mode: flow_type_rss_offloads == 0.",
+	},
+	{
+		.driver = "net_i40e", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
+		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
+		.imissed = UF_YES, .kernel_driver = "vfio-pci", .xstats = xs_i40e,
+		.source = "i40e_ethdev.c:11461-11471 (mtu_set -EBUSY while started), 3696-3728 "
+			"(offloads), doc nics/i40e (oversize drops counted as received; one FDIR "
+			"input set per pctype). HW pads frames >= 17 B.",
+	},
+	{
+		.driver = "net_ixgbe", .mtu_path = UF_MTU_CONFIGURE, .hw_cksum_ok = true,
+		.multiseg_tx_ok = true, .rte_flow = true, .imissed = UF_YES,
+		.kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
+		.source = "ixgbe_ethdev.c:5337-5380 (mtu at RX init; set_mtu works at runtime), "
+			"ixgbe_rxtx.c:2585-2608 (no MBUF_FAST_FREE capa), HLREG0.TXPADEN (HW pads); "
+			"oerrors always 0.",
+	},
+	{
+		.driver = "mlx5", .prefix = true, .mtu_path = UF_MTU_CONFIGURE,
+		.hw_cksum_ok = true, .multiseg_tx_ok = true, .fast_free_ok = true,
+		.rte_flow = true, .flow_isolate = true, .imissed = UF_YES,
+		.kernel_driver = "mlx5_core", .xstats = xs_mlx5,
+		.source = "driver_name is mlx5_pci (common/mlx5_common_pci.c:208): match the prefix. "
+			"Bifurcated: stays on mlx5_core, -a mandatory, isolate mode leaves the rest "
+			"to the kernel (doc nics/mlx5). MTU is the kernel netdev's.",
+	},
+	{
+		.driver = "net_iavf", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
+		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
+		.imissed = UF_YES, .reset_event = true, .kernel_driver = "vfio-pci",
+		.xstats = xs_iavf,
+		.source = "iavf_ethdev.c:1679-1688 (mtu_set -EBUSY while started), 308 (reset "
+			"event); frames < 17 B can trigger MDD on the PF.",
+	},
+	{
+		.driver = "net_virtio", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
+		.multiseg_tx_ok = true, .imissed = UF_NO, .kernel_driver = "vfio-pci",
+		.xstats = xs_nomiss,
+		.source = "virtio_ethdev.c:3071-3097 (no IPv4 TX checksum), imissed and oerrors "
+			"not populated; mq_mode RSS -ENOTSUP without VIRTIO_NET_F_RSS.",
+	},
+	{
+		.driver = "net_vmxnet3", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
+		.multiseg_tx_ok = true, .imissed = UF_YES, .kernel_driver = "vfio-pci",
+		.min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1518, .xstats = xs_vmxnet3,
+		.source = "vmxnet3_ethdev.c:1574-1607 (set_mtu restarts the port), "
+			"vmxnet3_rxtx.c:1111-1121 (descriptors rounded down to x32 silently).",
+	},
+	{
+		.driver = "net_af_xdp", .mtu_path = UF_MTU_SET_MTU,
+		.sw_pad60 = true, .pow2_desc = true, .rxq_eq_txq = true,
+		.queues_from_devargs = true, .imissed = UF_PARTIAL,
+		.oerrors_counts_unsent = true, .extra_mbufs = 4096, .xstats = xs_generic,
+		.source = "rte_eth_af_xdp.c:509-588 (multi-seg TX copies only segment 0: corrupt), "
+			"834-870 (imissed = XDP rx_dropped only; rx_ring_full ignored), "
+			"1853-1860 (nb_rx_q == nb_tx_q == queue_count). Seen here: veth does not pad, "
+			"generic XDP in copy mode; busy_budget=0 needed above ~200 kpps on veth.",
+	},
+	{
+		.driver = "net_af_packet", .mtu_path = UF_MTU_SET_MTU, .max_mtu = 1500,
+		.sw_pad60 = true, .multiseg_tx_ok = true, .rxq_eq_txq = true,
+		.queues_from_devargs = true, .imissed = UF_NO, .xstats = xs_nomiss,
+		.source = "rte_eth_af_packet.c:375-405 (imissed and rx_nombuf never read), "
+			"889-896 (qpairs sockets in one fanout group: unpolled ones still get their "
+			"share), 142-149 (RX beyond framesz silently truncated). Seen here: the kernel "
+			"still processes every frame; veth does not pad.",
+	},
+	{
+		.driver = "net_tap", .mtu_path = UF_MTU_SET_MTU, .max_mtu = 1504, .sw_pad60 = true,
+		.multiseg_tx_ok = true, .rxq_eq_txq = true, .rte_flow = true, .imissed = UF_NO,
+		.oerrors_counts_unsent = true, .xstats = xs_nomiss,
+		.source = "rte_eth_tap.c:1090-1110 (kernel MTU only through set_mtu), 810-815 "
+			"(oerrors = frames handed back).",
+	},
+	{
+		.driver = "net_ring", .mtu_path = UF_MTU_NA, .multiseg_tx_ok = true,
+		.imissed = UF_NO, .xstats = xs_nomiss,
+		.source = "rte_eth_ring.c:88-99 (full ring: tx_burst returns less, caller frees), "
+			"set_mtu -ENOTSUP. Pointer pass-through: no padding, byte-exact.",
+	},
+	{
+		.driver = "net_null", .mtu_path = UF_MTU_NA, .imissed = UF_NO, .xstats = xs_nomiss,
+		.source = "rte_eth_null.c:293-317 (TX frees everything; capa 0).",
+	},
+	{
+		.driver = "net_pcap", .mtu_path = UF_MTU_NA, .imissed = UF_PARTIAL,
+		.xstats = xs_nomiss,
+		.source = "pcap_ethdev.c:737-790 (no offloads, TX linearises; set_mtu -ENOTSUP). "
+			"Byte-exact to a file: no padding.",
+	},
+	{
+		.driver = "net_memif", .mtu_path = UF_MTU_NA, .max_mtu = 1500, .sw_pad60 = true,
+		.multiseg_tx_ok = true, .imissed = UF_NO, .xstats = xs_nomiss,
+		.source = "rte_eth_memif.c:192-202 (MTU 1500 via ethdev; set_mtu -ENOTSUP), "
+			"1453-1497 (full ring or peer gone: tx_burst returns less).",
+	},
+	/* the default row: what we assume of a driver nobody has described yet */
+	{
+		.driver = "*", .mtu_path = UF_MTU_SET_MTU, .sw_pad60 = true, .pow2_desc = true,
+		.imissed = UF_PARTIAL, .kernel_driver = "vfio-pci", .xstats = xs_generic,
+		.source = "conservative default for an unknown driver: software checksums and "
+			"padding, no chaining, power-of-2 rings, set_mtu after configure.",
+	},
+};
+/* clang-format on */
+
+#define N_ROWS ((int)RTE_DIM(table))
+
+const struct uf_quirk *
+uf_quirk_lookup(const char *driver_name)
+{
+	int i;
+
+	if (driver_name != NULL) {
+		for (i = 0; i < N_ROWS - 1; i++) {
+			const struct uf_quirk *q = &table[i];
+
+			if (q->prefix ? strncmp(driver_name, q->driver, strlen(q->driver)) == 0 :
+					strcmp(driver_name, q->driver) == 0)
+				return q;
+		}
+	}
+	return &table[N_ROWS - 1];
+}
+
+const struct uf_quirk *
+uf_quirk_table(int *n)
+{
+	*n = N_ROWS;
+	return table;
+}
+
+const char *
+uf_mtu_path_name(enum uf_mtu_path p)
+{
+	switch (p) {
+	case UF_MTU_CONFIGURE:
+		return "configure";
+	case UF_MTU_SET_MTU:
+		return "set_mtu";
+	case UF_MTU_SET_STOPPED:
+		return "set_mtu_while_stopped";
+	case UF_MTU_NA:
+		return "not_applicable";
+	}
+	return "?";
+}
+
+static uint16_t
+pow2_floor(uint16_t v)
+{
+	uint16_t p = 1;
+
+	while ((uint32_t)p * 2 <= v)
+		p *= 2;
+	return p;
+}
+
+static uint16_t
+fix_desc(const struct uf_quirk *q, const struct rte_eth_desc_lim *lim, uint16_t want)
+{
+	uint16_t v = want;
+
+	if (lim->nb_max != 0 && v > lim->nb_max)
+		v = lim->nb_max;
+	if (v < lim->nb_min)
+		v = lim->nb_min;
+	if (lim->nb_align > 1)
+		v = RTE_ALIGN_CEIL(v, lim->nb_align);
+	if (q->pow2_desc && !rte_is_power_of_2(v)) {
+		v = pow2_floor(v);
+		if (v < lim->nb_min)
+			v = (uint16_t)rte_align32pow2(lim->nb_min);
+	}
+	return v;
+}
+
+int
+uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
+		const struct uf_port_req *req, struct uf_port_plan *out, char *why, size_t why_len)
+{
+	uint16_t max_mtu = di->max_mtu;
+	uint32_t frame;
+
+	memset(out, 0, sizeof(*out));
+	if (req->nb_queues > di->max_rx_queues || req->nb_queues > di->max_tx_queues) {
+		snprintf(why, why_len, "%u workers need %u RX and TX queues; %s offers %u RX and %u "
+				"TX%s", req->nb_queues, req->nb_queues, di->driver_name,
+				di->max_rx_queues, di->max_tx_queues,
+				q->queues_from_devargs ? " (raise qpairs= / queue_count= in the "
+							 "device string)" :
+							 " (use fewer lcores)");
+		return -EINVAL;
+	}
+	if (q->queues_from_devargs && req->nb_queues != di->max_rx_queues) {
+		snprintf(why, why_len, "%s was created with %u queues but there are %u workers: "
+				"unpolled queues would lose their share of the traffic; set qpairs= "
+				"(af_packet) or queue_count= (af_xdp) to %u", di->driver_name,
+				di->max_rx_queues, req->nb_queues, req->nb_queues);
+		return -EINVAL;
+	}
+
+	out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc);
+	out->tx_desc = fix_desc(q, &di->tx_desc_lim, req->tx_desc);
+
+	if (q->max_mtu != 0 && (max_mtu == 0 || q->max_mtu < max_mtu))
+		max_mtu = q->max_mtu;
+	out->mtu_path = q->mtu_path;
+	out->mtu = req->mtu != 0 ? req->mtu : RTE_ETHER_MTU;
+	if (out->mtu_path != UF_MTU_NA) {
+		if (out->mtu > max_mtu || out->mtu < di->min_mtu) {
+			snprintf(why, why_len, "MTU %u is outside what %s allows (%u..%u)", out->mtu,
+					di->driver_name, di->min_mtu, max_mtu);
+			return -EINVAL;
+		}
+	}
+	out->pad_to = q->sw_pad60 ? 60 : 0;
+
+	/* RX buffers hold a whole frame: no scattered RX in the datapath */
+	frame = (uint32_t)out->mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + 2 * RTE_VLAN_HLEN;
+	out->data_room = (uint16_t)RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
+			RTE_ALIGN_CEIL(frame, 64) + RTE_PKTMBUF_HEADROOM);
+	if (q->min_rx_data_room > out->data_room)
+		out->data_room = q->min_rx_data_room;
+	if (di->min_rx_bufsize > (uint32_t)out->data_room - RTE_PKTMBUF_HEADROOM)
+		out->data_room = (uint16_t)(di->min_rx_bufsize + RTE_PKTMBUF_HEADROOM);
+
+	/* multi-seg TX only where the row says the PMD transmits chains correctly */
+	if ((di->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) && q->multiseg_tx_ok) {
+		out->chain_ok = true;
+		if (req->want_chain)
+			out->tx_offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	}
+	/* fast free: refcnt 1 and one pool per TX queue, so never with chained fan-out */
+	if (q->fast_free_ok && !req->want_chain && req->single_pool_tx &&
+			(di->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
+		out->tx_offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+
+	/* RX checksum verification saves the IPv4 header sum and catches bad UDP sums */
+	out->rx_offloads = di->rx_offload_capa &
+			(RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM);
+
+	/* RSS over the workers, hash fields masked to what the device can hash on */
+	if (req->nb_queues > 1) {
+		if (di->flow_type_rss_offloads == 0) {
+			if (!q->queues_from_devargs) {
+				snprintf(why, why_len, "%s offers no RSS (flow_type_rss_offloads = 0%s) "
+						"so %u workers cannot share its traffic; run one worker",
+						di->driver_name, strcmp(di->driver_name, "net_ice") == 0 ?
+								 ", ice safe mode?" : "",
+						req->nb_queues);
+				return -EINVAL;
+			}
+		} else {
+			out->rss = true;
+			out->rss_hf = UF_RSS_HF_WANTED & di->flow_type_rss_offloads;
+			out->rss_hf_trimmed = UF_RSS_HF_WANTED & ~di->flow_type_rss_offloads;
+			if (q->rss_fixed) {
+				out->rss_hf = di->flow_type_rss_offloads;
+				out->rss_hf_trimmed = 0;
+			}
+			if (out->rss_hf == 0) {
+				snprintf(why, why_len, "%s cannot hash IPv4/UDP (flow_type_rss_offloads "
+						"= 0x%" PRIx64 "); run one worker",
+						di->driver_name, di->flow_type_rss_offloads);
+				return -EINVAL;
+			}
+			out->rss_key_len = (di->hash_key_size == 40 || di->hash_key_size == 52) ?
+							   di->hash_key_size :
+							   0;
+		}
+	}
+	out->try_flow = q->rte_flow && req->nb_queues > 1;
+	out->flow_isolate = q->flow_isolate;
+	return 0;
+}
+
+static const char *
+tri(enum uf_tristate t)
+{
+	return t == UF_YES ? "yes" : t == UF_PARTIAL ? "partial" : "no";
+}
+
+void
+uf_quirk_print(FILE *f, bool json)
+{
+	int i, j;
+
+	if (json)
+		fprintf(f, "[");
+	else
+		fprintf(f, "%-14s %-22s %-5s %-6s %-5s %-5s %-5s %-5s %-5s %-5s %-8s %s\n", "driver",
+				"mtu", "pad60", "hwcsum", "chain", "ffree", "pow2", "rx=tx", "flow",
+				"rssfx", "imissed", "xstats");
+	for (i = 0; i < N_ROWS; i++) {
+		const struct uf_quirk *q = &table[i];
+
+		if (json) {
+			fprintf(f, "%s\n {\"driver\": \"%s\", \"match\": \"%s\", \"mtu_path\": \"%s\", "
+					"\"max_mtu\": %u, \"sw_pad60\": %s, \"hw_cksum_ok\": %s, "
+					"\"multiseg_tx_ok\": %s, \"fast_free_ok\": %s, \"pow2_desc\": %s, "
+					"\"rxq_eq_txq\": %s, \"queues_from_devargs\": %s, "
+					"\"rss_fixed\": %s, \"non_l4_to_q0\": %s, \"rte_flow\": %s, "
+					"\"flow_isolate\": %s, \"imissed\": \"%s\", "
+					"\"oerrors_counts_unsent\": %s, \"min_rx_data_room\": %u, "
+					"\"extra_mbufs\": %u, \"needs_timer_manage\": %s, "
+					"\"reset_event\": %s, \"kernel_driver\": %s%s%s, \"xstats\": [",
+					i ? "," : "", q->driver,
+					q->prefix ? "prefix" : strcmp(q->driver, "*") == 0 ? "default" :
+											      "exact",
+					uf_mtu_path_name(q->mtu_path), q->max_mtu,
+					q->sw_pad60 ? "true" : "false", q->hw_cksum_ok ? "true" : "false",
+					q->multiseg_tx_ok ? "true" : "false",
+					q->fast_free_ok ? "true" : "false", q->pow2_desc ? "true" : "false",
+					q->rxq_eq_txq ? "true" : "false",
+					q->queues_from_devargs ? "true" : "false",
+					q->rss_fixed ? "true" : "false", q->non_l4_to_q0 ? "true" : "false",
+					q->rte_flow ? "true" : "false", q->flow_isolate ? "true" : "false",
+					tri(q->imissed), q->oerrors_counts_unsent ? "true" : "false",
+					q->min_rx_data_room, q->extra_mbufs,
+					q->needs_timer_manage ? "true" : "false",
+					q->reset_event ? "true" : "false", q->kernel_driver ? "\"" : "",
+					q->kernel_driver ? q->kernel_driver : "null",
+					q->kernel_driver ? "\"" : "");
+			for (j = 0; q->xstats != NULL && q->xstats[j] != NULL; j++)
+				fprintf(f, "%s\"%s\"", j ? ", " : "", q->xstats[j]);
+			fprintf(f, "], \"source\": \"%s\"}", q->source);
+		} else {
+			fprintf(f, "%-14s %-22s %-5s %-6s %-5s %-5s %-5s %-5s %-5s %-5s %-8s ",
+					q->prefix ? "mlx5*" : q->driver, uf_mtu_path_name(q->mtu_path),
+					q->sw_pad60 ? "yes" : "no", q->hw_cksum_ok ? "yes" : "no",
+					q->multiseg_tx_ok ? "yes" : "no", q->fast_free_ok ? "yes" : "no",
+					q->pow2_desc ? "yes" : "no", q->rxq_eq_txq ? "yes" : "no",
+					q->rte_flow ? "yes" : "no", q->rss_fixed ? "yes" : "no",
+					tri(q->imissed));
+			for (j = 0; q->xstats != NULL && q->xstats[j] != NULL; j++)
+				fprintf(f, "%s%s", j ? "," : "", q->xstats[j]);
+			fprintf(f, "\n");
+		}
+	}
+	if (json)
+		fprintf(f, "\n]\n");
+}
+
+int
+uf_wc_check(const char *pat_memtype_list, uint64_t bar_phys)
+{
+	FILE *f = fopen(pat_memtype_list, "r");
+	char line[256];
+	int ret = -1;
+
+	if (f == NULL)
+		return -1;
+	/* lines look like: "PAT: [mem 0x00000000fe800000-0x00000000fe900000] write-combining" */
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned long long lo, hi;
+		const char *p = strstr(line, "[mem 0x");
+
+		if (p == NULL || sscanf(p, "[mem 0x%llx-0x%llx]", &lo, &hi) != 2)
+			continue;
+		if (bar_phys < lo || bar_phys >= hi)
+			continue;
+		ret = strstr(line, "write-combining") != NULL ? 1 : 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+int
+uf_ice_ddp_find(const char *fw_root, const char *dsn, char *path, size_t len, bool *found_xz)
+{
+	static const char *const dirs[] = { "updates/intel/ice/ddp", "intel/ice/ddp" };
+	struct stat st;
+	char xz[512];
+	int pass, i;
+
+	*found_xz = false;
+	/* the PMD's order: per-device package first (both dirs), then the generic one */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 0 && (dsn == NULL || dsn[0] == '\0'))
+			continue;
+		for (i = 0; i < 2; i++) {
+			if (pass == 0)
+				snprintf(path, len, "%s/%s/ice-%s.pkg", fw_root, dirs[i], dsn);
+			else
+				snprintf(path, len, "%s/%s/ice.pkg", fw_root, dirs[i]);
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+				return 0;
+			snprintf(xz, sizeof(xz), "%s.xz", path);
+			if (stat(xz, &st) == 0)
+				*found_xz = true;
+			snprintf(xz, sizeof(xz), "%s.zst", path);
+			if (stat(xz, &st) == 0)
+				*found_xz = true;
+		}
+	}
+	return -ENOENT;
+}

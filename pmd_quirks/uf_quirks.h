@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * What udpfan believes about each PMD, and the start-up decisions that follow from it.
+ *
+ * One row per driver name (rte_eth_dev_info.driver_name; mlx5 by prefix). Everything the
+ * datapath does differently per NIC is decided here, once, from the row and the device's
+ * dev_info: the datapath reads the outcome (struct uf_port_plan), never the driver name.
+ * Adding a NIC means adding a row in uf_quirks.c.
+ */
+#ifndef UF_QUIRKS_H
+#define UF_QUIRKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ethdev.h>
+
+enum uf_mtu_path {
+	UF_MTU_CONFIGURE = 0, /* rxmode.mtu at configure is applied by the PMD */
+	UF_MTU_SET_MTU, /* configure ignores it: rte_eth_dev_set_mtu() after configure */
+	UF_MTU_SET_STOPPED, /* applied at start; set_mtu refused (-EBUSY) while started */
+	UF_MTU_NA, /* no MTU concept (-ENOTSUP): frames pass as they are */
+};
+
+enum uf_tristate {
+	UF_NO = 0,
+	UF_YES,
+	UF_PARTIAL,
+};
+
+struct uf_quirk {
+	const char *driver; /* driver_name, or its prefix when prefix is set */
+	bool prefix;
+	enum uf_mtu_path mtu_path;
+	uint16_t max_mtu; /* 0: trust dev_info.max_mtu */
+	bool sw_pad60; /* the PMD/HW does not pad frames below 60 bytes: pad in software */
+	bool hw_cksum_ok; /* TX IPv4/UDP checksum offload may be used where capa has it */
+	bool multiseg_tx_ok; /* chained mbufs are transmitted correctly */
+	bool fast_free_ok; /* MBUF_FAST_FREE may be used (refcnt and one-pool rules kept) */
+	bool pow2_desc; /* descriptor counts must be powers of 2 */
+	bool rxq_eq_txq; /* RX and TX queue counts must be equal */
+	bool queues_from_devargs; /* queue count fixed by devargs (qpairs / queue_count) */
+	bool rss_fixed; /* hash fields cannot be changed (ENA) */
+	bool non_l4_to_q0; /* RSS sends non-TCP/UDP (ARP, fragments) to queue 0 */
+	bool rte_flow; /* rte_flow steering of a UDP port may be tried */
+	bool flow_isolate; /* rte_flow_isolate leaves unmatched traffic to the kernel */
+	enum uf_tristate imissed; /* imissed is populated: yes, partial (undercounts), no */
+	bool oerrors_counts_unsent; /* oerrors counts frames tx_burst handed back (af_xdp, tap) */
+	uint16_t min_rx_data_room; /* RX mbuf data room the PMD insists on, 0: none */
+	uint32_t extra_mbufs; /* mbufs the PMD holds beyond the descriptor rings */
+	bool needs_timer_manage; /* rte_timer_manage() must run on the control lcore (ENA) */
+	bool reset_event; /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
+	const char *kernel_driver; /* PCI: the kernel driver the device must be bound to */
+	const char *const *xstats; /* extended stats that account for loss */
+	const char *source; /* where the facts come from and what was seen */
+};
+
+/* The row for a driver name; never NULL (the conservative default row for unknown drivers). */
+const struct uf_quirk *uf_quirk_lookup(const char *driver_name);
+
+/* The whole table, for --list-quirks; count in *n, the default row last. */
+const struct uf_quirk *uf_quirk_table(int *n);
+
+/* What udpfan asks of a port. */
+struct uf_port_req {
+	uint16_t nb_queues; /* workers */
+	uint16_t rx_desc;
+	uint16_t tx_desc;
+	uint16_t mtu; /* 0: the PMD's default */
+	bool want_chain; /* the fan-out would like to chain header mbufs to a shared payload */
+	bool single_pool_tx; /* every mbuf sent on a TX queue comes from one pool */
+};
+
+/* What udpfan will do with the port: decided once, read by setup and the datapath. */
+struct uf_port_plan {
+	uint16_t rx_desc;
+	uint16_t tx_desc;
+	enum uf_mtu_path mtu_path;
+	uint16_t mtu;
+	uint16_t pad_to; /* 60 or 0 */
+	bool chain_ok; /* chained fan-out may be used on this port */
+	uint64_t rx_offloads;
+	uint64_t tx_offloads;
+	bool rss;
+	uint64_t rss_hf;
+	uint64_t rss_hf_trimmed; /* what we wanted and the PMD cannot hash on */
+	uint8_t rss_key_len; /* 0: PMD default key */
+	uint16_t data_room; /* RX mbuf data room (headroom included) */
+	bool try_flow;
+	bool flow_isolate;
+};
+
+/*
+ * Decide the port plan from row + dev_info. Returns 0, or -EINVAL with `why` saying what the
+ * device cannot do for this request and how to fix it.
+ */
+int uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
+		const struct uf_port_req *req, struct uf_port_plan *out, char *why, size_t why_len);
+
+/* The RSS hash fields udpfan wants: IPv4 + UDP ports, so flows spread over workers. */
+#define UF_RSS_HF_WANTED (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4)
+
+/* Print the table, as text or JSON. */
+void uf_quirk_print(FILE *f, bool json);
+
+const char *uf_mtu_path_name(enum uf_mtu_path p);
+
+/* ---- environment checks that read the rows (PCI, ENA write-combining, ice DDP) ---- */
+
+/*
+ * Is the BAR at physical address `bar_phys` mapped write-combining according to a
+ * pat_memtype_list file? 1 yes, 0 no (uncached), -1 not listed / file unreadable.
+ */
+int uf_wc_check(const char *pat_memtype_list, uint64_t bar_phys);
+
+/*
+ * The ice DDP package the PMD would load, searched under `fw_root` ("/lib/firmware") for the
+ * device serial `dsn` (16 hex digits, or NULL). Returns 0 and the path, or -ENOENT (with
+ * `found_xz` set when only a compressed package exists, which the Debian build cannot read).
+ */
+int uf_ice_ddp_find(const char *fw_root, const char *dsn, char *path, size_t len, bool *found_xz);
+
+#endif /* UF_QUIRKS_H */
