@@ -331,8 +331,7 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 			sp->n_xstats = 0;
 		for (k = 0; k < sp->n_xstats; k++)
 			sp->xnames[k] = p->xstat_names[k];
-		sp->has_xsk = strcmp(p->info.driver_name, "net_af_xdp") == 0 &&
-				uf_xsk_query(p->info.if_index, p->nb_queues, &sp->xsk) == 0;
+		sp->has_xsk = p->n_xsk > 0 && uf_xsk_query(p->xsk_fd, p->n_xsk, &sp->xsk) == 0;
 		snprintf(sp->xdp_mode, sizeof(sp->xdp_mode), "%s", p->xdp_mode);
 	}
 }

@@ -54,6 +54,21 @@ pool_size(const struct uf_config *cfg, const struct uf_port *p, const struct uf_
 	return rte_align32pow2((uint32_t)RTE_MAX(n, (uint64_t)4096)) - 1;
 }
 
+/* the AF_XDP socket rx_queue_setup just opened: the one descriptor that was not there before */
+static void
+remember_xsk(struct uf_port *p, const int *before, int n_before)
+{
+	int now[256], n = uf_xsk_list_fds(now, RTE_DIM(now)), i, j;
+
+	for (i = 0; i < n && p->n_xsk < UF_MAX_WORKERS; i++) {
+		for (j = 0; j < n_before; j++)
+			if (before[j] == now[i])
+				break;
+		if (j == n_before)
+			p->xsk_fd[p->n_xsk++] = now[i];
+	}
+}
+
 static const char *
 errstr(int ret)
 {
@@ -77,6 +92,8 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	char why[384], name[RTE_MEMPOOL_NAMESIZE];
 	uint32_t n_mbufs;
 	uint16_t q, rxd, txd;
+	int before[256], n_before = 0;
+	bool is_af_xdp;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -102,6 +119,7 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		return ret;
 	}
 	p->quirk = uf_quirk_lookup(p->info.driver_name);
+	is_af_xdp = strcmp(p->info.driver_name, "net_af_xdp") == 0;
 	ret = uf_quirk_decide(p->quirk, &p->info, &req, &p->plan, why, sizeof(why));
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_CONFIG, "%s:%u:%u: ports[%u] (%s): %s", cfg->path,
@@ -176,7 +194,11 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			return -ENOMEM;
 		}
 		rxc.offloads = p->plan.rx_offloads;
+		if (is_af_xdp)
+			n_before = uf_xsk_list_fds(before, RTE_DIM(before));
 		ret = rte_eth_rx_queue_setup(p->port_id, q, rxd, p->socket, &rxc, p->pool[q]);
+		if (ret == 0 && is_af_xdp)
+			remember_xsk(p, before, n_before);
 		if (ret != 0) {
 			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s", pc->name,
 					q, errstr(ret));
@@ -247,7 +269,7 @@ read_xdp_mode(struct uf_port *p)
 		return;
 	/* the PMD does not say which mode it got; the kernel does */
 	mode = uf_xdp_attach_mode(p->info.if_index);
-	if (uf_xsk_query(p->info.if_index, p->nb_queues, &xi) != 0)
+	if (uf_xsk_query(p->xsk_fd, p->n_xsk, &xi) != 0)
 		memset(&xi, 0, sizeof(xi));
 	uf_xdp_mode_str(mode, &xi, p->xdp_mode, sizeof(p->xdp_mode));
 }

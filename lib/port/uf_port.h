@@ -39,6 +39,8 @@ struct uf_port {
 	uint64_t xstat_ids[UF_XSTATS_MAX];
 	const char *xstat_names[UF_XSTATS_MAX];
 	char xdp_mode[64]; /* af_xdp: what the kernel gave us */
+	int n_xsk; /* af_xdp: the PMD's sockets, one per queue */
+	int xsk_fd[UF_MAX_WORKERS];
 	bool link_up;
 };
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -7,11 +9,13 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
-#include <linux/sock_diag.h>
-#include <linux/xdp_diag.h>
+#include <linux/if_xdp.h>
 
 #ifndef AF_XDP
 #define AF_XDP 44
+#endif
+#ifndef SOL_XDP
+#define SOL_XDP 283
 #endif
 
 #include "uf_xsk.h"
@@ -28,97 +32,69 @@ nl_open(int proto)
 	return fd;
 }
 
-static void
-parse_xsk(struct nlmsghdr *nh, unsigned int ifindex, unsigned int nb_queues,
-		struct uf_xsk_info *out)
+/*
+ * The PMD keeps its AF_XDP sockets to itself; they are ours all the same. It opens one per
+ * RX queue in rx_queue_setup, so the port remembers which of our descriptors appeared there
+ * (AF_XDP has no getsockname to tell them apart later), and asks each for XDP_STATISTICS
+ * (the whole struct: rx_ring_full and fill_ring_empty are the counters the PMD leaves out)
+ * and XDP_OPTIONS (zero-copy or not). Needs no sock_diag support in the kernel.
+ */
+int
+uf_xsk_list_fds(int *fds, int max)
 {
-	struct xdp_diag_msg *msg = NLMSG_DATA(nh);
-	int len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(*msg)));
-	struct rtattr *a = (struct rtattr *)(msg + 1);
-	struct xdp_diag_info info = { 0 };
-	struct xdp_diag_umem umem = { 0 };
-	struct xdp_diag_stats st = { 0 };
-	bool have_info = false, have_stats = false;
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
 
-	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-		size_t n = RTA_PAYLOAD(a);
+	if (d == NULL)
+		return -errno;
+	while ((de = readdir(d)) != NULL && n < max) {
+		socklen_t len = sizeof(int);
+		int fd, domain;
 
-		if (a->rta_type == XDP_DIAG_INFO && n >= sizeof(info)) {
-			memcpy(&info, RTA_DATA(a), sizeof(info));
-			have_info = true;
-		} else if (a->rta_type == XDP_DIAG_UMEM && n >= sizeof(umem)) {
-			memcpy(&umem, RTA_DATA(a), sizeof(umem));
-		} else if (a->rta_type == XDP_DIAG_STATS && n >= sizeof(st)) {
-			memcpy(&st, RTA_DATA(a), sizeof(st));
-			have_stats = true;
-		}
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		fd = atoi(de->d_name);
+		if (fd == dirfd(d))
+			continue;
+		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) == 0 && domain == AF_XDP)
+			fds[n++] = fd;
 	}
-	if (!have_info || info.ifindex != ifindex || info.queue_id >= nb_queues)
-		return;
-	out->n_sockets++;
-	if (umem.flags & XDP_DU_F_ZEROCOPY)
-		out->n_zerocopy++;
-	if (have_stats) {
-		out->rx_dropped += st.n_rx_dropped;
-		out->rx_invalid += st.n_rx_invalid;
-		out->rx_ring_full += st.n_rx_full;
-		out->fill_ring_empty += st.n_fill_ring_empty;
-		out->tx_invalid += st.n_tx_invalid;
-		out->tx_ring_empty += st.n_tx_ring_empty;
-	}
+	closedir(d);
+	return n;
 }
 
 int
-uf_xsk_query(unsigned int ifindex, unsigned int nb_queues, struct uf_xsk_info *out)
+uf_xsk_query(const int *fds, int n_fds, struct uf_xsk_info *out)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct xdp_diag_req req;
-	} rq;
-	char buf[16384];
-	int fd, ret = 0;
-	bool done = false;
+	int i;
 
 	memset(out, 0, sizeof(*out));
-	fd = nl_open(NETLINK_SOCK_DIAG);
-	if (fd < 0)
-		return fd;
-	memset(&rq, 0, sizeof(rq));
-	rq.nh.nlmsg_len = sizeof(rq);
-	rq.nh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
-	rq.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	rq.req.sdiag_family = AF_XDP;
-	rq.req.xdiag_show = XDP_SHOW_INFO | XDP_SHOW_UMEM | XDP_SHOW_STATS;
-	if (send(fd, &rq, sizeof(rq), 0) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	while (!done) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
-		struct nlmsghdr *nh;
+	for (i = 0; i < n_fds; i++) {
+		struct xdp_statistics st;
+		struct xdp_options xo;
+		socklen_t len;
 
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
-		}
-		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n); nh = NLMSG_NEXT(nh, n)) {
-			if (nh->nlmsg_type == NLMSG_DONE) {
-				done = true;
-				break;
-			}
-			if (nh->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = NLMSG_DATA(nh);
-
-				ret = e->error;
-				done = true;
-				break;
-			}
-			parse_xsk(nh, ifindex, nb_queues, out);
+		len = sizeof(xo);
+		if (getsockopt(fds[i], SOL_XDP, XDP_OPTIONS, &xo, &len) != 0)
+			continue;
+		out->n_sockets++;
+		if (xo.flags & XDP_OPTIONS_ZEROCOPY)
+			out->n_zerocopy++;
+		len = sizeof(st);
+		memset(&st, 0, sizeof(st));
+		if (getsockopt(fds[i], SOL_XDP, XDP_STATISTICS, &st, &len) != 0)
+			continue;
+		out->rx_dropped += st.rx_dropped;
+		out->rx_invalid += st.rx_invalid_descs;
+		out->tx_invalid += st.tx_invalid_descs;
+		if (len >= sizeof(st)) { /* kernel >= 5.9 */
+			out->rx_ring_full += st.rx_ring_full;
+			out->fill_ring_empty += st.rx_fill_ring_empty_descs;
+			out->tx_ring_empty += st.tx_ring_empty_descs;
 		}
 	}
-out:
-	close(fd);
-	return ret;
+	return out->n_sockets > 0 ? 0 : -ENOENT;
 }
 
 int

@@ -2,7 +2,7 @@
  * What the kernel says about our AF_XDP sockets, for af_xdp ports: the XDP attach mode
  * (native or generic), zero-copy or copy, and the socket drop counters the PMD does not
  * report (it reads XDP_STATISTICS but ignores rx_ring_full and fill_ring_empty, so imissed
- * undercounts). Netlink queries: control lcore only, once per stats interval.
+ * undercounts). Syscalls: control lcore only, once per stats interval.
  */
 #ifndef UF_XSK_H
 #define UF_XSK_H
@@ -21,8 +21,11 @@ struct uf_xsk_info {
 	uint64_t tx_ring_empty;
 };
 
-/* Sum over the AF_XDP sockets bound to ifindex, queues [0, nb_queues). 0 or -errno. */
-int uf_xsk_query(unsigned int ifindex, unsigned int nb_queues, struct uf_xsk_info *out);
+/* Our AF_XDP socket descriptors (the PMD's). Count, or -errno. */
+int uf_xsk_list_fds(int *fds, int max);
+
+/* Sum over the given AF_XDP sockets. 0, or -ENOENT when none answers. */
+int uf_xsk_query(const int *fds, int n_fds, struct uf_xsk_info *out);
 
 /* IFLA_XDP_ATTACHED of ifindex: 0 none, 1 native (drv), 2 generic (skb), 3 offload,
  * 4 several; -errno on failure. */

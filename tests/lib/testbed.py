@@ -1,0 +1,160 @@
+"""The veth test bed: network namespaces joined by a bridge, the Linux kernel as every peer.
+
+    <p>src  (sender, 198.18.0.2)  --+
+    <p>fwd  (udpfan's port fwd0)  --+-- bridge br0 in <p>br -- <p>gw (198.18.0.1 | 198.19.0.1)
+    <p>s1.. (sinks, 198.18.0.21..) -+                                  |
+                                                   <p>far (198.19.0.21, behind the gateway)
+
+Addresses come from 198.18.0.0/15, the range RFC 2544 sets aside for benchmarks; nothing
+here is routed anywhere but between these namespaces. udpfan's interface has no address in
+the kernel: udpfan owns its IP (ARP, ICMP) and the kernel must not answer for it.
+"""
+import os
+import subprocess
+import time
+
+NET = "198.18.0"
+FAR_NET = "198.19.0"
+FWD_IP = NET + ".10"
+SRC_IP = NET + ".2"
+GW_IP = NET + ".1"
+GW_FAR_IP = FAR_NET + ".1"
+
+
+def sh(cmd, check=True, capture=False):
+    r = subprocess.run(cmd, shell=True, check=False, text=True,
+                       stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+                       stderr=subprocess.PIPE if capture else subprocess.DEVNULL)
+    if check and r.returncode != 0:
+        raise RuntimeError("command failed (%d): %s\n%s" % (r.returncode, cmd,
+                                                          (r.stderr or "") if capture else ""))
+    return r.stdout if capture else r.returncode
+
+
+def mac(n):
+    return "02:18:00:00:%02x:%02x" % (n >> 8, n & 0xFF)
+
+
+class Testbed:
+    """Create with `with Testbed(...) as tb:`; everything is removed on exit."""
+
+    def __init__(self, prefix="uft", sinks=3, far_sink=False, queues=1, mtu=1500):
+        self.p = prefix
+        self.n_sinks = sinks
+        self.far = far_sink
+        self.queues = queues
+        self.mtu = mtu
+        self.ns_br = prefix + "br"
+        self.ns_fwd = prefix + "fwd"
+        self.ns_src = prefix + "src"
+        self.ns_gw = prefix + "gw"
+        self.ns_far = prefix + "far"
+        self.sink_ns = [prefix + "s%d" % (i + 1) for i in range(sinks)]
+        self.sink_ip = [NET + ".%d" % (21 + i) for i in range(sinks)]
+        self.sink_mac = [mac(0x21 + i) for i in range(sinks)]
+        self.far_ip = FAR_NET + ".21"
+        self.fwd_if = "fwd0"
+        self.fwd_mac = mac(0x10)
+        self.src_mac = mac(0x02)
+        self.gw_mac = mac(0x01)
+
+    # -- life cycle --
+    def namespaces(self):
+        ns = [self.ns_br, self.ns_fwd, self.ns_src] + self.sink_ns
+        if self.far:
+            ns += [self.ns_gw, self.ns_far]
+        return ns
+
+    def destroy(self):
+        for ns in self.namespaces():
+            sh("ip netns del %s" % ns, check=False)
+
+    def __enter__(self):
+        self.create()
+        return self
+
+    def __exit__(self, *exc):
+        self.destroy()
+
+    def nsx(self, ns, cmd, check=True, capture=False):
+        return sh("ip netns exec %s %s" % (ns, cmd), check=check, capture=capture)
+
+    def _quiet(self, ns):
+        # no IPv6 chatter (router solicitations, DAD) on the test segment
+        self.nsx(ns, "sysctl -qw net.ipv6.conf.all.disable_ipv6=1")
+        self.nsx(ns, "sysctl -qw net.ipv6.conf.default.disable_ipv6=1")
+        self.nsx(ns, "ip link set lo up")
+
+    def _port(self, ns, ifname, macaddr, brname, queues=1):
+        """a veth from namespace ns into the bridge"""
+        peer = "b-" + ns[-10:]
+        q = " numtxqueues %d numrxqueues %d" % (queues, queues) if queues > 1 else ""
+        sh("ip link add %s netns %s address %s%s type veth peer name %s netns %s%s" %
+           (ifname, ns, macaddr, q, peer, self.ns_br, q))
+        self.nsx(ns, "ip link set %s mtu %d up" % (ifname, self.mtu))
+        self.nsx(self.ns_br, "ip link set %s mtu %d master %s up" % (peer, self.mtu, brname))
+        # the kernel fills in checksums the sender left to offload; without it a frame on
+        # veth carries a partial checksum that only a kernel receiver would complete
+        self.nsx(ns, "ethtool -K %s tx off" % ifname, check=False)
+        return peer
+
+    def create(self):
+        self.destroy()
+        for ns in self.namespaces():
+            sh("ip netns add %s" % ns)
+            self._quiet(ns)
+        self.nsx(self.ns_br, "ip link add br0 type bridge stp_state 0 forward_delay 0")
+        self.nsx(self.ns_br, "ip link set br0 mtu %d up" % self.mtu)
+        # udpfan's port: no address in the kernel
+        self._port(self.ns_fwd, self.fwd_if, self.fwd_mac, "br0", self.queues)
+        self._port(self.ns_src, "src0", self.src_mac, "br0")
+        self.nsx(self.ns_src, "ip addr add %s/24 dev src0" % SRC_IP)
+        for i, ns in enumerate(self.sink_ns):
+            self._port(ns, "sink0", self.sink_mac[i], "br0")
+            self.nsx(ns, "ip addr add %s/24 dev sink0" % self.sink_ip[i])
+        if self.far:
+            self.nsx(self.ns_br, "ip link add br1 type bridge stp_state 0 forward_delay 0")
+            self.nsx(self.ns_br, "ip link set br1 mtu %d up" % self.mtu)
+            self._port(self.ns_gw, "gw0", self.gw_mac, "br0")
+            self._port(self.ns_gw, "gw1", mac(0x101), "br1")
+            self.nsx(self.ns_gw, "ip addr add %s/24 dev gw0" % GW_IP)
+            self.nsx(self.ns_gw, "ip addr add %s/24 dev gw1" % GW_FAR_IP)
+            self.nsx(self.ns_gw, "sysctl -qw net.ipv4.ip_forward=1")
+            self._port(self.ns_far, "far0", mac(0x121), "br1")
+            self.nsx(self.ns_far, "ip addr add %s/24 dev far0" % self.far_ip)
+            self.nsx(self.ns_far, "ip route add default via %s" % GW_FAR_IP)
+        # the fwd namespace needs its interface up only; XDP programs attach there
+        sh("mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf", check=False)
+
+    # -- helpers --
+    def static_neighbours(self):
+        """issue-2 style: the sender knows udpfan's MAC without ARP"""
+        self.nsx(self.ns_src, "ip neigh replace %s lladdr %s dev src0 nud permanent" %
+                 (FWD_IP, self.fwd_mac))
+
+    def link(self, ns, ifname, up):
+        self.nsx(ns, "ip link set %s %s" % (ifname, "up" if up else "down"))
+
+    def vdev(self, kind, queues=1, extra=""):
+        if kind == "af_xdp":
+            return "net_af_xdp0,iface=%s,queue_count=%d,busy_budget=0%s" % (self.fwd_if, queues,
+                                                                           extra)
+        if kind == "af_packet":
+            return "net_af_packet0,iface=%s,qpairs=%d%s" % (self.fwd_if, queues, extra)
+        raise ValueError(kind)
+
+    def popen(self, ns, argv, **kw):
+        return subprocess.Popen(["ip", "netns", "exec", ns] + list(argv), **kw)
+
+
+def wait_for(pred, timeout, step=0.05):
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(step)
+    return pred()
+
+
+def root():
+    return os.geteuid() == 0

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Send sequence-numbered UDP datagrams (u64 LE sequence at the start of the payload) from a
+kernel socket: a bounded count, at a bounded rate. Prints a JSON summary."""
+import argparse
+import json
+import socket
+import struct
+import time
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dst", required=True)
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--count", type=int, default=1000)
+    ap.add_argument("--rate", type=float, default=10000, help="datagrams per second")
+    ap.add_argument("--size", type=int, default=64, help="payload bytes (>= 8)")
+    ap.add_argument("--sport", type=int, default=0, help="first source port (0: any)")
+    ap.add_argument("--flows", type=int, default=1, help="source ports sport..sport+flows-1")
+    ap.add_argument("--start-seq", type=int, default=0)
+    args = ap.parse_args()
+
+    socks = []
+    for i in range(args.flows):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+        if args.sport:
+            s.bind(("", args.sport + i))
+        socks.append(s)
+    pad = bytes(max(args.size, 8) - 8)
+    t0 = time.time()
+    sent = errors = 0
+    for n in range(args.count):
+        seq = args.start_seq + n
+        try:
+            socks[n % args.flows].sendto(struct.pack("<Q", seq) + pad, (args.dst, args.port))
+            sent += 1
+        except OSError:
+            errors += 1
+        if args.rate > 0:
+            ahead = (n + 1) / args.rate - (time.time() - t0)
+            if ahead > 0.001:
+                time.sleep(ahead)
+    print(json.dumps({"sent": sent, "errors": errors, "seconds": round(time.time() - t0, 3)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Count sequence-numbered UDP datagrams on kernel sockets: received, distinct, duplicates,
+reordered, the sequence numbers seen, and who sent them (address and port as recvfrom says).
+Stops after --idle seconds without a datagram (once at least one arrived, or after --timeout)
+or on SIGTERM, then prints a JSON summary."""
+import argparse
+import json
+import select
+import signal
+import socket
+import struct
+import time
+
+stop = False
+
+
+def on_term(*_):
+    global stop
+    stop = True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, action="append", required=True)
+    ap.add_argument("--bind", default="0.0.0.0")
+    ap.add_argument("--idle", type=float, default=2.0)
+    ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--ready", help="touch this file once bound")
+    ap.add_argument("--list", action="store_true", help="include every sequence number seen")
+    args = ap.parse_args()
+    signal.signal(signal.SIGTERM, on_term)
+
+    socks = {}
+    for p in args.port:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        s.bind((args.bind, p))
+        socks[s.fileno()] = (s, p)
+    if args.ready:
+        open(args.ready, "w").close()
+    res = {p: {"received": 0, "duplicates": 0, "reordered": 0, "bad": 0, "max_seq": -1,
+               "seqs": set(), "senders": {}} for p in args.port}
+    t0 = time.time()
+    last = None
+    while not stop:
+        now = time.time()
+        if last is not None and now - last > args.idle:
+            break
+        if last is None and now - t0 > args.timeout:
+            break
+        r, _, _ = select.select(list(socks), [], [], 0.1)
+        for fd in r:
+            s, p = socks[fd]
+            while True:
+                try:
+                    data, addr = s.recvfrom(65535, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    break
+                last = time.time()
+                c = res[p]
+                c["received"] += 1
+                key = "%s:%d" % addr
+                c["senders"][key] = c["senders"].get(key, 0) + 1
+                if len(data) < 8:
+                    c["bad"] += 1
+                    continue
+                seq = struct.unpack("<Q", data[:8])[0]
+                if seq in c["seqs"]:
+                    c["duplicates"] += 1
+                elif seq < c["max_seq"]:
+                    c["reordered"] += 1
+                c["seqs"].add(seq)
+                c["max_seq"] = max(c["max_seq"], seq)
+    out = {}
+    for p, c in res.items():
+        seqs = sorted(c.pop("seqs"))
+        c["distinct"] = len(seqs)
+        if args.list:
+            c["seq_list"] = seqs
+        out[str(p)] = c
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
