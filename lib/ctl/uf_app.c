@@ -579,9 +579,11 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 			return -1;
 		}
 	}
-	for (i = 0; i < cfg->n_ports; i++)
+	for (i = 0; i < cfg->n_ports; i++) {
+		app->icmp_tokens[i] = cfg->control.icmp_rate; /* a full bucket to start with */
 		if (app->link_was_up[i])
 			send_garp(app, (uint16_t)i);
+	}
 
 	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
 	interval = (uint64_t)(cfg->stats.interval_s * (double)hz);

@@ -90,7 +90,7 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	};
 	struct rte_eth_conf conf;
 	char why[384], name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t n_mbufs;
+	uint32_t n_mbufs, cache;
 	uint16_t q, rxd, txd;
 	int before[256], n_before = 0;
 	bool is_af_xdp;
@@ -178,12 +178,14 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	p->plan.tx_desc = txd;
 
 	n_mbufs = pool_size(cfg, p, o);
+	/* a cache may hold at most n / 1.5 objects; small pools (tests) get a small one */
+	cache = RTE_MIN((uint32_t)POOL_CACHE, n_mbufs / 4);
 	for (q = 0; q < p->nb_queues; q++) {
 		struct rte_eth_txconf txc = p->info.default_txconf;
 		struct rte_eth_rxconf rxc = p->info.default_rxconf;
 
 		snprintf(name, sizeof(name), "uf_p%u_q%u", idx, q);
-		p->pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, POOL_CACHE, 0, p->plan.data_room,
+		p->pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0, p->plan.data_room,
 				p->socket);
 		if (p->pool[q] == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "port %s: cannot create a pool of %u mbufs of %u "
@@ -213,7 +215,7 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		}
 		if (o->want_chain && p->plan.chain_ok && cfg->listen.port == idx) {
 			snprintf(name, sizeof(name), "uf_h%u_q%u", idx, q);
-			p->hdr_pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, POOL_CACHE, 0,
+			p->hdr_pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0,
 					RTE_PKTMBUF_HEADROOM + 64, p->socket);
 			if (p->hdr_pool[q] == NULL) {
 				uf_err_set(err, UF_EXIT_ENV, "port %s: cannot create a header pool: %s; "
