@@ -11,31 +11,51 @@
 
 #include "uf_quirks.h"
 
-static const char *const xs_ena[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
-	"bw_in_allowance_exceeded", "bw_out_allowance_exceeded", "pps_allowance_exceeded",
-	"conntrack_allowance_exceeded", "linklocal_allowance_exceeded", "tx_drops", "wd_expired",
-	NULL };
-static const char *const xs_ice[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
-	"rx_dropped_packets", "tx_dropped_packets", "tx_link_down_dropped",
-	"rx_mac_short_pkt_dropped", "rx_crc_errors", "rx_undersized_errors", "rx_oversize_errors",
-	NULL };
-static const char *const xs_i40e[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
-	"rx_dropped_packets", "tx_dropped_packets", "tx_link_down_dropped", "rx_mac_short_dropped",
-	"rx_size_error_packets", "rx_crc_errors", NULL };
-static const char *const xs_ixgbe[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
-	"rx_total_missed_packets", "rx_mac_short_packet_dropped", "rx_l3_l4_xsum_error",
-	"rx_crc_errors", NULL };
-static const char *const xs_mlx5[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
-	"rx_out_of_buffer", "rx_phy_discard_packets", "tx_phy_discard_packets",
-	"rx_phy_crc_errors", "rx_wqe_errors", NULL };
-static const char *const xs_iavf[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
-	"rx_dropped_packets", "tx_dropped_packets", "tx_error_packets", NULL };
-static const char *const xs_vmxnet3[] = { "rx_mbuf_allocation_errors", "rx_q0_drop_total",
-	"rx_q0_rx_buf_alloc_failure", "tx_q0_drop_total", "tx_q0_tx_ring_full", NULL };
+static const char *const xs_ena[] = { "rx_missed_errors",
+				      "rx_mbuf_allocation_errors",
+				      "bw_in_allowance_exceeded",
+				      "bw_out_allowance_exceeded",
+				      "pps_allowance_exceeded",
+				      "conntrack_allowance_exceeded",
+				      "linklocal_allowance_exceeded",
+				      "tx_drops",
+				      "wd_expired",
+				      NULL };
+static const char *const xs_ice[] = { "rx_missed_errors",     "rx_mbuf_allocation_errors",
+				      "rx_dropped_packets",   "tx_dropped_packets",
+				      "tx_link_down_dropped", "rx_mac_short_pkt_dropped",
+				      "rx_crc_errors",        "rx_undersized_errors",
+				      "rx_oversize_errors",   NULL };
+static const char *const xs_i40e[] = { "rx_missed_errors",
+				       "rx_mbuf_allocation_errors",
+				       "rx_dropped_packets",
+				       "tx_dropped_packets",
+				       "tx_link_down_dropped",
+				       "rx_mac_short_dropped",
+				       "rx_size_error_packets",
+				       "rx_crc_errors",
+				       NULL };
+static const char *const xs_ixgbe[] = { "rx_missed_errors",
+					"rx_mbuf_allocation_errors",
+					"rx_total_missed_packets",
+					"rx_mac_short_packet_dropped",
+					"rx_l3_l4_xsum_error",
+					"rx_crc_errors",
+					NULL };
+static const char *const xs_mlx5[] = { "rx_missed_errors",       "rx_mbuf_allocation_errors",
+				       "rx_out_of_buffer",       "rx_phy_discard_packets",
+				       "tx_phy_discard_packets", "rx_phy_crc_errors",
+				       "rx_wqe_errors",          NULL };
+static const char *const xs_iavf[] = { "rx_missed_errors",   "rx_mbuf_allocation_errors",
+				       "rx_dropped_packets", "tx_dropped_packets",
+				       "tx_error_packets",   NULL };
+static const char *const xs_vmxnet3[] = { "rx_mbuf_allocation_errors",  "rx_q0_drop_total",
+					  "rx_q0_rx_buf_alloc_failure", "tx_q0_drop_total",
+					  "tx_q0_tx_ring_full",         NULL };
 static const char *const xs_generic[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
-	"rx_errors", "tx_errors", NULL };
+					  "rx_errors", "tx_errors", NULL };
 static const char *const xs_nomiss[] = { "rx_mbuf_allocation_errors", "rx_errors", "tx_errors",
-	NULL };
+					 NULL };
 
 /* clang-format off */
 static const struct uf_quirk table[] = {
@@ -176,8 +196,8 @@ uf_quirk_lookup(const char *driver_name)
 		for (i = 0; i < N_ROWS - 1; i++) {
 			const struct uf_quirk *q = &table[i];
 
-			if (q->prefix ? strncmp(driver_name, q->driver, strlen(q->driver)) == 0 :
-					strcmp(driver_name, q->driver) == 0)
+			if (q->prefix ? strncmp(driver_name, q->driver, strlen(q->driver)) == 0
+				      : strcmp(driver_name, q->driver) == 0)
 				return q;
 		}
 	}
@@ -245,19 +265,22 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 
 	memset(out, 0, sizeof(*out));
 	if (req->nb_queues > di->max_rx_queues || req->nb_queues > di->max_tx_queues) {
-		snprintf(why, why_len, "%u workers need %u RX and TX queues; %s offers %u RX and %u "
-				"TX%s", req->nb_queues, req->nb_queues, di->driver_name,
-				di->max_rx_queues, di->max_tx_queues,
-				q->queues_from_devargs ? " (raise qpairs= / queue_count= in the "
-							 "device string)" :
-							 " (use fewer lcores)");
+		snprintf(why, why_len,
+			 "%u workers need %u RX and TX queues; %s offers %u RX and %u "
+			 "TX%s",
+			 req->nb_queues, req->nb_queues, di->driver_name, di->max_rx_queues,
+			 di->max_tx_queues,
+			 q->queues_from_devargs ? " (raise qpairs= / queue_count= in the "
+						  "device string)"
+						: " (use fewer lcores)");
 		return -EINVAL;
 	}
 	if (q->queues_from_devargs && req->nb_queues != di->max_rx_queues) {
-		snprintf(why, why_len, "%s was created with %u queues but there are %u workers: "
-				"unpolled queues would lose their share of the traffic; set qpairs= "
-				"(af_packet) or queue_count= (af_xdp) to %u", di->driver_name,
-				di->max_rx_queues, req->nb_queues, req->nb_queues);
+		snprintf(why, why_len,
+			 "%s was created with %u queues but there are %u workers: "
+			 "unpolled queues would lose their share of the traffic; set qpairs= "
+			 "(af_packet) or queue_count= (af_xdp) to %u",
+			 di->driver_name, di->max_rx_queues, req->nb_queues, req->nb_queues);
 		return -EINVAL;
 	}
 
@@ -270,8 +293,8 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	out->mtu = req->mtu != 0 ? req->mtu : RTE_ETHER_MTU;
 	if (out->mtu_path != UF_MTU_NA) {
 		if (out->mtu > max_mtu || out->mtu < di->min_mtu) {
-			snprintf(why, why_len, "MTU %u is outside what %s allows (%u..%u)", out->mtu,
-					di->driver_name, di->min_mtu, max_mtu);
+			snprintf(why, why_len, "MTU %u is outside what %s allows (%u..%u)",
+				 out->mtu, di->driver_name, di->min_mtu, max_mtu);
 			return -EINVAL;
 		}
 	}
@@ -280,7 +303,7 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	/* RX buffers hold a whole frame: no scattered RX in the datapath */
 	frame = (uint32_t)out->mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + 2 * RTE_VLAN_HLEN;
 	out->data_room = (uint16_t)RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_BUF_SIZE,
-			RTE_ALIGN_CEIL(frame, 64) + RTE_PKTMBUF_HEADROOM);
+					   RTE_ALIGN_CEIL(frame, 64) + RTE_PKTMBUF_HEADROOM);
 	if (q->min_rx_data_room > out->data_room)
 		out->data_room = q->min_rx_data_room;
 	if (di->min_rx_bufsize > (uint32_t)out->data_room - RTE_PKTMBUF_HEADROOM)
@@ -294,22 +317,25 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	}
 	/* fast free: refcnt 1 and one pool per TX queue, so never with chained fan-out */
 	if (q->fast_free_ok && !req->want_chain && req->single_pool_tx &&
-			(di->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
+	    (di->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
 		out->tx_offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 
 	/* RX checksum verification saves the IPv4 header sum and catches bad UDP sums */
 	out->rx_offloads = di->rx_offload_capa &
-			(RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM);
+			   (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM);
 
 	/* RSS over the workers, hash fields masked to what the device can hash on */
 	if (req->nb_queues > 1) {
 		if (di->flow_type_rss_offloads == 0) {
 			if (!q->queues_from_devargs) {
-				snprintf(why, why_len, "%s offers no RSS (flow_type_rss_offloads = 0%s) "
-						"so %u workers cannot share its traffic; run one worker",
-						di->driver_name, strcmp(di->driver_name, "net_ice") == 0 ?
-								 ", ice safe mode?" : "",
-						req->nb_queues);
+				snprintf(why, why_len,
+					 "%s offers no RSS (flow_type_rss_offloads = 0%s) "
+					 "so %u workers cannot share its traffic; run one worker",
+					 di->driver_name,
+					 strcmp(di->driver_name, "net_ice") == 0
+							 ? ", ice safe mode?"
+							 : "",
+					 req->nb_queues);
 				return -EINVAL;
 			}
 		} else {
@@ -321,14 +347,15 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 				out->rss_hf_trimmed = 0;
 			}
 			if (out->rss_hf == 0) {
-				snprintf(why, why_len, "%s cannot hash IPv4/UDP (flow_type_rss_offloads "
-						"= 0x%" PRIx64 "); run one worker",
-						di->driver_name, di->flow_type_rss_offloads);
+				snprintf(why, why_len,
+					 "%s cannot hash IPv4/UDP (flow_type_rss_offloads "
+					 "= 0x%" PRIx64 "); run one worker",
+					 di->driver_name, di->flow_type_rss_offloads);
 				return -EINVAL;
 			}
-			out->rss_key_len = (di->hash_key_size == 40 || di->hash_key_size == 52) ?
-							   di->hash_key_size :
-							   0;
+			out->rss_key_len = (di->hash_key_size == 40 || di->hash_key_size == 52)
+							   ? di->hash_key_size
+							   : 0;
 		}
 	}
 	out->try_flow = q->rte_flow && req->nb_queues > 1;
@@ -350,50 +377,52 @@ uf_quirk_print(FILE *f, bool json)
 	if (json)
 		fprintf(f, "[");
 	else
-		fprintf(f, "%-14s %-22s %-5s %-6s %-5s %-5s %-5s %-5s %-5s %-5s %-8s %s\n", "driver",
-				"mtu", "pad60", "hwcsum", "chain", "ffree", "pow2", "rx=tx", "flow",
-				"rssfx", "imissed", "xstats");
+		fprintf(f, "%-14s %-22s %-5s %-6s %-5s %-5s %-5s %-5s %-5s %-5s %-8s %s\n",
+			"driver", "mtu", "pad60", "hwcsum", "chain", "ffree", "pow2", "rx=tx",
+			"flow", "rssfx", "imissed", "xstats");
 	for (i = 0; i < N_ROWS; i++) {
 		const struct uf_quirk *q = &table[i];
 
 		if (json) {
-			fprintf(f, "%s\n {\"driver\": \"%s\", \"match\": \"%s\", \"mtu_path\": \"%s\", "
-					"\"max_mtu\": %u, \"sw_pad60\": %s, \"hw_cksum_ok\": %s, "
-					"\"multiseg_tx_ok\": %s, \"fast_free_ok\": %s, \"pow2_desc\": %s, "
-					"\"rxq_eq_txq\": %s, \"queues_from_devargs\": %s, "
-					"\"rss_fixed\": %s, \"non_l4_to_q0\": %s, \"rte_flow\": %s, "
-					"\"flow_isolate\": %s, \"imissed\": \"%s\", "
-					"\"oerrors_counts_unsent\": %s, \"min_rx_data_room\": %u, "
-					"\"extra_mbufs\": %u, \"needs_timer_manage\": %s, "
-					"\"reset_event\": %s, \"kernel_driver\": %s%s%s, \"xstats\": [",
-					i ? "," : "", q->driver,
-					q->prefix ? "prefix" : strcmp(q->driver, "*") == 0 ? "default" :
-											      "exact",
-					uf_mtu_path_name(q->mtu_path), q->max_mtu,
-					q->sw_pad60 ? "true" : "false", q->hw_cksum_ok ? "true" : "false",
-					q->multiseg_tx_ok ? "true" : "false",
-					q->fast_free_ok ? "true" : "false", q->pow2_desc ? "true" : "false",
-					q->rxq_eq_txq ? "true" : "false",
-					q->queues_from_devargs ? "true" : "false",
-					q->rss_fixed ? "true" : "false", q->non_l4_to_q0 ? "true" : "false",
-					q->rte_flow ? "true" : "false", q->flow_isolate ? "true" : "false",
-					tri(q->imissed), q->oerrors_counts_unsent ? "true" : "false",
-					q->min_rx_data_room, q->extra_mbufs,
-					q->needs_timer_manage ? "true" : "false",
-					q->reset_event ? "true" : "false", q->kernel_driver ? "\"" : "",
-					q->kernel_driver ? q->kernel_driver : "null",
-					q->kernel_driver ? "\"" : "");
+			fprintf(f,
+				"%s\n {\"driver\": \"%s\", \"match\": \"%s\", \"mtu_path\": \"%s\", "
+				"\"max_mtu\": %u, \"sw_pad60\": %s, \"hw_cksum_ok\": %s, "
+				"\"multiseg_tx_ok\": %s, \"fast_free_ok\": %s, \"pow2_desc\": %s, "
+				"\"rxq_eq_txq\": %s, \"queues_from_devargs\": %s, "
+				"\"rss_fixed\": %s, \"non_l4_to_q0\": %s, \"rte_flow\": %s, "
+				"\"flow_isolate\": %s, \"imissed\": \"%s\", "
+				"\"oerrors_counts_unsent\": %s, \"min_rx_data_room\": %u, "
+				"\"extra_mbufs\": %u, \"needs_timer_manage\": %s, "
+				"\"reset_event\": %s, \"kernel_driver\": %s%s%s, \"xstats\": [",
+				i ? "," : "", q->driver,
+				q->prefix                     ? "prefix"
+				: strcmp(q->driver, "*") == 0 ? "default"
+							      : "exact",
+				uf_mtu_path_name(q->mtu_path), q->max_mtu,
+				q->sw_pad60 ? "true" : "false", q->hw_cksum_ok ? "true" : "false",
+				q->multiseg_tx_ok ? "true" : "false",
+				q->fast_free_ok ? "true" : "false", q->pow2_desc ? "true" : "false",
+				q->rxq_eq_txq ? "true" : "false",
+				q->queues_from_devargs ? "true" : "false",
+				q->rss_fixed ? "true" : "false", q->non_l4_to_q0 ? "true" : "false",
+				q->rte_flow ? "true" : "false", q->flow_isolate ? "true" : "false",
+				tri(q->imissed), q->oerrors_counts_unsent ? "true" : "false",
+				q->min_rx_data_room, q->extra_mbufs,
+				q->needs_timer_manage ? "true" : "false",
+				q->reset_event ? "true" : "false", q->kernel_driver ? "\"" : "",
+				q->kernel_driver ? q->kernel_driver : "null",
+				q->kernel_driver ? "\"" : "");
 			for (j = 0; q->xstats != NULL && q->xstats[j] != NULL; j++)
 				fprintf(f, "%s\"%s\"", j ? ", " : "", q->xstats[j]);
 			fprintf(f, "], \"source\": \"%s\"}", q->source);
 		} else {
 			fprintf(f, "%-14s %-22s %-5s %-6s %-5s %-5s %-5s %-5s %-5s %-5s %-8s ",
-					q->prefix ? "mlx5*" : q->driver, uf_mtu_path_name(q->mtu_path),
-					q->sw_pad60 ? "yes" : "no", q->hw_cksum_ok ? "yes" : "no",
-					q->multiseg_tx_ok ? "yes" : "no", q->fast_free_ok ? "yes" : "no",
-					q->pow2_desc ? "yes" : "no", q->rxq_eq_txq ? "yes" : "no",
-					q->rte_flow ? "yes" : "no", q->rss_fixed ? "yes" : "no",
-					tri(q->imissed));
+				q->prefix ? "mlx5*" : q->driver, uf_mtu_path_name(q->mtu_path),
+				q->sw_pad60 ? "yes" : "no", q->hw_cksum_ok ? "yes" : "no",
+				q->multiseg_tx_ok ? "yes" : "no", q->fast_free_ok ? "yes" : "no",
+				q->pow2_desc ? "yes" : "no", q->rxq_eq_txq ? "yes" : "no",
+				q->rte_flow ? "yes" : "no", q->rss_fixed ? "yes" : "no",
+				tri(q->imissed));
 			for (j = 0; q->xstats != NULL && q->xstats[j] != NULL; j++)
 				fprintf(f, "%s%s", j ? "," : "", q->xstats[j]);
 			fprintf(f, "\n");

@@ -17,9 +17,9 @@
 
 enum uf_mtu_path {
 	UF_MTU_CONFIGURE = 0, /* rxmode.mtu at configure is applied by the PMD */
-	UF_MTU_SET_MTU, /* configure ignores it: rte_eth_dev_set_mtu() after configure */
-	UF_MTU_SET_STOPPED, /* applied at start; set_mtu refused (-EBUSY) while started */
-	UF_MTU_NA, /* no MTU concept (-ENOTSUP): frames pass as they are */
+	UF_MTU_SET_MTU,       /* configure ignores it: rte_eth_dev_set_mtu() after configure */
+	UF_MTU_SET_STOPPED,   /* applied at start; set_mtu refused (-EBUSY) while started */
+	UF_MTU_NA,            /* no MTU concept (-ENOTSUP): frames pass as they are */
 };
 
 enum uf_tristate {
@@ -32,27 +32,27 @@ struct uf_quirk {
 	const char *driver; /* driver_name, or its prefix when prefix is set */
 	bool prefix;
 	enum uf_mtu_path mtu_path;
-	uint16_t max_mtu; /* 0: trust dev_info.max_mtu */
-	bool sw_pad60; /* the PMD/HW does not pad frames below 60 bytes: pad in software */
-	bool hw_cksum_ok; /* TX IPv4/UDP checksum offload may be used where capa has it */
+	uint16_t max_mtu;    /* 0: trust dev_info.max_mtu */
+	bool sw_pad60;       /* the PMD/HW does not pad frames below 60 bytes: pad in software */
+	bool hw_cksum_ok;    /* TX IPv4/UDP checksum offload may be used where capa has it */
 	bool multiseg_tx_ok; /* chained mbufs are transmitted correctly */
-	bool fast_free_ok; /* MBUF_FAST_FREE may be used (refcnt and one-pool rules kept) */
-	bool pow2_desc; /* descriptor counts must be powers of 2 */
-	bool rxq_eq_txq; /* RX and TX queue counts must be equal */
-	bool queues_from_devargs; /* queue count fixed by devargs (qpairs / queue_count) */
-	bool rss_fixed; /* hash fields cannot be changed (ENA) */
-	bool non_l4_to_q0; /* RSS sends non-TCP/UDP (ARP, fragments) to queue 0 */
-	bool rte_flow; /* rte_flow steering of a UDP port may be tried */
-	bool flow_isolate; /* rte_flow_isolate leaves unmatched traffic to the kernel */
-	enum uf_tristate imissed; /* imissed is populated: yes, partial (undercounts), no */
+	bool fast_free_ok;   /* MBUF_FAST_FREE may be used (refcnt and one-pool rules kept) */
+	bool pow2_desc;      /* descriptor counts must be powers of 2 */
+	bool rxq_eq_txq;     /* RX and TX queue counts must be equal */
+	bool queues_from_devargs;   /* queue count fixed by devargs (qpairs / queue_count) */
+	bool rss_fixed;             /* hash fields cannot be changed (ENA) */
+	bool non_l4_to_q0;          /* RSS sends non-TCP/UDP (ARP, fragments) to queue 0 */
+	bool rte_flow;              /* rte_flow steering of a UDP port may be tried */
+	bool flow_isolate;          /* rte_flow_isolate leaves unmatched traffic to the kernel */
+	enum uf_tristate imissed;   /* imissed is populated: yes, partial (undercounts), no */
 	bool oerrors_counts_unsent; /* oerrors counts frames tx_burst handed back (af_xdp, tap) */
-	uint16_t min_rx_data_room; /* RX mbuf data room the PMD insists on, 0: none */
-	uint32_t extra_mbufs; /* mbufs the PMD holds beyond the descriptor rings */
-	bool needs_timer_manage; /* rte_timer_manage() must run on the control lcore (ENA) */
-	bool reset_event; /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
-	const char *kernel_driver; /* PCI: the kernel driver the device must be bound to */
-	const char *const *xstats; /* extended stats that account for loss */
-	const char *source; /* where the facts come from and what was seen */
+	uint16_t min_rx_data_room;  /* RX mbuf data room the PMD insists on, 0: none */
+	uint32_t extra_mbufs;       /* mbufs the PMD holds beyond the descriptor rings */
+	bool needs_timer_manage;    /* rte_timer_manage() must run on the control lcore (ENA) */
+	bool reset_event;           /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
+	const char *kernel_driver;  /* PCI: the kernel driver the device must be bound to */
+	const char *const *xstats;  /* extended stats that account for loss */
+	const char *source;         /* where the facts come from and what was seen */
 };
 
 /* The row for a driver name; never NULL (the conservative default row for unknown drivers). */
@@ -66,8 +66,8 @@ struct uf_port_req {
 	uint16_t nb_queues; /* workers */
 	uint16_t rx_desc;
 	uint16_t tx_desc;
-	uint16_t mtu; /* 0: the PMD's default */
-	bool want_chain; /* the fan-out would like to chain header mbufs to a shared payload */
+	uint16_t mtu;        /* 0: the PMD's default */
+	bool want_chain;     /* the fan-out would like to chain header mbufs to a shared payload */
 	bool single_pool_tx; /* every mbuf sent on a TX queue comes from one pool */
 };
 
@@ -78,14 +78,14 @@ struct uf_port_plan {
 	enum uf_mtu_path mtu_path;
 	uint16_t mtu;
 	uint16_t pad_to; /* 60 or 0 */
-	bool chain_ok; /* chained fan-out may be used on this port */
+	bool chain_ok;   /* chained fan-out may be used on this port */
 	uint64_t rx_offloads;
 	uint64_t tx_offloads;
 	bool rss;
 	uint64_t rss_hf;
 	uint64_t rss_hf_trimmed; /* what we wanted and the PMD cannot hash on */
-	uint8_t rss_key_len; /* 0: PMD default key */
-	uint16_t data_room; /* RX mbuf data room (headroom included) */
+	uint8_t rss_key_len;     /* 0: PMD default key */
+	uint16_t data_room;      /* RX mbuf data room (headroom included) */
 	bool try_flow;
 	bool flow_isolate;
 };
@@ -95,7 +95,8 @@ struct uf_port_plan {
  * device cannot do for this request and how to fix it.
  */
 int uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
-		const struct uf_port_req *req, struct uf_port_plan *out, char *why, size_t why_len);
+		    const struct uf_port_req *req, struct uf_port_plan *out, char *why,
+		    size_t why_len);
 
 /* The RSS hash fields udpfan wants: IPv4 + UDP ports, so flows spread over workers. */
 #define UF_RSS_HF_WANTED (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4)

@@ -32,20 +32,20 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-			"usage: udpfan -c FILE [--check] [--duration SECONDS] [--stats-json PATH]\n"
-			"       udpfan --list-quirks [--json] | --version | --help\n"
-			"\n"
-			"  -c, --config FILE     run the forwarder from a YAML config\n"
-			"      --check           validate the config (and what of the environment can be\n"
-			"                        checked without devices) and exit: 0 valid, 2 invalid\n"
-			"      --duration S      stop cleanly after S seconds\n"
-			"      --stats-json PATH append one JSON object per stats interval, and a final\n"
-			"                        one with \"final\": true (overrides stats.json)\n"
-			"      --list-quirks     print what udpfan believes about each PMD (--json)\n"
-			"      --version         print the version and the DPDK it was built with\n"
-			"\n"
-			"Exit codes: 0 clean stop, 2 config error, 3 environment error, 1 other.\n"
-			"Docs: docs/configuration.md, docs/loss-accounting.md, docs/deployment.md\n");
+		"usage: udpfan -c FILE [--check] [--duration SECONDS] [--stats-json PATH]\n"
+		"       udpfan --list-quirks [--json] | --version | --help\n"
+		"\n"
+		"  -c, --config FILE     run the forwarder from a YAML config\n"
+		"      --check           validate the config (and what of the environment can be\n"
+		"                        checked without devices) and exit: 0 valid, 2 invalid\n"
+		"      --duration S      stop cleanly after S seconds\n"
+		"      --stats-json PATH append one JSON object per stats interval, and a final\n"
+		"                        one with \"final\": true (overrides stats.json)\n"
+		"      --list-quirks     print what udpfan believes about each PMD (--json)\n"
+		"      --version         print the version and the DPDK it was built with\n"
+		"\n"
+		"Exit codes: 0 clean stop, 2 config error, 3 environment error, 1 other.\n"
+		"Docs: docs/configuration.md, docs/loss-accounting.md, docs/deployment.md\n");
 }
 
 static int
@@ -97,8 +97,10 @@ main(int argc, char **argv)
 			errno = 0;
 			ao.duration_s = strtod(optarg, &end);
 			if (errno != 0 || *end != '\0' || !(ao.duration_s > 0)) {
-				fprintf(stderr, "udpfan: error: --duration: \"%s\" is not a number of "
-						"seconds > 0\n", optarg);
+				fprintf(stderr,
+					"udpfan: error: --duration: \"%s\" is not a number of "
+					"seconds > 0\n",
+					optarg);
 				return UF_EXIT_CONFIG;
 			}
 			break;
@@ -112,9 +114,9 @@ main(int argc, char **argv)
 			json = true;
 			break;
 		case 'V':
-			printf("udpfan %s (built with %s, running %s)\n", UF_VERSION, RTE_VER_PREFIX
-					" " RTE_STR(RTE_VER_YEAR) "." RTE_STR(RTE_VER_MONTH),
-					rte_version());
+			printf("udpfan %s (built with %s, running %s)\n", UF_VERSION,
+			       RTE_VER_PREFIX " " RTE_STR(RTE_VER_YEAR) "." RTE_STR(RTE_VER_MONTH),
+			       rte_version());
 			return UF_EXIT_OK;
 		case 'h':
 			usage(stdout);
@@ -125,8 +127,10 @@ main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "udpfan: error: unexpected argument \"%s\" (EAL options go in "
-				"eal.extra_args)\n", argv[optind]);
+		fprintf(stderr,
+			"udpfan: error: unexpected argument \"%s\" (EAL options go in "
+			"eal.extra_args)\n",
+			argv[optind]);
 		return UF_EXIT_CONFIG;
 	}
 	if (list_quirks) {
@@ -151,9 +155,9 @@ main(int argc, char **argv)
 
 		uf_eal_argv_str(&eal, line, sizeof(line));
 		printf("udpfan: %s: valid: %d port%s, %d destination%s, %d rule%s; EAL: %s%s\n",
-				cfg_path, cfg->n_ports, cfg->n_ports == 1 ? "" : "s", cfg->n_dests,
-				cfg->n_dests == 1 ? "" : "s", cfg->n_rules, cfg->n_rules == 1 ? "" : "s",
-				line, problems > 0 ? " (environment notes above)" : "");
+		       cfg_path, cfg->n_ports, cfg->n_ports == 1 ? "" : "s", cfg->n_dests,
+		       cfg->n_dests == 1 ? "" : "s", cfg->n_rules, cfg->n_rules == 1 ? "" : "s",
+		       line, problems > 0 ? " (environment notes above)" : "");
 		uf_config_free(cfg);
 		return UF_EXIT_OK;
 	}
@@ -164,8 +168,10 @@ main(int argc, char **argv)
 
 	rc = rte_eal_init(eal.argc, eal.argv);
 	if (rc < 0) {
-		uf_err_set(&err, UF_EXIT_ENV, "EAL initialisation failed (%s); the EAL log above says "
-				"why (hugepages, permissions, a device string)", rte_strerror(rte_errno));
+		uf_err_set(&err, UF_EXIT_ENV,
+			   "EAL initialisation failed (%s); the EAL log above says "
+			   "why (hugepages, permissions, a device string)",
+			   rte_strerror(rte_errno));
 		uf_config_free(cfg);
 		return fail(&err);
 	}

@@ -15,7 +15,8 @@
 extern int uf_logtype;
 #define RTE_LOGTYPE_UDPFAN uf_logtype
 
-#define UF_LOG(level, fmt, ...) rte_log(RTE_LOG_##level, uf_logtype, "udpfan: " fmt "\n", ##__VA_ARGS__)
+#define UF_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, uf_logtype, "udpfan: " fmt "\n", ##__VA_ARGS__)
 
 /* Limits. Ports are bounded by the Debian build's RTE_MAX_ETHPORTS (32). */
 #define UF_MAX_PORTS 16

@@ -27,8 +27,8 @@ struct pctx {
 	bool failed;
 };
 
-static void __rte_format_printf(4, 5)
-perr_at(struct pctx *p, const yaml_mark_t *mark, const char *key, const char *fmt, ...)
+static void __rte_format_printf(4, 5) perr_at(struct pctx *p, const yaml_mark_t *mark,
+					      const char *key, const char *fmt, ...)
 {
 	char what[384];
 	va_list ap;
@@ -40,13 +40,13 @@ perr_at(struct pctx *p, const yaml_mark_t *mark, const char *key, const char *fm
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	uf_err_set(p->err, UF_EXIT_CONFIG, "%s:%zu:%zu: %s: %s", p->name, mark->line + 1,
-			mark->column + 1, key, what);
+		   mark->column + 1, key, what);
 }
 
 #define perr(p, node, key, ...) perr_at((p), &(node)->start_mark, (key), __VA_ARGS__)
 
-static void __rte_format_printf(4, 5)
-perr_pos(struct pctx *p, const struct uf_cfg_pos *pos, const char *key, const char *fmt, ...)
+static void __rte_format_printf(4, 5) perr_pos(struct pctx *p, const struct uf_cfg_pos *pos,
+					       const char *key, const char *fmt, ...)
 {
 	char what[384];
 	va_list ap;
@@ -58,13 +58,14 @@ perr_pos(struct pctx *p, const struct uf_cfg_pos *pos, const char *key, const ch
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	uf_err_set(p->err, UF_EXIT_CONFIG, "%s:%u:%u: %s: %s", p->name, pos->line, pos->col, key,
-			what);
+		   what);
 }
 
 static struct uf_cfg_pos
 pos_of(const yaml_node_t *n)
 {
-	return (struct uf_cfg_pos){ .line = n->start_mark.line + 1, .col = n->start_mark.column + 1 };
+	return (struct uf_cfg_pos){ .line = n->start_mark.line + 1,
+				    .col = n->start_mark.column + 1 };
 }
 
 /* ---- small syntax parsers, shared with gen/sink ---- */
@@ -119,7 +120,7 @@ uf_parse_mac(const char *s, struct rte_ether_addr *mac)
 	int i;
 
 	if (strlen(s) != 17 || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
-					&b[4], &b[5], &tail) != 6)
+				      &b[4], &b[5], &tail) != 6)
 		return -1;
 	for (i = 0; i < 6; i++) {
 		if (!isxdigit((unsigned char)s[i * 3]) || !isxdigit((unsigned char)s[i * 3 + 1]))
@@ -263,13 +264,13 @@ get_u64(struct pctx *p, yaml_node_t *n, const char *key, uint64_t lo, uint64_t h
 	return 0;
 }
 
-#define GET_UINT(p, n, key, lo, hi, dst)                                                           \
-	({                                                                                         \
-		uint64_t v_;                                                                       \
-		int r_ = get_u64((p), (n), (key), (lo), (hi), &v_);                                \
-		if (r_ == 0)                                                                       \
-			(dst) = (__typeof__(dst))v_;                                               \
-		r_;                                                                                \
+#define GET_UINT(p, n, key, lo, hi, dst)                            \
+	({                                                          \
+		uint64_t v_;                                        \
+		int r_ = get_u64((p), (n), (key), (lo), (hi), &v_); \
+		if (r_ == 0)                                        \
+			(dst) = (__typeof__(dst))v_;                \
+		r_;                                                 \
 	})
 
 static int
@@ -336,11 +337,11 @@ name_ok(const char *s)
  * is the list of the keys this mapping may hold (for the message).
  */
 typedef int (*key_fn)(struct pctx *p, const char *key, yaml_node_t *val, const char *path,
-		void *arg);
+		      void *arg);
 
 static int
-walk_map(struct pctx *p, yaml_node_t *map, const char *path, const char *const *keys,
-		key_fn fn, void *arg)
+walk_map(struct pctx *p, yaml_node_t *map, const char *path, const char *const *keys, key_fn fn,
+	 void *arg)
 {
 	yaml_node_pair_t *pair;
 	char kp[160];
@@ -366,9 +367,9 @@ walk_map(struct pctx *p, yaml_node_t *map, const char *path, const char *const *
 			yaml_node_t *k2 = yaml_document_get_node(p->doc, q->key);
 
 			if (k2->type == YAML_SCALAR_NODE &&
-					strcmp((const char *)k2->data.scalar.value, ks) == 0) {
+			    strcmp((const char *)k2->data.scalar.value, ks) == 0) {
 				perr(p, k, kp, "given twice (first at line %zu)",
-						k2->start_mark.line + 1);
+				     k2->start_mark.line + 1);
 				return -1;
 			}
 		}
@@ -402,7 +403,7 @@ map_get(struct pctx *p, yaml_node_t *map, const char *key)
 		yaml_node_t *k = yaml_document_get_node(p->doc, pair->key);
 
 		if (k->type == YAML_SCALAR_NODE &&
-				strcmp((const char *)k->data.scalar.value, key) == 0)
+		    strcmp((const char *)k->data.scalar.value, key) == 0)
 			return yaml_document_get_node(p->doc, pair->value);
 	}
 	return NULL;
@@ -424,12 +425,14 @@ eal_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 		n = uf_parse_lcore_list(cfg->eal.lcores, ids, RTE_MAX_LCORE);
 		if (n < 0) {
 			perr(p, v, kp, "\"%s\" is not an lcore list such as \"0-2\" or \"0,2,4\"",
-					cfg->eal.lcores);
+			     cfg->eal.lcores);
 			return -1;
 		}
 		if (n < 2) {
-			perr(p, v, kp, "\"%s\" names %d lcore; udpfan needs a main lcore and at "
-					"least one worker", cfg->eal.lcores, n);
+			perr(p, v, kp,
+			     "\"%s\" names %d lcore; udpfan needs a main lcore and at "
+			     "least one worker",
+			     cfg->eal.lcores, n);
 			return -1;
 		}
 		if (n - 1 > UF_MAX_WORKERS) {
@@ -488,8 +491,8 @@ eal_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 	return -1;
 }
 
-static const char *const eal_keys[] = { "lcores", "file_prefix", "in_memory", "no_huge",
-	"memory_mb", "extra_args", NULL };
+static const char *const eal_keys[] = { "lcores",    "file_prefix", "in_memory", "no_huge",
+					"memory_mb", "extra_args",  NULL };
 
 static int
 port_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg)
@@ -519,8 +522,10 @@ port_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 		if (!port->is_pci) {
 			n = strcspn(port->device, ",");
 			if (!isalpha((unsigned char)port->device[0])) {
-				perr(p, v, kp, "\"%s\" is neither a PCI address (0000:00:06.0) nor a "
-						"vdev (net_af_xdp0,iface=eth1)", port->device);
+				perr(p, v, kp,
+				     "\"%s\" is neither a PCI address (0000:00:06.0) nor a "
+				     "vdev (net_af_xdp0,iface=eth1)",
+				     port->device);
 				return -1;
 			}
 			memcpy(port->dev_name, port->device, n);
@@ -534,13 +539,15 @@ port_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 		if (s == NULL)
 			return -1;
 		if (uf_parse_ipv4_prefix(s, &port->ip, &port->prefix_len) < 0) {
-			perr(p, v, kp, "\"%s\" is not an IPv4 address with a prefix length "
-					"(10.0.0.10/24)", s);
+			perr(p, v, kp,
+			     "\"%s\" is not an IPv4 address with a prefix length "
+			     "(10.0.0.10/24)",
+			     s);
 			return -1;
 		}
 		if (port->prefix_len == 0 || port->prefix_len > 31) {
 			perr(p, v, kp, "prefix length /%u leaves no neighbours; use /1../31",
-					port->prefix_len);
+			     port->prefix_len);
 			return -1;
 		}
 		return 0;
@@ -560,8 +567,8 @@ port_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 	return -1;
 }
 
-static const char *const port_keys[] = { "name", "device", "ip", "gateway", "mtu", "rx_desc",
-	"tx_desc", "mbufs", NULL };
+static const char *const port_keys[] = { "name",    "device",  "ip",    "gateway", "mtu",
+					 "rx_desc", "tx_desc", "mbufs", NULL };
 
 struct dest_arg {
 	struct uf_config *cfg;
@@ -625,8 +632,8 @@ dest_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 	return -1;
 }
 
-static const char *const dest_keys[] = { "ip", "udp_port", "mac", "port", "source", "sample",
-	"ttl", NULL };
+static const char *const dest_keys[] = { "ip",     "udp_port", "mac", "port",
+					 "source", "sample",   "ttl", NULL };
 
 static int
 rule_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg)
@@ -645,11 +652,12 @@ rule_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 		}
 		mask = r->len == 0 ? 0 : ~0u << (32 - r->len);
 		if ((rte_be_to_cpu_32(r->prefix) & ~mask) != 0) {
-			struct in_addr net = { .s_addr = rte_cpu_to_be_32(
-							       rte_be_to_cpu_32(r->prefix) & mask) };
+			struct in_addr net = {
+				.s_addr = rte_cpu_to_be_32(rte_be_to_cpu_32(r->prefix) & mask)
+			};
 
 			perr(p, v, kp, "\"%s\" has host bits set; did you mean %s/%u?", s,
-					inet_ntoa(net), r->len);
+			     inet_ntoa(net), r->len);
 			return -1;
 		}
 		return 0;
@@ -658,8 +666,8 @@ rule_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 		yaml_node_item_t *it;
 		int i = 0, j;
 
-		if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top ==
-				v->data.sequence.items.start) {
+		if (v->type != YAML_SEQUENCE_NODE ||
+		    v->data.sequence.items.top == v->data.sequence.items.start) {
 			perr(p, v, kp, "expected a non-empty list of destination indexes");
 			return -1;
 		}
@@ -746,8 +754,8 @@ fwd_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 	return -1;
 }
 
-static const char *const fwd_keys[] = { "udp_checksum", "source_port", "burst", "fanout",
-	"chain_min_payload", "drain_us", "tx_retries", NULL };
+static const char *const fwd_keys[] = { "udp_checksum",      "source_port", "burst",      "fanout",
+					"chain_min_payload", "drain_us",    "tx_retries", NULL };
 
 static int
 stats_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg)
@@ -799,7 +807,7 @@ arp_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 }
 
 static const char *const arp_keys[] = { "reachable_s", "retry_ms", "max_probes", "gratuitous",
-	NULL };
+					NULL };
 
 static int
 control_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg)
@@ -873,7 +881,7 @@ top_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 			return -1;
 		t->have_ports = true;
 		for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-				it++, i++) {
+		     it++, i++) {
 			yaml_node_t *pn = yaml_document_get_node(p->doc, *it);
 			struct uf_cfg_port *port = &cfg->ports[i];
 
@@ -882,9 +890,10 @@ top_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 			if (walk_map(p, pn, ip, port_keys, port_key, port) < 0)
 				return -1;
 			if (port->name[0] == '\0' || port->device[0] == '\0' || port->ip == 0) {
-				perr(p, pn, ip, "needs %s", port->name[0] == '\0' ? "a name" :
-						port->device[0] == '\0' ? "a device" :
-									  "an ip (10.0.0.10/24)");
+				perr(p, pn, ip, "needs %s",
+				     port->name[0] == '\0'     ? "a name"
+				     : port->device[0] == '\0' ? "a device"
+							       : "an ip (10.0.0.10/24)");
 				return -1;
 			}
 		}
@@ -904,7 +913,7 @@ top_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 		if (cfg->dests == NULL || t->dest_port == NULL)
 			return -1;
 		for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-				it++, i++) {
+		     it++, i++) {
 			yaml_node_t *dn = yaml_document_get_node(p->doc, *it);
 			struct uf_cfg_dest *d = &cfg->dests[i];
 			struct dest_arg a = { .cfg = cfg, .d = d };
@@ -930,7 +939,7 @@ top_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 		if (cfg->rules == NULL)
 			return -1;
 		for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-				it++, i++) {
+		     it++, i++) {
 			yaml_node_t *rn = yaml_document_get_node(p->doc, *it);
 			struct uf_cfg_rule *r = &cfg->rules[i];
 
@@ -956,8 +965,8 @@ top_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 	return -1;
 }
 
-static const char *const top_keys[] = { "eal", "ports", "listen", "destinations", "rules",
-	"forward", "stats", "arp", "control", NULL };
+static const char *const top_keys[] = { "eal",     "ports", "listen", "destinations", "rules",
+					"forward", "stats", "arp",    "control",      NULL };
 
 int
 uf_config_port_by_name(const struct uf_config *cfg, const char *name)
@@ -994,8 +1003,9 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 	int i, j;
 
 	if (cfg->eal.in_memory && cfg->eal.no_huge) {
-		perr(p, root, "eal", "in_memory and no_huge exclude each other in EAL; no_huge "
-				"already keeps nothing in hugetlbfs, drop in_memory");
+		perr(p, root, "eal",
+		     "in_memory and no_huge exclude each other in EAL; no_huge "
+		     "already keeps nothing in hugetlbfs, drop in_memory");
 		return -1;
 	}
 	if (!t->have_ports || cfg->n_ports == 0) {
@@ -1004,7 +1014,7 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 	}
 	if (!t->have_listen || t->listen_port == NULL || cfg->listen.udp_port == 0) {
 		perr(p, t->listen != NULL ? t->listen : root, "listen",
-				"needs port (a port name) and udp_port");
+		     "needs port (a port name) and udp_port");
 		return -1;
 	}
 	if (!t->have_dests || cfg->n_dests == 0) {
@@ -1020,25 +1030,25 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 
 			snprintf(key, sizeof(key), "ports[%d]", i);
 			if (strcmp(pi->name, pj->name) == 0) {
-				perr_pos(p, &pi->pos, key, "name \"%s\" is also ports[%d]'s", pi->name,
-						j);
+				perr_pos(p, &pi->pos, key, "name \"%s\" is also ports[%d]'s",
+					 pi->name, j);
 				return -1;
 			}
 			if (strcmp(pi->dev_name, pj->dev_name) == 0) {
 				perr_pos(p, &pi->device_pos, key,
-						"device \"%s\" is also ports[%d]'s", pi->dev_name, j);
+					 "device \"%s\" is also ports[%d]'s", pi->dev_name, j);
 				return -1;
 			}
 			if (pi->ip == pj->ip) {
 				perr_pos(p, &pi->pos, key, "ip %s is also ports[%d]'s",
-						ip_str(pi->ip, a), j);
+					 ip_str(pi->ip, a), j);
 				return -1;
 			}
 		}
 		if (pi->has_gateway && !in_subnet(pi->gateway, pi->ip, pi->prefix_len)) {
 			snprintf(key, sizeof(key), "ports[%d].gateway", i);
 			perr_pos(p, &pi->pos, key, "%s is not on the port's subnet %s/%u",
-					ip_str(pi->gateway, a), ip_str(pi->ip, b), pi->prefix_len);
+				 ip_str(pi->gateway, a), ip_str(pi->ip, b), pi->prefix_len);
 			return -1;
 		}
 	}
@@ -1079,29 +1089,32 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 			return -1;
 		}
 		if (RTE_IS_IPV4_MCAST(hip) && d->has_mac) {
-			perr_pos(p, &d->pos, key, "%s is multicast: its MAC follows from the address; "
-					"drop the mac key", ip_str(d->ip, a));
+			perr_pos(p, &d->pos, key,
+				 "%s is multicast: its MAC follows from the address; "
+				 "drop the mac key",
+				 ip_str(d->ip, a));
 			return -1;
 		}
 		if (d->ip == eg->ip) {
 			perr_pos(p, &d->pos, key, "%s is port %s's own address", ip_str(d->ip, a),
-					eg->name);
+				 eg->name);
 			return -1;
 		}
 		if (!RTE_IS_IPV4_MCAST(hip) && !d->has_mac &&
-				!in_subnet(d->ip, eg->ip, eg->prefix_len) && !eg->has_gateway) {
-			perr_pos(p, &d->pos, key, "%s is not on port %s's subnet %s/%u and the port has "
-					"no gateway (add ports[].gateway or a static mac)",
-					ip_str(d->ip, a), eg->name, ip_str(eg->ip, b), eg->prefix_len);
+		    !in_subnet(d->ip, eg->ip, eg->prefix_len) && !eg->has_gateway) {
+			perr_pos(p, &d->pos, key,
+				 "%s is not on port %s's subnet %s/%u and the port has "
+				 "no gateway (add ports[].gateway or a static mac)",
+				 ip_str(d->ip, a), eg->name, ip_str(eg->ip, b), eg->prefix_len);
 			return -1;
 		}
 		for (j = 0; j < i; j++) {
 			const struct uf_cfg_dest *e = &cfg->dests[j];
 
 			if (e->ip == d->ip && e->udp_port == d->udp_port && e->port == d->port &&
-					e->source == d->source && e->source_ip == d->source_ip) {
+			    e->source == d->source && e->source_ip == d->source_ip) {
 				perr_pos(p, &d->pos, key, "%s:%u is also destinations[%d]",
-						ip_str(d->ip, a), d->udp_port, j);
+					 ip_str(d->ip, a), d->udp_port, j);
 				return -1;
 			}
 		}
@@ -1113,8 +1126,9 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 		snprintf(key, sizeof(key), "rules[%d].to", i);
 		for (j = 0; j < r->n_to; j++) {
 			if (r->to[j] >= cfg->n_dests) {
-				perr_pos(p, &r->pos, key, "destination %u does not exist (there are %d)",
-						r->to[j], cfg->n_dests);
+				perr_pos(p, &r->pos, key,
+					 "destination %u does not exist (there are %d)", r->to[j],
+					 cfg->n_dests);
 				return -1;
 			}
 		}
@@ -1124,9 +1138,11 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 
 			/* First match wins: a rule covered by an earlier one can never match. */
 			if (e->len <= r->len && in_subnet(r->prefix, e->prefix, e->len)) {
-				perr_pos(p, &r->pos, key, "%s/%u can never match: rules[%d] (%s/%u) "
-						"comes first and covers it", ip_str(r->prefix, a), r->len, j,
-						ip_str(e->prefix, b), e->len);
+				perr_pos(p, &r->pos, key,
+					 "%s/%u can never match: rules[%d] (%s/%u) "
+					 "comes first and covers it",
+					 ip_str(r->prefix, a), r->len, j, ip_str(e->prefix, b),
+					 e->len);
 				return -1;
 			}
 		}
@@ -1184,10 +1200,10 @@ uf_config_parse(const char *text, size_t len, const char *name, struct uf_err *e
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		uf_err_set(err, UF_EXIT_CONFIG, "%s:%zu:%zu: YAML: %s%s%s", name,
-				parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-				parser.problem != NULL ? parser.problem : "syntax error",
-				parser.context != NULL ? " " : "",
-				parser.context != NULL ? parser.context : "");
+			   parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			   parser.problem != NULL ? parser.problem : "syntax error",
+			   parser.context != NULL ? " " : "",
+			   parser.context != NULL ? parser.context : "");
 		yaml_parser_delete(&parser);
 		uf_config_free(cfg);
 		return NULL;
@@ -1195,7 +1211,8 @@ uf_config_parse(const char *text, size_t len, const char *name, struct uf_err *e
 	root = yaml_document_get_root_node(&doc);
 	if (root == NULL) {
 		uf_err_set(err, UF_EXIT_CONFIG, "%s:1:1: config: the file is empty", name);
-	} else if (walk_map(&p, root, "", top_keys, top_key, &t) == 0 && validate(&p, root, &t) == 0) {
+	} else if (walk_map(&p, root, "", top_keys, top_key, &t) == 0 &&
+		   validate(&p, root, &t) == 0) {
 		rc = 0;
 	} else if (!p.failed) {
 		uf_err_set(err, UF_EXIT_OTHER, "out of memory while parsing %s", name);
@@ -1223,7 +1240,7 @@ uf_config_load(const char *path, struct uf_err *err)
 		return NULL;
 	}
 	if (fseek(f, 0, SEEK_END) < 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0 ||
-			n > (16 << 20)) {
+	    n > (16 << 20)) {
 		uf_err_set(err, UF_EXIT_CONFIG, "%s: cannot read (or larger than 16 MiB)", path);
 		fclose(f);
 		return NULL;

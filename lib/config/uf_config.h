@@ -28,7 +28,7 @@ struct uf_cfg_pos {
 
 struct uf_cfg_port {
 	char name[UF_NAME_MAX];
-	char device[UF_DEVSTR_MAX]; /* "0000:00:06.0[,devargs]" or a vdev string */
+	char device[UF_DEVSTR_MAX];   /* "0000:00:06.0[,devargs]" or a vdev string */
 	char dev_name[UF_DEVSTR_MAX]; /* the ethdev name: full PCI address, or vdev name */
 	bool is_pci;
 	rte_be32_t ip;
@@ -46,7 +46,7 @@ struct uf_cfg_port {
 enum uf_src_mode {
 	UF_SRC_OURS = 0, /* the egress port's IP and our UDP source port */
 	UF_SRC_ORIGINAL, /* the sender's IP and UDP port, unchanged */
-	UF_SRC_FIXED, /* a fixed IPv4 address, our UDP source port */
+	UF_SRC_FIXED,    /* a fixed IPv4 address, our UDP source port */
 };
 
 struct uf_cfg_dest {
@@ -57,7 +57,7 @@ struct uf_cfg_dest {
 	uint16_t port; /* egress port index; default: the listen port */
 	enum uf_src_mode source;
 	rte_be32_t source_ip; /* UF_SRC_FIXED */
-	uint32_t sample; /* 1: every datagram */
+	uint32_t sample;      /* 1: every datagram */
 	uint8_t ttl;
 	struct uf_cfg_pos pos;
 };
@@ -76,7 +76,8 @@ enum uf_cksum_mode {
 };
 
 enum uf_fanout_mode {
-	UF_FANOUT_AUTO = 0, /* copy below the measured threshold, chain above, where the PMD allows */
+	UF_FANOUT_AUTO =
+			0, /* copy below the measured threshold, chain above, where the PMD allows */
 	UF_FANOUT_COPY,
 	UF_FANOUT_CHAIN,
 };
@@ -118,8 +119,8 @@ struct uf_config {
 	} stats;
 	struct {
 		uint32_t reachable_s; /* refresh a resolved neighbour after this long */
-		uint32_t retry_ms; /* first ARP retry; doubles up to 8 x */
-		uint32_t max_probes; /* unanswered probes before a neighbour is marked failed */
+		uint32_t retry_ms;    /* first ARP retry; doubles up to 8 x */
+		uint32_t max_probes;  /* unanswered probes before a neighbour is marked failed */
 		bool gratuitous;
 	} arp;
 	struct {
@@ -133,7 +134,7 @@ struct uf_config *uf_config_load(const char *path, struct uf_err *err);
 
 /* The same from a string (tests); name is used in messages. */
 struct uf_config *uf_config_parse(const char *text, size_t len, const char *name,
-		struct uf_err *err);
+				  struct uf_err *err);
 
 void uf_config_free(struct uf_config *cfg);
 

@@ -83,19 +83,21 @@ publish_plan(struct uf_app *app)
 			continue;
 		rte_ether_format_addr(m, sizeof(m), &e->mac);
 		if (app->dest_resolved[i])
-			UF_LOG(INFO, "destination %s:%u: next hop %s is at %s", ip_str(cfg->dests[i].ip, a),
-					cfg->dests[i].udp_port, ip_str(e->ip, a), m);
+			UF_LOG(INFO, "destination %s:%u: next hop %s is at %s",
+			       ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
+			       ip_str(e->ip, a), m);
 		else
-			UF_LOG(WARNING, "destination %s:%u: next hop %s does not answer ARP (%s); its "
-					"copies are dropped and counted as no_neighbor",
-					ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
-					ip_str(e->ip, a), uf_neigh_state_name(e->state));
+			UF_LOG(WARNING,
+			       "destination %s:%u: next hop %s does not answer ARP (%s); its "
+			       "copies are dropped and counted as no_neighbor",
+			       ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
+			       ip_str(e->ip, a), uf_neigh_state_name(e->state));
 	}
 	in.version = app->plan_version + 1;
 	np = uf_plan_build(&in);
 	if (np == NULL) {
 		UF_LOG(ERR, "cannot build a new plan (%s); the old one stays",
-				rte_strerror(rte_errno));
+		       rte_strerror(rte_errno));
 		return -1;
 	}
 	app->plan_version = in.version;
@@ -123,7 +125,7 @@ ctl_send(struct uf_app *app, uint16_t wk, struct rte_mbuf *m)
 
 static void
 send_arp(struct uf_app *app, uint16_t pi, uint16_t op, const struct rte_ether_addr *dst,
-		rte_be32_t tip)
+	 rte_be32_t tip)
 {
 	struct uf_port *p = &app->ports[pi];
 	struct rte_mbuf *m = rte_pktmbuf_alloc(p->pool[0]);
@@ -134,7 +136,7 @@ send_arp(struct uf_app *app, uint16_t pi, uint16_t op, const struct rte_ether_ad
 		return;
 	}
 	len = uf_arp_build(rte_pktmbuf_mtod(m, uint8_t *), op, dst, &p->mac, p->cfg->ip, &zero_mac,
-			tip);
+			   tip);
 	m->data_len = len;
 	m->pkt_len = len;
 	m->port = p->port_id;
@@ -190,13 +192,14 @@ handle_ctl(struct uf_app *app, uint16_t wk, struct rte_mbuf *m, uint64_t ms)
 	bool changed = false, known;
 
 	memcpy(&etype, f + 12, 2);
-	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP) && uf_arp_parse(f, m->data_len, &a) == 0) {
+	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP) &&
+	    uf_arp_parse(f, m->data_len, &a) == 0) {
 		known = uf_neigh_find(&app->neigh, pi, a.sip) >= 0;
 		if (known)
 			changed = uf_neigh_learn(&app->neigh, pi, a.sip, &a.sha, ms);
 		if (a.op == RTE_ARP_OP_REQUEST && a.tip == p->cfg->ip && a.sip != a.tip) {
-			uint16_t len = uf_arp_build(f, RTE_ARP_OP_REPLY, &a.sha, &p->mac, p->cfg->ip,
-					&a.sha, a.sip);
+			uint16_t len = uf_arp_build(f, RTE_ARP_OP_REPLY, &a.sha, &p->mac,
+						    p->cfg->ip, &a.sha, a.sip);
 
 			m->data_len = len;
 			m->pkt_len = len;
@@ -212,7 +215,7 @@ handle_ctl(struct uf_app *app, uint16_t wk, struct rte_mbuf *m, uint64_t ms)
 		return changed;
 	}
 	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) && app->cfg->control.icmp_rate > 0 &&
-			uf_icmp_echo_reply(f, m->data_len, &p->mac) == 0) {
+	    uf_icmp_echo_reply(f, m->data_len, &p->mac) == 0) {
 		if (icmp_allowed(app, pi, ms)) {
 			app->ctl.icmp_echo_answered++;
 			m->ol_flags = 0;
@@ -242,7 +245,7 @@ ctl_tick(struct uf_app *app)
 
 	for (k = 0; k < app->n_workers; k++) {
 		while ((n = rte_ring_sc_dequeue_burst(app->w[k]->ctl_rx, (void **)m, RTE_DIM(m),
-					NULL)) > 0) {
+						      NULL)) > 0) {
 			for (i = 0; i < n; i++)
 				changed |= handle_ctl(app, k, m[i], ms);
 		}
@@ -306,7 +309,8 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 			d->next_hop = e->ip;
 			d->mac = e->mac;
 		} else {
-			d->state = RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(cd->ip)) ? "multicast" : "static";
+			d->state = RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(cd->ip)) ? "multicast"
+									       : "static";
 		}
 		for (k = 0; k < app->n_workers; k++)
 			uf_dest_ctr_add(&d->c, &app->w[k]->dctr[i]);
@@ -325,7 +329,7 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
 		memset(&link, 0, sizeof(link));
 		sp->link_up = rte_eth_link_get_nowait(p->port_id, &link) == 0 &&
-				link.link_status == RTE_ETH_LINK_UP;
+			      link.link_status == RTE_ETH_LINK_UP;
 		sp->n_xstats = RTE_MIN(p->n_xstats, UF_SNAP_XSTATS);
 		if (uf_port_xstats(p, sp->xvals) != 0)
 			sp->n_xstats = 0;
@@ -347,7 +351,7 @@ check_links(struct uf_app *app)
 
 		memset(&link, 0, sizeof(link));
 		up = rte_eth_link_get_nowait(app->ports[i].port_id, &link) == 0 &&
-				link.link_status == RTE_ETH_LINK_UP;
+		     link.link_status == RTE_ETH_LINK_UP;
 		if (up && !app->link_was_up[i]) {
 			UF_LOG(INFO, "port %s: link up", app->ports[i].cfg->name);
 			send_garp(app, (uint16_t)i);
@@ -415,7 +419,7 @@ init_worker(struct uf_app *app, uint16_t k, struct uf_err *err)
 	w->ctl_tx = rte_ring_create(name, CTL_RING_SIZE, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (w->ctl_rx == NULL || w->ctl_tx == NULL) {
 		uf_err_set(err, UF_EXIT_ENV, "cannot create control rings: %s",
-				rte_strerror(rte_errno));
+			   rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
 	for (i = 0; i < cfg->n_ports; i++) {
@@ -430,17 +434,18 @@ init_worker(struct uf_app *app, uint16_t k, struct uf_err *err)
 		w->txb[i].port_id = p->port_id;
 		w->txb[i].pad_to = p->plan.pad_to;
 		if (p->socket != socket)
-			UF_LOG(WARNING, "worker %u runs on lcore %u (socket %d) but port %s is on "
-					"socket %d: every packet crosses the interconnect; pick lcores "
-					"on socket %d", k, lcore, socket, p->cfg->name, p->socket,
-					p->socket);
+			UF_LOG(WARNING,
+			       "worker %u runs on lcore %u (socket %d) but port %s is on "
+			       "socket %d: every packet crosses the interconnect; pick lcores "
+			       "on socket %d",
+			       k, lcore, socket, p->cfg->name, p->socket, p->socket);
 	}
 	return 0;
 }
 
 int
 uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app_opts *o,
-		struct uf_err *err)
+	    struct uf_err *err)
 {
 	struct uf_port_opts po;
 	struct uf_neigh_params np = {
@@ -457,8 +462,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	app->opts = *o;
 	pthread_mutex_init(&app->tel_lock, NULL);
 	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
-	RTE_LCORE_FOREACH_WORKER(lcore)
-	{
+	RTE_LCORE_FOREACH_WORKER(lcore) {
 		if (app->n_workers >= UF_MAX_WORKERS)
 			break;
 		app->worker_lcore[app->n_workers++] = (uint16_t)lcore;
@@ -495,7 +499,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 		app->lpm = uf_rules_lpm(cfg, app->ports[cfg->listen.port].socket);
 		if (app->lpm == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "cannot build the rule table: %s",
-					rte_strerror(rte_errno));
+				   rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
 	}
@@ -513,10 +517,11 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 			app->dest_resolved[i] = true;
 		} else {
 			app->dest_neigh[i] = uf_neigh_add(&app->neigh, d->port, uf_next_hop(cfg, d),
-					NULL, 0);
+							  NULL, 0);
 			if (app->dest_neigh[i] < 0) {
-				uf_err_set(err, UF_EXIT_CONFIG, "%s: more than %d distinct next hops",
-						cfg->path, UF_NEIGH_MAX);
+				uf_err_set(err, UF_EXIT_CONFIG,
+					   "%s: more than %d distinct next hops", cfg->path,
+					   UF_NEIGH_MAX);
 				return -ENOSPC;
 			}
 		}
@@ -546,9 +551,8 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	const struct uf_config *cfg = app->cfg;
 	const char *json = app->opts.stats_json != NULL ? app->opts.stats_json : cfg->stats.json;
 	uint64_t hz = rte_get_tsc_hz(), interval, next, end = 0;
-	struct uf_port_opts po = { .link_wait_ms = app->opts.link_wait_ms ?
-								 app->opts.link_wait_ms :
-								 LINK_WAIT_MS_DEFAULT };
+	struct uf_port_opts po = { .link_wait_ms = app->opts.link_wait_ms ? app->opts.link_wait_ms
+									  : LINK_WAIT_MS_DEFAULT };
 	struct timespec nap = { .tv_nsec = CTL_SLEEP_US * 1000 };
 	uint16_t k;
 	int i, ret;
@@ -557,7 +561,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		app->json = fopen(json, "a");
 		if (app->json == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "cannot open the stats file %s: %s", json,
-					strerror(errno));
+				   strerror(errno));
 			return -1;
 		}
 	}
@@ -573,7 +577,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		ret = rte_eal_remote_launch(uf_worker_main, app->w[k], app->worker_lcore[k]);
 		if (ret != 0) {
 			uf_err_set(err, UF_EXIT_OTHER, "cannot launch worker %u on lcore %u: %s", k,
-					app->worker_lcore[k], rte_strerror(-ret));
+				   app->worker_lcore[k], rte_strerror(-ret));
 			uf_app_request_stop(app);
 			rte_eal_mp_wait_lcore();
 			return -1;

@@ -20,9 +20,9 @@
 struct rte_lpm;
 
 struct uf_app_opts {
-	double duration_s; /* 0: until a signal */
+	double duration_s;      /* 0: until a signal */
 	const char *stats_json; /* overrides stats.json; NULL: the config's */
-	FILE *human; /* the stats line and the final ledger (stderr) */
+	FILE *human;            /* the stats line and the final ledger (stderr) */
 	uint32_t link_wait_ms;
 };
 

@@ -63,7 +63,7 @@ default_lcores(char *buf, size_t len)
 
 int
 uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_argv *a,
-		struct uf_err *err)
+		  struct uf_err *err)
 {
 	char lcores[128];
 	uint16_t ids[RTE_MAX_LCORE];
@@ -76,8 +76,9 @@ uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_a
 	else
 		default_lcores(lcores, sizeof(lcores));
 	if (uf_parse_lcore_list(lcores, ids, RTE_MAX_LCORE) < 2) {
-		uf_err_set(err, UF_EXIT_CONFIG, "%s: eal.lcores: \"%s\" needs a main lcore and a worker",
-				cfg->path, lcores);
+		uf_err_set(err, UF_EXIT_CONFIG,
+			   "%s: eal.lcores: \"%s\" needs a main lcore and a worker", cfg->path,
+			   lcores);
 		return -1;
 	}
 	r |= push(a, "%s", prog);
@@ -112,7 +113,8 @@ uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_a
 	for (i = 0; i < cfg->eal.n_extra; i++)
 		r |= push(a, "%s", cfg->eal.extra_args[i]);
 	if (r != 0) {
-		uf_err_set(err, UF_EXIT_CONFIG, "%s: too many or too long EAL arguments", cfg->path);
+		uf_err_set(err, UF_EXIT_CONFIG, "%s: too many or too long EAL arguments",
+			   cfg->path);
 		return -1;
 	}
 	return 0;
@@ -200,10 +202,10 @@ free_huge_mb(long *total_mb)
 		if (sscanf(de->d_name, "hugepages-%ldkB", &kb) != 1)
 			continue;
 		snprintf(path, sizeof(path), "%s/kernel/mm/hugepages/%s/free_hugepages", sysfs_root,
-				de->d_name);
+			 de->d_name);
 		nfree = read_long(path);
 		snprintf(path, sizeof(path), "%s/kernel/mm/hugepages/%s/nr_hugepages", sysfs_root,
-				de->d_name);
+			 de->d_name);
 		ntot = read_long(path);
 		if (nfree > 0)
 			free_mb += nfree * kb / 1024;
@@ -238,8 +240,7 @@ struct ck {
 	int count;
 };
 
-static int __rte_format_printf(2, 3)
-problem(struct ck *c, const char *fmt, ...)
+static int __rte_format_printf(2, 3) problem(struct ck *c, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -273,8 +274,10 @@ check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p
 
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", sysfs_root, p->dev_name);
 	if (access(path, F_OK) != 0)
-		return problem(c, "ports[%d].device: PCI device %s does not exist on this host "
-				"(lspci -D lists the addresses)", i, p->dev_name);
+		return problem(c,
+			       "ports[%d].device: PCI device %s does not exist on this host "
+			       "(lspci -D lists the addresses)",
+			       i, p->dev_name);
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/vendor", sysfs_root, p->dev_name);
 	if (read_line(path, val, sizeof(val)))
 		vendor = (unsigned int)strtoul(val, NULL, 16);
@@ -282,49 +285,56 @@ check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n > 0) {
 		link[n] = '\0';
-		snprintf(drv, sizeof(drv), "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+		snprintf(drv, sizeof(drv), "%s",
+			 strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
 	}
 	if (vendor == 0x15b3) {
 		/* Mellanox: bifurcated, stays on the kernel driver */
 		if (strcmp(drv, "mlx5_core") != 0)
-			return problem(c, "ports[%d].device: %s is a Mellanox NIC bound to \"%s\"; the "
-					"mlx5 PMD needs it on mlx5_core (do not bind it to vfio-pci): "
-					"scripts/dpdk-bind.sh --unbind %s", i, p->dev_name,
-					drv[0] ? drv : "no driver", p->dev_name);
+			return problem(c,
+				       "ports[%d].device: %s is a Mellanox NIC bound to \"%s\"; the "
+				       "mlx5 PMD needs it on mlx5_core (do not bind it to vfio-pci): "
+				       "scripts/dpdk-bind.sh --unbind %s",
+				       i, p->dev_name, drv[0] ? drv : "no driver", p->dev_name);
 		return 0;
 	}
 	if (strcmp(drv, "vfio-pci") != 0 && strcmp(drv, "igb_uio") != 0 &&
-			strcmp(drv, "uio_pci_generic") != 0)
-		return problem(c, "ports[%d].device: %s is bound to \"%s\", not to vfio-pci; bind it "
-				"with scripts/dpdk-bind.sh %s (this takes the interface away from the "
-				"kernel)", i, p->dev_name, drv[0] ? drv : "no driver", p->dev_name);
+	    strcmp(drv, "uio_pci_generic") != 0)
+		return problem(c,
+			       "ports[%d].device: %s is bound to \"%s\", not to vfio-pci; bind it "
+			       "with scripts/dpdk-bind.sh %s (this takes the interface away from the "
+			       "kernel)",
+			       i, p->dev_name, drv[0] ? drv : "no driver", p->dev_name);
 	if (strcmp(drv, "vfio-pci") == 0) {
 		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", sysfs_root,
-				p->dev_name);
+			 p->dev_name);
 		if (access(path, F_OK) != 0) {
 			snprintf(path, sizeof(path),
-					"%s/module/vfio/parameters/enable_unsafe_noiommu_mode",
-					sysfs_root);
+				 "%s/module/vfio/parameters/enable_unsafe_noiommu_mode",
+				 sysfs_root);
 			if (!read_line(path, val, sizeof(val)) || val[0] != 'Y')
-				return problem(c, "ports[%d].device: %s has no IOMMU group and vfio's "
-						"no-IOMMU mode is off; enable the IOMMU (intel_iommu=on "
-						"/ amd_iommu=on) or, on a host you own entirely (AWS), "
-						"echo 1 > /sys/module/vfio/parameters/"
-						"enable_unsafe_noiommu_mode", i, p->dev_name);
+				return problem(c,
+					       "ports[%d].device: %s has no IOMMU group and vfio's "
+					       "no-IOMMU mode is off; enable the IOMMU (intel_iommu=on "
+					       "/ amd_iommu=on) or, on a host you own entirely (AWS), "
+					       "echo 1 > /sys/module/vfio/parameters/"
+					       "enable_unsafe_noiommu_mode",
+					       i, p->dev_name);
 		}
 	}
 	/* ENA devargs that only newer DPDKs know make the probe fail */
 	if (vendor == 0x1d0f && uf_devarg(p->device, "llq_policy", val, sizeof(val)) &&
-			RTE_VERSION < RTE_VERSION_NUM(24, 11, 0, 0))
-		return problem(c, "ports[%d].device: llq_policy= does not exist in DPDK %d.%02d (the "
-				"ENA probe would fail); use large_llq_hdr=1 instead", i, RTE_VER_YEAR,
-				RTE_VER_MONTH);
+	    RTE_VERSION < RTE_VERSION_NUM(24, 11, 0, 0))
+		return problem(c,
+			       "ports[%d].device: llq_policy= does not exist in DPDK %d.%02d (the "
+			       "ENA probe would fail); use large_llq_hdr=1 instead",
+			       i, RTE_VER_YEAR, RTE_VER_MONTH);
 	return 0;
 }
 
 int
 uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_env_note_fn note,
-		void *arg)
+	     void *arg)
 {
 	struct ck c = { .strict = strict, .err = err, .note = note, .arg = arg };
 	bool needs_root = !cfg->eal.no_huge;
@@ -342,38 +352,40 @@ uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_en
 			continue;
 		}
 		if (vdev_is(p->device, "net_af_xdp", "eth_af_xdp") ||
-				vdev_is(p->device, "net_af_packet", "eth_af_packet")) {
+		    vdev_is(p->device, "net_af_packet", "eth_af_packet")) {
 			needs_root = true;
 			if (!uf_devarg(p->device, "iface", iface, sizeof(iface))) {
-				if (problem(&c, "ports[%d].device: \"%s\" needs iface=<interface>", i,
-						    p->device) < 0)
+				if (problem(&c, "ports[%d].device: \"%s\" needs iface=<interface>",
+					    i, p->device) < 0)
 					return -1;
 				continue;
 			}
 			snprintf(path, sizeof(path), "%s/class/net/%s", sysfs_root, iface);
 			if (access(path, F_OK) != 0 &&
-					problem(&c, "ports[%d].device: interface %s does not exist in this "
-							"network namespace (ip link; run udpfan with ip "
-							"netns exec if it lives in another one)",
-							i, iface) < 0)
+			    problem(&c,
+				    "ports[%d].device: interface %s does not exist in this "
+				    "network namespace (ip link; run udpfan with ip "
+				    "netns exec if it lives in another one)",
+				    i, iface) < 0)
 				return -1;
 		}
 	}
 	if (needs_root && geteuid() != 0 &&
-			problem(&c, "udpfan needs root here (hugepages, raw sockets or PCI devices); "
-					"run it with sudo, or set eal.no_huge with ring/pcap/null vdevs") < 0)
+	    problem(&c, "udpfan needs root here (hugepages, raw sockets or PCI devices); "
+			"run it with sudo, or set eal.no_huge with ring/pcap/null vdevs") < 0)
 		return -1;
 	if (!cfg->eal.no_huge) {
 		free_mb = free_huge_mb(&total_mb);
 		if (free_mb == 0 &&
-				problem(&c, "no free hugepages (%ld MiB reserved, all in use or none): "
-						"sudo scripts/setup.sh hugepages, or echo 1024 > "
-						"/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages",
-						total_mb) < 0)
+		    problem(&c,
+			    "no free hugepages (%ld MiB reserved, all in use or none): "
+			    "sudo scripts/setup.sh hugepages, or echo 1024 > "
+			    "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages",
+			    total_mb) < 0)
 			return -1;
 		if (!cfg->eal.in_memory && !hugetlbfs_mounted() &&
-				problem(&c, "no hugetlbfs is mounted: sudo mount -t hugetlbfs nodev "
-						"/dev/hugepages (scripts/setup.sh hugepages does it)") < 0)
+		    problem(&c, "no hugetlbfs is mounted: sudo mount -t hugetlbfs nodev "
+				"/dev/hugepages (scripts/setup.sh hugepages does it)") < 0)
 			return -1;
 	}
 	return c.count;

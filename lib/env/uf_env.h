@@ -21,7 +21,7 @@ struct uf_eal_argv {
 
 /* Build EAL's argv from the config. 0, or -1 with err (config error: too many args). */
 int uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_argv *a,
-		struct uf_err *err);
+		      struct uf_err *err);
 
 /* One line of the argv, for logs and --check. */
 void uf_eal_argv_str(const struct uf_eal_argv *a, char *buf, size_t len);
@@ -32,7 +32,7 @@ void uf_eal_argv_str(const struct uf_eal_argv *a, char *buf, size_t len);
  */
 typedef void (*uf_env_note_fn)(void *arg, const char *msg);
 int uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_env_note_fn note,
-		void *arg);
+		 void *arg);
 
 /* The value of key= in a vdev/devargs string ("net_af_xdp0,iface=eth1" → "eth1"). */
 bool uf_devarg(const char *dev, const char *key, char *val, size_t len);

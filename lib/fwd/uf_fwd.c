@@ -10,8 +10,8 @@
 #define PREFETCH_AHEAD 4
 
 void
-uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
-		struct rte_mbuf **pkts, uint16_t n)
+uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
+	     uint16_t n)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
 	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST];

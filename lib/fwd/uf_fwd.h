@@ -53,9 +53,9 @@ struct uf_worker {
 	uint64_t drain_tsc;
 	struct uf_shared *shared;
 	struct rte_mempool *copy_pool; /* copies: the listen port's pool for this queue */
-	struct rte_mempool *hdr_pool; /* chained fan-out: small header mbufs (NULL: no chaining) */
-	struct rte_ring *ctl_rx; /* worker → control: ARP/ICMP for us */
-	struct rte_ring *ctl_tx; /* control → worker: replies and requests to send */
+	struct rte_mempool *hdr_pool;  /* chained fan-out: small header mbufs (NULL: no chaining) */
+	struct rte_ring *ctl_rx;       /* worker → control: ARP/ICMP for us */
+	struct rte_ring *ctl_tx;       /* control → worker: replies and requests to send */
 	uint8_t port_idx[RTE_MAX_ETHPORTS]; /* DPDK port id → our port index */
 	struct uf_wport ports[UF_MAX_PORTS];
 
@@ -72,7 +72,7 @@ int uf_worker_main(void *arg);
 
 /* Process one received burst from port index `pi` (exposed for tests and benches). */
 void uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
-		struct rte_mbuf **pkts, uint16_t n);
+		  struct rte_mbuf **pkts, uint16_t n);
 
 /* Hand every buffered frame to its PMD (bounded retries, then drop and count). */
 void uf_worker_flush(struct uf_worker *w);

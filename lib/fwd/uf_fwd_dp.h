@@ -87,7 +87,7 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
  */
 static inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
-		const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
+	    const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
 {
 	uint8_t *h = rte_pktmbuf_mtod(c, uint8_t *);
 	uint32_t len = UF_HDR_LEN + in->payload_len;
@@ -105,7 +105,7 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_i
 /* Rewrite the received mbuf into the last copy: no allocation, no payload copy. */
 static inline void
 uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_info *in,
-		uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
+	   uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
 {
 	uint32_t len = UF_HDR_LEN + in->payload_len;
 	uint8_t *h;
@@ -126,7 +126,7 @@ uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_in
 /* Fan one datagram out. Takes ownership of m on every path. */
 static inline void
 uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
-		const struct uf_rx_info *in)
+	  const struct uf_rx_info *in)
 {
 	const struct uf_set *set = &plan->sets[0];
 	const uint8_t *payload;
@@ -140,7 +140,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 		uint32_t nh;
 
 		if (unlikely(rte_lpm_lookup((struct rte_lpm *)(uintptr_t)plan->lpm,
-				     rte_be_to_cpu_32(in->src_ip), &nh) != 0)) {
+					    rte_be_to_cpu_32(in->src_ip), &nh) != 0)) {
 			w->ctr.drop[UF_DROP_NO_RULE]++;
 			rte_pktmbuf_free(m);
 			return;
@@ -185,7 +185,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	}
 
 	chain = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok &&
-			in->payload_len >= plan->chain_min_payload && k > 1;
+		in->payload_len >= plan->chain_min_payload && k > 1;
 	need = chain ? k : (uint16_t)(k > 0 ? k - 1 : 0);
 	got = need;
 	if (need > 0) {
@@ -243,7 +243,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 			struct rte_mbuf *h = nm[j];
 
 			uf_hdr_write(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, p_sum,
-					plan->udp_cksum);
+				     plan->udp_cksum);
 			h->data_len = UF_HDR_LEN;
 			h->pkt_len = UF_HDR_LEN + in->payload_len;
 			h->nb_segs = 2;
@@ -256,7 +256,8 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	for (j = 0; j + 1 < k; j++) {
 		const struct uf_dest_rt *d = &plan->dests[sel[j]];
 
-		uf_copy_one(nm[j], d, in, payload, p_sum, plan->udp_cksum, w->txb[d->egress].pad_to);
+		uf_copy_one(nm[j], d, in, payload, p_sum, plan->udp_cksum,
+			    w->txb[d->egress].pad_to);
 		uf_txb_add(w, d->egress, nm[j], d->idx);
 	}
 	{

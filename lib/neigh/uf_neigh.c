@@ -45,7 +45,7 @@ uf_neigh_find(const struct uf_neigh_table *t, uint16_t port, rte_be32_t ip)
 
 int
 uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
-		const struct rte_ether_addr *static_mac, uint64_t now_ms)
+	     const struct rte_ether_addr *static_mac, uint64_t now_ms)
 {
 	int i = uf_neigh_find(t, port, ip);
 	struct uf_neigh *e;
@@ -135,7 +135,7 @@ uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, 
 
 bool
 uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
-		const struct rte_ether_addr *mac, uint64_t now_ms)
+	       const struct rte_ether_addr *mac, uint64_t now_ms)
 {
 	int i = uf_neigh_find(t, port, ip);
 	struct uf_neigh *e;

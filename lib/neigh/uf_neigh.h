@@ -34,10 +34,10 @@ struct uf_neigh {
 	rte_be32_t ip;
 	enum uf_neigh_state state;
 	struct rte_ether_addr mac;
-	uint32_t probes; /* requests sent since the last answer */
-	uint64_t next_ms; /* when to send the next request */
+	uint32_t probes;       /* requests sent since the last answer */
+	uint64_t next_ms;      /* when to send the next request */
 	uint64_t confirmed_ms; /* last answer */
-	uint64_t changes; /* times the usable MAC appeared, changed or went away */
+	uint64_t changes;      /* times the usable MAC appeared, changed or went away */
 };
 
 struct uf_neigh_params {
@@ -55,13 +55,13 @@ struct uf_neigh_table {
 /* What the table asks the caller to send: an ARP request for ip on port, to mac (unicast
  * probe) or broadcast (mac NULL). */
 typedef void (*uf_neigh_send_fn)(void *arg, uint16_t port, rte_be32_t ip,
-		const struct rte_ether_addr *mac);
+				 const struct rte_ether_addr *mac);
 
 void uf_neigh_init(struct uf_neigh_table *t, const struct uf_neigh_params *prm);
 
 /* Find or add the entry for (port, ip); -1 when full. A static MAC makes it STATIC. */
 int uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
-		const struct rte_ether_addr *static_mac, uint64_t now_ms);
+		 const struct rte_ether_addr *static_mac, uint64_t now_ms);
 
 int uf_neigh_find(const struct uf_neigh_table *t, uint16_t port, rte_be32_t ip);
 
@@ -71,7 +71,7 @@ bool uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn s
 /* An ARP packet from (port, ip, mac) was seen. Returns true if a usable MAC changed. Only
  * entries already in the table are updated: udpfan learns the neighbours it needs. */
 bool uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
-		const struct rte_ether_addr *mac, uint64_t now_ms);
+		    const struct rte_ether_addr *mac, uint64_t now_ms);
 
 /* The port's link came back: re-probe everything on it now. */
 void uf_neigh_port_up(struct uf_neigh_table *t, uint16_t port, uint64_t now_ms);

@@ -42,8 +42,8 @@ classify_arp(const uint8_t *f, uint32_t len, const struct uf_port_id *port, enum
 	/* requests for our address; replies (learned if we asked or care); gratuitous ARP */
 	if (a.op == RTE_ARP_OP_REQUEST && a.tip == port->ip)
 		return UF_V_CONTROL;
-	if (a.op == RTE_ARP_OP_REPLY && rte_is_same_ether_addr(
-				(const struct rte_ether_addr *)f, &port->mac))
+	if (a.op == RTE_ARP_OP_REPLY &&
+	    rte_is_same_ether_addr((const struct rte_ether_addr *)f, &port->mac))
 		return UF_V_CONTROL;
 	if (a.sip == a.tip && a.sip != 0)
 		return UF_V_CONTROL;
@@ -52,7 +52,7 @@ classify_arp(const uint8_t *f, uint32_t len, const struct uf_port_id *port, enum
 
 enum uf_verdict
 uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
-		struct uf_rx_info *info, enum uf_drop *reason)
+	    struct uf_rx_info *info, enum uf_drop *reason)
 {
 	const struct rte_ether_addr *dst = (const struct rte_ether_addr *)f;
 	const uint8_t *ip;
@@ -79,7 +79,7 @@ uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port
 	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD)
 		return drop(reason, UF_DROP_MALFORMED);
 	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-			unlikely(rte_raw_cksum(ip, ihl) != 0xffff))
+	    unlikely(rte_raw_cksum(ip, ihl) != 0xffff))
 		return drop(reason, UF_DROP_MALFORMED);
 	if (unlikely(rd32(ip + 16) != port->ip))
 		return drop(reason, UF_DROP_NOT_FOR_US);
@@ -151,8 +151,8 @@ uf_tmpl_build(struct uf_tmpl *t, const struct uf_tmpl_spec *s)
 
 uint16_t
 uf_arp_build(uint8_t *f, uint16_t op, const struct rte_ether_addr *eth_dst,
-		const struct rte_ether_addr *sha, rte_be32_t sip, const struct rte_ether_addr *tha,
-		rte_be32_t tip)
+	     const struct rte_ether_addr *sha, rte_be32_t sip, const struct rte_ether_addr *tha,
+	     rte_be32_t tip)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
 	struct rte_arp_hdr *arp = (struct rte_arp_hdr *)(f + ETH_LEN);
@@ -182,8 +182,8 @@ uf_arp_parse(const uint8_t *f, uint32_t len, struct uf_arp_info *a)
 	if (len < ETH_LEN + sizeof(struct rte_arp_hdr))
 		return -1;
 	if (arp->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
-			arp->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
-			arp->arp_hlen != RTE_ETHER_ADDR_LEN || arp->arp_plen != 4)
+	    arp->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
+	    arp->arp_hlen != RTE_ETHER_ADDR_LEN || arp->arp_plen != 4)
 		return -1;
 	op = rte_be_to_cpu_16(arp->arp_opcode);
 	if (op != RTE_ARP_OP_REQUEST && op != RTE_ARP_OP_REPLY)

@@ -19,7 +19,7 @@
 #include "uf_counters.h"
 
 #define UF_HDR_LEN (RTE_ETHER_HDR_LEN + 20 + 8) /* 42: what every copy starts with */
-#define UF_MIN_FRAME 60 /* shortest Ethernet frame without FCS */
+#define UF_MIN_FRAME 60                         /* shortest Ethernet frame without FCS */
 #define UF_IP_DF 0x4000
 /* ICMP types (24.11 deprecates RTE_IP_ICMP_ECHO_*, 22.11 lacks RTE_ICMP_TYPE_ECHO_*) */
 #define UF_ICMP_ECHO_REQUEST 8
@@ -69,8 +69,8 @@ struct uf_port_id {
 
 enum uf_verdict {
 	UF_V_FORWARD = 0, /* a datagram to fan out; info filled */
-	UF_V_CONTROL, /* ARP or ICMP for the control plane */
-	UF_V_DROP, /* *reason filled */
+	UF_V_CONTROL,     /* ARP or ICMP for the control plane */
+	UF_V_DROP,        /* *reason filled */
 };
 
 /* What the fan-out needs to know about a datagram, read before its headers are rewritten. */
@@ -90,7 +90,8 @@ struct uf_rx_info {
  * NIC found bad is dropped as malformed.
  */
 enum uf_verdict uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck,
-		const struct uf_port_id *port, struct uf_rx_info *info, enum uf_drop *reason);
+			    const struct uf_port_id *port, struct uf_rx_info *info,
+			    enum uf_drop *reason);
 
 /* ---- header templates ---- */
 
@@ -110,9 +111,9 @@ struct uf_tmpl {
 	 * The length is unchanged, so it cancels.
 	 */
 	uint32_t udp_delta;
-	uint32_t repl_src_mask; /* all-ones: the copy carries another source IP than the input */
+	uint32_t repl_src_mask;   /* all-ones: the copy carries another source IP than the input */
 	uint32_t repl_sport_mask; /* all-ones: the copy carries another source port */
-	uint32_t keep_src_mask; /* ~repl_src_mask */
+	uint32_t keep_src_mask;   /* ~repl_src_mask */
 };
 
 struct uf_tmpl_spec {
@@ -135,7 +136,7 @@ void uf_tmpl_build(struct uf_tmpl *t, const struct uf_tmpl_spec *s);
 /* ones-complement sum P of the input's pseudo-header + UDP header + payload (see uf_tmpl) */
 static inline uint32_t
 uf_in_sum(const struct uf_rx_info *in, const uint8_t *payload, rte_be32_t in_dst_ip,
-		rte_be16_t in_dst_port)
+	  rte_be16_t in_dst_port)
 {
 	uint32_t s;
 
@@ -157,7 +158,7 @@ uf_in_sum(const struct uf_rx_info *in, const uint8_t *payload, rte_be32_t in_dst
  */
 static inline void
 uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
-		bool udp_cksum)
+	     bool udp_cksum)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + RTE_ETHER_HDR_LEN);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + RTE_ETHER_HDR_LEN + 20);
@@ -195,8 +196,8 @@ uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, u
 
 /* Build an ARP frame (request or reply) into f (>= 60 bytes). Returns its length (60). */
 uint16_t uf_arp_build(uint8_t *f, uint16_t op, const struct rte_ether_addr *eth_dst,
-		const struct rte_ether_addr *sha, rte_be32_t sip, const struct rte_ether_addr *tha,
-		rte_be32_t tip);
+		      const struct rte_ether_addr *sha, rte_be32_t sip,
+		      const struct rte_ether_addr *tha, rte_be32_t tip);
 
 /* Parse an ARP frame; 0 and fields filled, or -1 if it is not a well-formed Ethernet/IPv4
  * ARP request or reply. */

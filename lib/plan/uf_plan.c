@@ -57,7 +57,8 @@ uf_plan_build(const struct uf_plan_input *in)
 	if (in->socket >= 0) {
 		mem = rte_zmalloc_socket("uf_plan", total, RTE_CACHE_LINE_SIZE, in->socket);
 	} else {
-		mem = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(total, RTE_CACHE_LINE_SIZE));
+		mem = aligned_alloc(RTE_CACHE_LINE_SIZE,
+				    RTE_ALIGN_CEIL(total, RTE_CACHE_LINE_SIZE));
 		if (mem != NULL)
 			memset(mem, 0, total);
 	}
@@ -73,8 +74,8 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->n_sets = (uint16_t)n_sets;
 	plan->udp_cksum = cfg->fwd.udp_checksum == UF_CKSUM_COMPUTE;
 	plan->fanout = cfg->fwd.fanout;
-	plan->chain_min_payload = RTE_MAX(cfg->fwd.chain_min_payload,
-			(uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
+	plan->chain_min_payload =
+			RTE_MAX(cfg->fwd.chain_min_payload, (uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
 	plan->lpm = in->lpm;
 	plan->in_dst_ip = cfg->ports[cfg->listen.port].ip;
 	plan->in_dst_port = rte_cpu_to_be_16(cfg->listen.udp_port);
@@ -170,7 +171,7 @@ uf_rules_lpm(const struct uf_config *cfg, int socket)
 	 */
 	for (i = 0; i < cfg->n_rules; i++) {
 		ret = rte_lpm_add(lpm, rte_be_to_cpu_32(cfg->rules[i].prefix), cfg->rules[i].len,
-				(uint32_t)i);
+				  (uint32_t)i);
 		if (ret < 0) {
 			rte_lpm_free(lpm);
 			rte_errno = -ret;

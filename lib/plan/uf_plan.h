@@ -20,18 +20,18 @@ struct rte_lpm;
 /* One destination, as the worker sees it. */
 struct uf_dest_rt {
 	struct uf_tmpl tmpl;
-	uint16_t egress; /* port index: the worker's TX buffer */
-	uint16_t idx; /* position in destinations[] */
-	uint32_t sample; /* 1: every datagram */
+	uint16_t egress;      /* port index: the worker's TX buffer */
+	uint16_t idx;         /* position in destinations[] */
+	uint32_t sample;      /* 1: every datagram */
 	uint16_t max_payload; /* egress MTU - 28 */
-	bool resolved; /* the template carries a valid next-hop MAC */
-	bool chain_ok; /* the egress PMD transmits chained mbufs correctly */
+	bool resolved;        /* the template carries a valid next-hop MAC */
+	bool chain_ok;        /* the egress PMD transmits chained mbufs correctly */
 } __rte_cache_aligned;
 
 /* The destinations one sender gets (all of them without rules; a rule's `to` with). */
 struct uf_set {
 	uint16_t n;
-	uint16_t first; /* into uf_plan.set_dests */
+	uint16_t first;       /* into uf_plan.set_dests */
 	uint16_t max_payload; /* the smallest of its destinations' */
 	bool any_resolved;
 	bool chain_ok;
@@ -44,9 +44,9 @@ struct uf_plan {
 	bool udp_cksum;
 	enum uf_fanout_mode fanout;
 	uint32_t chain_min_payload; /* >= 18, so chained frames never need padding */
-	rte_be32_t in_dst_ip; /* what datagrams are addressed to: the listen port's IP */
-	rte_be16_t in_dst_port; /* and UDP port */
-	const struct rte_lpm *lpm; /* NULL: no rules, every sender gets set 0; not owned */
+	rte_be32_t in_dst_ip;       /* what datagrams are addressed to: the listen port's IP */
+	rte_be16_t in_dst_port;     /* and UDP port */
+	const struct rte_lpm *lpm;  /* NULL: no rules, every sender gets set 0; not owned */
 	struct uf_set *sets;
 	uint16_t *set_dests;
 	struct uf_dest_rt *dests;
@@ -57,10 +57,10 @@ struct uf_plan {
 struct uf_plan_input {
 	const struct uf_config *cfg;
 	const struct rte_ether_addr *port_mac; /* [cfg->n_ports] */
-	const uint16_t *port_mtu; /* [cfg->n_ports] */
-	const bool *port_chain_ok; /* [cfg->n_ports] */
+	const uint16_t *port_mtu;              /* [cfg->n_ports] */
+	const bool *port_chain_ok;             /* [cfg->n_ports] */
 	const struct rte_ether_addr *dest_mac; /* [cfg->n_dests]: the next hop's MAC */
-	const bool *dest_resolved; /* [cfg->n_dests] */
+	const bool *dest_resolved;             /* [cfg->n_dests] */
 	const struct rte_lpm *lpm;
 	uint64_t version;
 	int socket; /* < 0: plain heap (unit tests) */

@@ -77,7 +77,7 @@ errstr(int ret)
 
 int
 uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
-		const struct uf_port_opts *o, struct uf_err *err)
+	     const struct uf_port_opts *o, struct uf_err *err)
 {
 	const struct uf_cfg_port *pc = &cfg->ports[idx];
 	struct uf_port_req req = {
@@ -105,17 +105,19 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 
 	ret = rte_eth_dev_get_port_by_name(pc->dev_name, &p->port_id);
 	if (ret != 0) {
-		uf_err_set(err, UF_EXIT_ENV, "%s:%u:%u: ports[%u].device: \"%s\" was not probed by "
-				"DPDK (%s); %s", cfg->path, pc->device_pos.line, pc->device_pos.col,
-				idx, pc->device, errstr(ret),
-				pc->is_pci ? "is it bound to vfio-pci? (scripts/dpdk-bind.sh)" :
-					     "check the vdev string and that the interface exists");
+		uf_err_set(err, UF_EXIT_ENV,
+			   "%s:%u:%u: ports[%u].device: \"%s\" was not probed by "
+			   "DPDK (%s); %s",
+			   cfg->path, pc->device_pos.line, pc->device_pos.col, idx, pc->device,
+			   errstr(ret),
+			   pc->is_pci ? "is it bound to vfio-pci? (scripts/dpdk-bind.sh)"
+				      : "check the vdev string and that the interface exists");
 		return -ENODEV;
 	}
 	ret = rte_eth_dev_info_get(p->port_id, &p->info);
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "port %s: cannot read device info: %s", pc->name,
-				errstr(ret));
+			   errstr(ret));
 		return ret;
 	}
 	p->quirk = uf_quirk_lookup(p->info.driver_name);
@@ -123,12 +125,13 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	ret = uf_quirk_decide(p->quirk, &p->info, &req, &p->plan, why, sizeof(why));
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_CONFIG, "%s:%u:%u: ports[%u] (%s): %s", cfg->path,
-				pc->pos.line, pc->pos.col, idx, pc->name, why);
+			   pc->pos.line, pc->pos.col, idx, pc->name, why);
 		return ret;
 	}
 	if (p->plan.rss_hf_trimmed != 0)
-		UF_LOG(NOTICE, "port %s: %s cannot hash on RSS fields 0x%" PRIx64 "; using 0x%" PRIx64,
-				pc->name, p->info.driver_name, p->plan.rss_hf_trimmed, p->plan.rss_hf);
+		UF_LOG(NOTICE,
+		       "port %s: %s cannot hash on RSS fields 0x%" PRIx64 "; using 0x%" PRIx64,
+		       pc->name, p->info.driver_name, p->plan.rss_hf_trimmed, p->plan.rss_hf);
 
 	p->socket = rte_eth_dev_socket_id(p->port_id);
 	if (p->socket < 0)
@@ -155,21 +158,22 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		if (rte_flow_isolate(p->port_id, 1, &fe) == 0)
 			p->flow_isolated = true;
 		else
-			UF_LOG(NOTICE, "port %s: flow isolate refused (%s): the port gets all traffic",
-					pc->name, fe.message ? fe.message : "no reason given");
+			UF_LOG(NOTICE,
+			       "port %s: flow isolate refused (%s): the port gets all traffic",
+			       pc->name, fe.message ? fe.message : "no reason given");
 	}
 	ret = rte_eth_dev_configure(p->port_id, p->nb_queues, p->nb_queues, &conf);
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "port %s (%s): configure with %u queues failed: %s",
-				pc->name, p->info.driver_name, p->nb_queues, errstr(ret));
+			   pc->name, p->info.driver_name, p->nb_queues, errstr(ret));
 		return ret;
 	}
 	rxd = p->plan.rx_desc;
 	txd = p->plan.tx_desc;
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &rxd, &txd);
 	if (ret != 0) {
-		uf_err_set(err, UF_EXIT_ENV, "port %s: descriptor counts %u/%u refused: %s", pc->name,
-				rxd, txd, errstr(ret));
+		uf_err_set(err, UF_EXIT_ENV, "port %s: descriptor counts %u/%u refused: %s",
+			   pc->name, rxd, txd, errstr(ret));
 		return ret;
 	}
 	if (rxd != p->plan.rx_desc || txd != p->plan.tx_desc)
@@ -186,13 +190,14 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 
 		snprintf(name, sizeof(name), "uf_p%u_q%u", idx, q);
 		p->pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0, p->plan.data_room,
-				p->socket);
+						     p->socket);
 		if (p->pool[q] == NULL) {
-			uf_err_set(err, UF_EXIT_ENV, "port %s: cannot create a pool of %u mbufs of %u "
-					"bytes on socket %d: %s; reserve more hugepages "
-					"(scripts/setup.sh hugepages) or lower ports[].mbufs",
-					pc->name, n_mbufs, p->plan.data_room, p->socket,
-					rte_strerror(rte_errno));
+			uf_err_set(err, UF_EXIT_ENV,
+				   "port %s: cannot create a pool of %u mbufs of %u "
+				   "bytes on socket %d: %s; reserve more hugepages "
+				   "(scripts/setup.sh hugepages) or lower ports[].mbufs",
+				   pc->name, n_mbufs, p->plan.data_room, p->socket,
+				   rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
 		rxc.offloads = p->plan.rx_offloads;
@@ -202,25 +207,27 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		if (ret == 0 && is_af_xdp)
 			remember_xsk(p, before, n_before);
 		if (ret != 0) {
-			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s", pc->name,
-					q, errstr(ret));
+			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s",
+				   pc->name, q, errstr(ret));
 			return ret;
 		}
 		txc.offloads = p->plan.tx_offloads;
 		ret = rte_eth_tx_queue_setup(p->port_id, q, txd, p->socket, &txc);
 		if (ret != 0) {
-			uf_err_set(err, UF_EXIT_ENV, "port %s: TX queue %u setup failed: %s", pc->name,
-					q, errstr(ret));
+			uf_err_set(err, UF_EXIT_ENV, "port %s: TX queue %u setup failed: %s",
+				   pc->name, q, errstr(ret));
 			return ret;
 		}
 		if (o->want_chain && p->plan.chain_ok && cfg->listen.port == idx) {
 			snprintf(name, sizeof(name), "uf_h%u_q%u", idx, q);
 			p->hdr_pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0,
-					RTE_PKTMBUF_HEADROOM + 64, p->socket);
+								 RTE_PKTMBUF_HEADROOM + 64,
+								 p->socket);
 			if (p->hdr_pool[q] == NULL) {
-				uf_err_set(err, UF_EXIT_ENV, "port %s: cannot create a header pool: %s; "
-						"reserve more hugepages or set forward.fanout: copy",
-						pc->name, rte_strerror(rte_errno));
+				uf_err_set(err, UF_EXIT_ENV,
+					   "port %s: cannot create a header pool: %s; "
+					   "reserve more hugepages or set forward.fanout: copy",
+					   pc->name, rte_strerror(rte_errno));
 				return -ENOMEM;
 			}
 		}
@@ -232,7 +239,7 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			p->plan.mtu_path = UF_MTU_NA;
 		} else if (ret != 0) {
 			uf_err_set(err, UF_EXIT_ENV, "port %s (%s): MTU %u refused: %s", pc->name,
-					p->info.driver_name, p->plan.mtu, errstr(ret));
+				   p->info.driver_name, p->plan.mtu, errstr(ret));
 			return ret;
 		}
 	}
@@ -254,9 +261,10 @@ resolve_xstats(struct uf_port *p)
 			p->xstat_names[p->n_xstats] = want[i];
 			p->n_xstats++;
 		} else {
-			UF_LOG(NOTICE, "port %s: %s has no xstat \"%s\" (expected by its quirk row); "
-					"it is left out of the stats, not reported as 0",
-					p->cfg->name, p->info.driver_name, want[i]);
+			UF_LOG(NOTICE,
+			       "port %s: %s has no xstat \"%s\" (expected by its quirk row); "
+			       "it is left out of the stats, not reported as 0",
+			       p->cfg->name, p->info.driver_name, want[i]);
 		}
 	}
 }
@@ -278,7 +286,7 @@ read_xdp_mode(struct uf_port *p)
 
 int
 uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
-		struct uf_err *err)
+	      struct uf_err *err)
 {
 	struct rte_eth_link link;
 	uint64_t deadline;
@@ -288,7 +296,7 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	ret = rte_eth_dev_start(p->port_id);
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "port %s (%s): start failed: %s", p->cfg->name,
-				p->info.driver_name, errstr(ret));
+			   p->info.driver_name, errstr(ret));
 		return ret;
 	}
 	p->started = true;
@@ -307,14 +315,15 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	p->link_up = ret == 0 && link.link_status == RTE_ETH_LINK_UP;
 	if (!p->link_up)
 		UF_LOG(WARNING, "port %s: link still down after %u ms; forwarding starts anyway",
-				p->cfg->name, o->link_wait_ms);
+		       p->cfg->name, o->link_wait_ms);
 	else
-		UF_LOG(INFO, "port %s (%s, %s, " RTE_ETHER_ADDR_PRT_FMT "): link up, %u Mbps, %u "
-				"queues, mtu %u (%s)%s%s",
-				p->cfg->name, p->cfg->dev_name, p->info.driver_name,
-				RTE_ETHER_ADDR_BYTES(&p->mac), link.link_speed, p->nb_queues, p->plan.mtu,
-				uf_mtu_path_name(p->plan.mtu_path), p->xdp_mode[0] ? ", XDP " : "",
-				p->xdp_mode);
+		UF_LOG(INFO,
+		       "port %s (%s, %s, " RTE_ETHER_ADDR_PRT_FMT "): link up, %u Mbps, %u "
+		       "queues, mtu %u (%s)%s%s",
+		       p->cfg->name, p->cfg->dev_name, p->info.driver_name,
+		       RTE_ETHER_ADDR_BYTES(&p->mac), link.link_speed, p->nb_queues, p->plan.mtu,
+		       uf_mtu_path_name(p->plan.mtu_path), p->xdp_mode[0] ? ", XDP " : "",
+		       p->xdp_mode);
 	return 0;
 }
 

@@ -17,7 +17,7 @@
 #define UF_XSTATS_MAX 32
 
 struct uf_port {
-	uint16_t idx; /* position in ports[] */
+	uint16_t idx;     /* position in ports[] */
 	uint16_t port_id; /* DPDK's */
 	int socket;
 	uint16_t nb_queues;
@@ -26,7 +26,7 @@ struct uf_port {
 	struct rte_eth_dev_info info;
 	struct uf_port_plan plan;
 	struct rte_ether_addr mac;
-	struct rte_mempool *pool[UF_MAX_WORKERS]; /* per RX queue */
+	struct rte_mempool *pool[UF_MAX_WORKERS];     /* per RX queue */
 	struct rte_mempool *hdr_pool[UF_MAX_WORKERS]; /* chained fan-out headers (listen port) */
 	bool started;
 	/* steering */
@@ -39,7 +39,7 @@ struct uf_port {
 	uint64_t xstat_ids[UF_XSTATS_MAX];
 	const char *xstat_names[UF_XSTATS_MAX];
 	char xdp_mode[64]; /* af_xdp: what the kernel gave us */
-	int n_xsk; /* af_xdp: the PMD's sockets, one per queue */
+	int n_xsk;         /* af_xdp: the PMD's sockets, one per queue */
 	int xsk_fd[UF_MAX_WORKERS];
 	bool link_up;
 };
@@ -54,11 +54,11 @@ struct uf_port_opts {
 
 /* Look up the ethdev, decide its plan, create its pools and queues. err → exit code and line. */
 int uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
-		const struct uf_port_opts *o, struct uf_err *err);
+		 const struct uf_port_opts *o, struct uf_err *err);
 
 /* Start, steer (RSS/rte_flow) and wait for link (bounded). */
 int uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
-		struct uf_err *err);
+		  struct uf_err *err);
 
 /* Stop, remove flows, close, free pools. */
 void uf_port_close(struct uf_port *p);

@@ -17,8 +17,7 @@ const struct uf_flow_ops uf_flow_ops_rte = {
 
 static struct rte_flow *
 try_rule(uint16_t port_id, const struct uf_flow_ops *ops, const struct rte_flow_attr *attr,
-		const struct rte_flow_item *pat, const struct rte_flow_action *act, char *why,
-		size_t len)
+	 const struct rte_flow_item *pat, const struct rte_flow_action *act, char *why, size_t len)
 {
 	struct rte_flow_error fe;
 	struct rte_flow *f;
@@ -36,7 +35,7 @@ try_rule(uint16_t port_id, const struct uf_flow_ops *ops, const struct rte_flow_
 
 void
 uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t dst_ip,
-		bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res)
+	       bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res)
 {
 	uint16_t queues[RTE_MAX_QUEUES_PER_PORT];
 	struct rte_flow_attr attr = { .ingress = 1 };
@@ -86,14 +85,16 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 
 	f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
 	if (f == NULL) {
-		snprintf(res->why, sizeof(res->why), "rte_flow RSS rule for UDP port %u refused "
-				"(%s): plain RSS", udp_port, why);
+		snprintf(res->why, sizeof(res->why),
+			 "rte_flow RSS rule for UDP port %u refused "
+			 "(%s): plain RSS",
+			 udp_port, why);
 		return;
 	}
 	res->kind = UF_STEER_FLOW;
 	res->flows[res->n_flows++] = f;
 	snprintf(res->why, sizeof(res->why), "rte_flow: UDP port %u spread over %u queues by RSS",
-			udp_port, nb_queues);
+		 udp_port, nb_queues);
 
 	/* the rest: ARP and ICMP to queue 0 when isolated (nothing else reaches us), else a
 	 * lowest-priority catch-all to queue 0 where the PMD has priorities */
@@ -134,7 +135,7 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 		if (f != NULL) {
 			res->flows[res->n_flows++] = f;
 			strncat(res->why, "; the rest to queue 0",
-					sizeof(res->why) - strlen(res->why) - 1);
+				sizeof(res->why) - strlen(res->why) - 1);
 		}
 	}
 }
@@ -157,7 +158,7 @@ setup_reta(struct uf_port *p)
 	ret = rte_eth_dev_rss_reta_update(p->port_id, reta, size);
 	if (ret != 0)
 		UF_LOG(INFO, "port %s: RETA update refused (%s); the PMD's default spread stays",
-				p->cfg->name, rte_strerror(-ret));
+		       p->cfg->name, rte_strerror(-ret));
 }
 
 void
@@ -170,17 +171,18 @@ uf_steer_setup(struct uf_port *p, uint16_t udp_port)
 		setup_reta(p);
 	if (p->plan.try_flow && udp_port != 0) {
 		uf_steer_flows(p->port_id, p->nb_queues, udp_port, p->cfg->ip, p->flow_isolated,
-				&uf_flow_ops_rte, &res);
+			       &uf_flow_ops_rte, &res);
 		for (i = 0; i < res.n_flows; i++)
 			p->flows[i] = res.flows[i];
 		p->n_flows = res.n_flows;
 		snprintf(p->steering, sizeof(p->steering), "%s", res.why);
 	} else if (p->plan.rss) {
-		snprintf(p->steering, sizeof(p->steering), "RSS over %u queues (hash fields 0x%" PRIx64
-				")", p->nb_queues, p->plan.rss_hf);
+		snprintf(p->steering, sizeof(p->steering),
+			 "RSS over %u queues (hash fields 0x%" PRIx64 ")", p->nb_queues,
+			 p->plan.rss_hf);
 	} else if (p->nb_queues > 1) {
 		snprintf(p->steering, sizeof(p->steering), "%s spreads over %u queues itself",
-				p->info.driver_name, p->nb_queues);
+			 p->info.driver_name, p->nb_queues);
 	} else {
 		snprintf(p->steering, sizeof(p->steering), "one queue");
 	}

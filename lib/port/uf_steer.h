@@ -15,11 +15,12 @@ struct uf_port;
 /* rte_flow calls, behind a table so that tests can fake a PMD's answers. */
 struct uf_flow_ops {
 	int (*validate)(uint16_t port_id, const struct rte_flow_attr *attr,
-			const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
-			struct rte_flow_error *error);
+			const struct rte_flow_item pattern[],
+			const struct rte_flow_action actions[], struct rte_flow_error *error);
 	struct rte_flow *(*create)(uint16_t port_id, const struct rte_flow_attr *attr,
-			const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
-			struct rte_flow_error *error);
+				   const struct rte_flow_item pattern[],
+				   const struct rte_flow_action actions[],
+				   struct rte_flow_error *error);
 	int (*destroy)(uint16_t port_id, struct rte_flow *flow, struct rte_flow_error *error);
 };
 
@@ -27,7 +28,7 @@ extern const struct uf_flow_ops uf_flow_ops_rte;
 
 enum uf_steer_kind {
 	UF_STEER_SINGLE = 0, /* one queue: nothing to steer */
-	UF_STEER_RSS, /* the port's RSS (and RETA) spreads everything */
+	UF_STEER_RSS,        /* the port's RSS (and RETA) spreads everything */
 	UF_STEER_FLOW, /* an rte_flow RSS rule spreads the listen port; the rest as RSS/isolate */
 };
 
@@ -44,7 +45,7 @@ struct uf_steer_result {
  * (isolated) ARP and ICMP to queue 0. Falls back to RSS when validation fails.
  */
 void uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t dst_ip,
-		bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res);
+		    bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res);
 
 /* Port-level entry points (uf_port.c): RETA + flows, and removal at shutdown. */
 void uf_steer_setup(struct uf_port *p, uint16_t udp_port);

@@ -182,8 +182,9 @@ uf_xdp_mode_str(int attach, const struct uf_xsk_info *xi, char *buf, size_t len)
 	if (xi == NULL || xi->n_sockets == 0)
 		snprintf(buf, len, "%s", m);
 	else
-		snprintf(buf, len, "%s, %s", m, xi->n_zerocopy == xi->n_sockets ? "zero-copy" :
-							xi->n_zerocopy == 0 ? "copy" :
-									      "mixed zero-copy/copy");
+		snprintf(buf, len, "%s, %s", m,
+			 xi->n_zerocopy == xi->n_sockets ? "zero-copy"
+			 : xi->n_zerocopy == 0           ? "copy"
+							 : "mixed zero-copy/copy");
 	return buf;
 }

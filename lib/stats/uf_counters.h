@@ -19,22 +19,22 @@
 #include "uf_common.h"
 
 /* Why a received frame was not forwarded. X(ENUM, json_key, description) */
-#define UF_DROP_REASONS(X)                                                                         \
-	X(NOT_IPV4, not_ipv4, "neither IPv4 nor ARP (IPv6, VLAN-tagged, LLDP, ...)")              \
-	X(NOT_UDP, not_udp, "IPv4 for us, but neither UDP nor ICMP")                               \
-	X(NOT_FOR_US, not_for_us, "another MAC, IP or UDP port than ours, or ARP about others")  \
-	X(MALFORMED, malformed, "truncated, bad lengths, bad IPv4 header checksum, bad ARP")      \
-	X(FRAGMENT, fragment, "an IPv4 fragment (not reassembled)")                                \
-	X(TOO_BIG, too_big, "the payload does not fit a destination port's MTU")                   \
-	X(NO_NEIGHBOR, no_neighbor, "no destination of the datagram has a resolved MAC")           \
-	X(NOMBUF, nombuf, "no buffer for even one copy")                                           \
-	X(NO_RULE, no_rule, "no rule matches the sender")                                          \
+#define UF_DROP_REASONS(X)                                                                      \
+	X(NOT_IPV4, not_ipv4, "neither IPv4 nor ARP (IPv6, VLAN-tagged, LLDP, ...)")            \
+	X(NOT_UDP, not_udp, "IPv4 for us, but neither UDP nor ICMP")                            \
+	X(NOT_FOR_US, not_for_us, "another MAC, IP or UDP port than ours, or ARP about others") \
+	X(MALFORMED, malformed, "truncated, bad lengths, bad IPv4 header checksum, bad ARP")    \
+	X(FRAGMENT, fragment, "an IPv4 fragment (not reassembled)")                             \
+	X(TOO_BIG, too_big, "the payload does not fit a destination port's MTU")                \
+	X(NO_NEIGHBOR, no_neighbor, "no destination of the datagram has a resolved MAC")        \
+	X(NOMBUF, nombuf, "no buffer for even one copy")                                        \
+	X(NO_RULE, no_rule, "no rule matches the sender")                                       \
 	X(CTL_OVERFLOW, ctl_overflow, "ARP/ICMP for us while the control ring was full")
 
 /* Why a copy that was attempted did not reach the PMD. */
-#define UF_TX_DROP_REASONS(X)                                                                      \
-	X(RING_FULL, ring_full, "the TX ring stayed full through the bounded retries")            \
-	X(NOMBUF, nombuf, "no buffer for this copy")                                               \
+#define UF_TX_DROP_REASONS(X)                                                          \
+	X(RING_FULL, ring_full, "the TX ring stayed full through the bounded retries") \
+	X(NOMBUF, nombuf, "no buffer for this copy")                                   \
 	X(NO_NEIGHBOR, no_neighbor, "the destination's MAC is not resolved")
 
 #define UF_ENUM_DROP(e, k, d) UF_DROP_##e,
@@ -79,7 +79,7 @@ struct uf_lcore_ctr {
 	uint64_t tx_drop[UF_TXDROP_MAX];
 	uint64_t ctl_tx_ok;
 	uint64_t ctl_tx_drop;
-	uint64_t tx_retries; /* extra tx_burst calls made while a ring was full */
+	uint64_t tx_retries;  /* extra tx_burst calls made while a ring was full */
 	uint64_t busy_cycles; /* cycles in loop passes that received something */
 	uint64_t total_cycles;
 	uint64_t loops;

@@ -95,66 +95,72 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN];
 	int i, j;
 
-	fprintf(f, "{\"time\": %.3f, \"interval_s\": %.3f, \"uptime_s\": %.3f, \"final\": %s, "
-			"\"plan_version\": %" PRIu64 ", ",
-			s->time, s->interval_s, s->uptime_s, s->final ? "true" : "false",
-			s->plan_version);
-	fprintf(f, "\"fwd\": {\"rx\": %" PRIu64 ", \"forwarded\": %" PRIu64 ", \"control\": %" PRIu64
-			", \"fanout\": %" PRIu64 ", \"sampled_out\": %" PRIu64
-			", \"copies_attempted\": %" PRIu64 ", \"tx_ok\": %" PRIu64 ", \"drop\": {",
-			t->rx, t->forwarded, t->control, t->fanout, t->sampled_out,
-			t->copies_attempted, t->tx_ok);
+	fprintf(f,
+		"{\"time\": %.3f, \"interval_s\": %.3f, \"uptime_s\": %.3f, \"final\": %s, "
+		"\"plan_version\": %" PRIu64 ", ",
+		s->time, s->interval_s, s->uptime_s, s->final ? "true" : "false", s->plan_version);
+	fprintf(f,
+		"\"fwd\": {\"rx\": %" PRIu64 ", \"forwarded\": %" PRIu64 ", \"control\": %" PRIu64
+		", \"fanout\": %" PRIu64 ", \"sampled_out\": %" PRIu64
+		", \"copies_attempted\": %" PRIu64 ", \"tx_ok\": %" PRIu64 ", \"drop\": {",
+		t->rx, t->forwarded, t->control, t->fanout, t->sampled_out, t->copies_attempted,
+		t->tx_ok);
 	for (i = 0; i < UF_DROP_MAX; i++)
 		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", uf_drop_names[i], t->drop[i]);
 	fprintf(f, "}, \"tx_drop\": {");
 	for (i = 0; i < UF_TXDROP_MAX; i++)
 		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", uf_txdrop_names[i], t->tx_drop[i]);
-	fprintf(f, "}, \"tx_retries\": %" PRIu64 ", \"ctl_tx_ok\": %" PRIu64
-			", \"ctl_tx_drop\": %" PRIu64 "}, ",
-			t->tx_retries, t->ctl_tx_ok, t->ctl_tx_drop);
-	fprintf(f, "\"arp\": {\"requests_answered\": %" PRIu64 ", \"replies_learned\": %" PRIu64
-			", \"requests_sent\": %" PRIu64 ", \"gratuitous_sent\": %" PRIu64
-			", \"ignored\": %" PRIu64 "}, ",
-			s->ctl.arp_requests_answered, s->ctl.arp_replies_learned,
-			s->ctl.arp_requests_sent, s->ctl.arp_gratuitous_sent, s->ctl.arp_ignored);
-	fprintf(f, "\"icmp\": {\"echo_answered\": %" PRIu64 ", \"rate_limited\": %" PRIu64
-			", \"ignored\": %" PRIu64 "}, \"control\": {\"nombuf\": %" PRIu64
-			", \"ring_full\": %" PRIu64 ", \"plan_updates\": %" PRIu64 "}, ",
-			s->ctl.icmp_echo_answered, s->ctl.icmp_rate_limited, s->ctl.icmp_ignored,
-			s->ctl.ctl_nombuf, s->ctl.ctl_ring_full, s->ctl.plan_updates);
+	fprintf(f,
+		"}, \"tx_retries\": %" PRIu64 ", \"ctl_tx_ok\": %" PRIu64
+		", \"ctl_tx_drop\": %" PRIu64 "}, ",
+		t->tx_retries, t->ctl_tx_ok, t->ctl_tx_drop);
+	fprintf(f,
+		"\"arp\": {\"requests_answered\": %" PRIu64 ", \"replies_learned\": %" PRIu64
+		", \"requests_sent\": %" PRIu64 ", \"gratuitous_sent\": %" PRIu64
+		", \"ignored\": %" PRIu64 "}, ",
+		s->ctl.arp_requests_answered, s->ctl.arp_replies_learned, s->ctl.arp_requests_sent,
+		s->ctl.arp_gratuitous_sent, s->ctl.arp_ignored);
+	fprintf(f,
+		"\"icmp\": {\"echo_answered\": %" PRIu64 ", \"rate_limited\": %" PRIu64
+		", \"ignored\": %" PRIu64 "}, \"control\": {\"nombuf\": %" PRIu64
+		", \"ring_full\": %" PRIu64 ", \"plan_updates\": %" PRIu64 "}, ",
+		s->ctl.icmp_echo_answered, s->ctl.icmp_rate_limited, s->ctl.icmp_ignored,
+		s->ctl.ctl_nombuf, s->ctl.ctl_ring_full, s->ctl.plan_updates);
 
 	fprintf(f, "\"ports\": {");
 	for (i = 0; i < s->n_ports; i++) {
 		const struct uf_snap_port *p = &s->ports[i];
 
-		fprintf(f, "%s\"%s\": {\"driver\": \"%s\", \"link_up\": %s, \"ipackets\": %" PRIu64
-				", \"opackets\": %" PRIu64 ", \"ibytes\": %" PRIu64
-				", \"obytes\": %" PRIu64 ", \"imissed\": %" PRIu64
-				", \"ierrors\": %" PRIu64 ", \"oerrors\": %" PRIu64
-				", \"rx_nombuf\": %" PRIu64 ", \"xstats\": {",
-				i ? ", " : "", p->name, p->driver, p->link_up ? "true" : "false",
-				p->st.ipackets, p->st.opackets, p->st.ibytes, p->st.obytes, p->st.imissed,
-				p->st.ierrors, p->st.oerrors, p->st.rx_nombuf);
+		fprintf(f,
+			"%s\"%s\": {\"driver\": \"%s\", \"link_up\": %s, \"ipackets\": %" PRIu64
+			", \"opackets\": %" PRIu64 ", \"ibytes\": %" PRIu64 ", \"obytes\": %" PRIu64
+			", \"imissed\": %" PRIu64 ", \"ierrors\": %" PRIu64
+			", \"oerrors\": %" PRIu64 ", \"rx_nombuf\": %" PRIu64 ", \"xstats\": {",
+			i ? ", " : "", p->name, p->driver, p->link_up ? "true" : "false",
+			p->st.ipackets, p->st.opackets, p->st.ibytes, p->st.obytes, p->st.imissed,
+			p->st.ierrors, p->st.oerrors, p->st.rx_nombuf);
 		for (j = 0; j < p->n_xstats; j++)
 			fprintf(f, "%s\"%s\": %" PRIu64, j ? ", " : "", p->xnames[j], p->xvals[j]);
 		fprintf(f, "}");
 		if (p->has_xsk)
-			fprintf(f, ", \"xdp_mode\": \"%s\", \"xsk\": {\"sockets\": %d, "
-					"\"rx_dropped\": %" PRIu64 ", \"rx_invalid\": %" PRIu64
-					", \"rx_ring_full\": %" PRIu64 ", \"fill_ring_empty\": %" PRIu64
-					", \"tx_invalid\": %" PRIu64 ", \"tx_ring_empty\": %" PRIu64 "}",
-					p->xdp_mode, p->xsk.n_sockets, p->xsk.rx_dropped,
-					p->xsk.rx_invalid, p->xsk.rx_ring_full, p->xsk.fill_ring_empty,
-					p->xsk.tx_invalid, p->xsk.tx_ring_empty);
+			fprintf(f,
+				", \"xdp_mode\": \"%s\", \"xsk\": {\"sockets\": %d, "
+				"\"rx_dropped\": %" PRIu64 ", \"rx_invalid\": %" PRIu64
+				", \"rx_ring_full\": %" PRIu64 ", \"fill_ring_empty\": %" PRIu64
+				", \"tx_invalid\": %" PRIu64 ", \"tx_ring_empty\": %" PRIu64 "}",
+				p->xdp_mode, p->xsk.n_sockets, p->xsk.rx_dropped, p->xsk.rx_invalid,
+				p->xsk.rx_ring_full, p->xsk.fill_ring_empty, p->xsk.tx_invalid,
+				p->xsk.tx_ring_empty);
 		fprintf(f, ", \"steering\": \"%s\"}", p->steering);
 	}
 	fprintf(f, "}, \"lcores\": {");
 	for (i = 0; i < s->n_lcores; i++) {
 		const struct uf_snap_lcore *l = &s->lc[i];
 
-		fprintf(f, "%s\"%u\": {\"rx\": %" PRIu64 ", \"tx\": %" PRIu64 ", \"busy_pct\": %.1f}",
-				i ? ", " : "", l->lcore, l->rx, l->tx,
-				busy_pct(l->busy_cycles, l->total_cycles));
+		fprintf(f,
+			"%s\"%u\": {\"rx\": %" PRIu64 ", \"tx\": %" PRIu64 ", \"busy_pct\": %.1f}",
+			i ? ", " : "", l->lcore, l->rx, l->tx,
+			busy_pct(l->busy_cycles, l->total_cycles));
 	}
 	fprintf(f, "}, \"destinations\": [");
 	for (i = 0; i < s->n_dests; i++) {
@@ -162,13 +168,14 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 		char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
 		rte_ether_format_addr(mac, sizeof(mac), &d->mac);
-		fprintf(f, "%s{\"ip\": \"%s\", \"udp_port\": %u, \"port\": \"%s\", \"next_hop\": "
-				"\"%s\", \"mac\": \"%s\", \"state\": \"%s\", \"tx_ok\": %" PRIu64
-				", \"tx_drop\": %" PRIu64 ", \"sampled_out\": %" PRIu64
-				", \"no_neighbor\": %" PRIu64 "}",
-				i ? ", " : "", ip_str(d->ip, a), d->udp_port, d->port,
-				ip_str(d->next_hop, b), mac, d->state, d->c.tx_ok, d->c.tx_drop,
-				d->c.sampled_out, d->c.no_neighbor);
+		fprintf(f,
+			"%s{\"ip\": \"%s\", \"udp_port\": %u, \"port\": \"%s\", \"next_hop\": "
+			"\"%s\", \"mac\": \"%s\", \"state\": \"%s\", \"tx_ok\": %" PRIu64
+			", \"tx_drop\": %" PRIu64 ", \"sampled_out\": %" PRIu64
+			", \"no_neighbor\": %" PRIu64 "}",
+			i ? ", " : "", ip_str(d->ip, a), d->udp_port, d->port,
+			ip_str(d->next_hop, b), mac, d->state, d->c.tx_ok, d->c.tx_drop,
+			d->c.sampled_out, d->c.no_neighbor);
 	}
 	fprintf(f, "]}\n");
 }
@@ -214,13 +221,12 @@ uf_stats_line(char *buf, size_t len, const struct uf_snap *s, const struct uf_sn
 			ptotal += prev->lc[i].total_cycles;
 		}
 	}
-	snprintf(buf, len, "rx %s pps | tx %s pps | drop %s | tx_drop %s | imissed %s | busy %.0f%%",
-			uf_fmt_num(p ? rate(t->rx, p->rx, dt) : 0, r, sizeof(r)),
-			uf_fmt_num(p ? rate(t->tx_ok, p->tx_ok, dt) : 0, x, sizeof(x)),
-			uf_fmt_num(sum_drops(t), d, sizeof(d)), uf_fmt_num(sum_txdrops(t), m,
-									 sizeof(m)),
-			uf_fmt_num(imissed, im, sizeof(im)),
-			busy_pct(busy - pbusy, total - ptotal));
+	snprintf(buf, len,
+		 "rx %s pps | tx %s pps | drop %s | tx_drop %s | imissed %s | busy %.0f%%",
+		 uf_fmt_num(p ? rate(t->rx, p->rx, dt) : 0, r, sizeof(r)),
+		 uf_fmt_num(p ? rate(t->tx_ok, p->tx_ok, dt) : 0, x, sizeof(x)),
+		 uf_fmt_num(sum_drops(t), d, sizeof(d)), uf_fmt_num(sum_txdrops(t), m, sizeof(m)),
+		 uf_fmt_num(imissed, im, sizeof(im)), busy_pct(busy - pbusy, total - ptotal));
 }
 
 bool
@@ -230,19 +236,23 @@ uf_stats_ledger_ok(const struct uf_snap *s, char *why, size_t len)
 	uint64_t drops = sum_drops(t), txd = sum_txdrops(t);
 
 	if (t->rx != t->forwarded + t->control + drops) {
-		snprintf(why, len, "rx %" PRIu64 " != forwarded %" PRIu64 " + control %" PRIu64
-				" + drops %" PRIu64, t->rx, t->forwarded, t->control, drops);
+		snprintf(why, len,
+			 "rx %" PRIu64 " != forwarded %" PRIu64 " + control %" PRIu64
+			 " + drops %" PRIu64,
+			 t->rx, t->forwarded, t->control, drops);
 		return false;
 	}
 	if (t->fanout != t->copies_attempted + t->sampled_out) {
-		snprintf(why, len, "fanout %" PRIu64 " != copies_attempted %" PRIu64
-				" + sampled_out %" PRIu64, t->fanout, t->copies_attempted,
-				t->sampled_out);
+		snprintf(why, len,
+			 "fanout %" PRIu64 " != copies_attempted %" PRIu64
+			 " + sampled_out %" PRIu64,
+			 t->fanout, t->copies_attempted, t->sampled_out);
 		return false;
 	}
 	if (t->copies_attempted != t->tx_ok + txd) {
-		snprintf(why, len, "copies_attempted %" PRIu64 " != tx_ok %" PRIu64
-				" + tx_drops %" PRIu64, t->copies_attempted, t->tx_ok, txd);
+		snprintf(why, len,
+			 "copies_attempted %" PRIu64 " != tx_ok %" PRIu64 " + tx_drops %" PRIu64,
+			 t->copies_attempted, t->tx_ok, txd);
 		return false;
 	}
 	snprintf(why, len, "every frame and copy accounted for");
@@ -260,35 +270,41 @@ uf_stats_ledger(FILE *f, const struct uf_snap *s)
 	for (i = 0; i < s->n_ports; i++) {
 		const struct uf_snap_port *p = &s->ports[i];
 
-		fprintf(f, "  port %-8s %-14s ipackets %" PRIu64 " opackets %" PRIu64 " imissed %"
-				PRIu64 " ierrors %" PRIu64 " oerrors %" PRIu64 " rx_nombuf %" PRIu64
-				"%s%s\n", p->name, p->driver, p->st.ipackets, p->st.opackets,
-				p->st.imissed, p->st.ierrors, p->st.oerrors, p->st.rx_nombuf,
-				p->xdp_mode[0] ? "  XDP " : "", p->xdp_mode);
+		fprintf(f,
+			"  port %-8s %-14s ipackets %" PRIu64 " opackets %" PRIu64
+			" imissed %" PRIu64 " ierrors %" PRIu64 " oerrors %" PRIu64
+			" rx_nombuf %" PRIu64 "%s%s\n",
+			p->name, p->driver, p->st.ipackets, p->st.opackets, p->st.imissed,
+			p->st.ierrors, p->st.oerrors, p->st.rx_nombuf,
+			p->xdp_mode[0] ? "  XDP " : "", p->xdp_mode);
 	}
 	fprintf(f, "  %-28s %16s\n", "rx", uf_fmt_num(t->rx, n1, sizeof(n1)));
 	fprintf(f, "  %-28s %16s\n", "  forwarded", uf_fmt_num(t->forwarded, n1, sizeof(n1)));
-	fprintf(f, "  %-28s %16s\n", "  control (ARP/ICMP)", uf_fmt_num(t->control, n1, sizeof(n1)));
+	fprintf(f, "  %-28s %16s\n", "  control (ARP/ICMP)",
+		uf_fmt_num(t->control, n1, sizeof(n1)));
 	for (i = 0; i < UF_DROP_MAX; i++)
 		if (t->drop[i] != 0)
 			fprintf(f, "  %-28s %16s  %s\n", uf_drop_names[i],
-					uf_fmt_num(t->drop[i], n1, sizeof(n1)), uf_drop_descr[i]);
-	fprintf(f, "  %-28s %16s\n", "fanout (datagram x dest)", uf_fmt_num(t->fanout, n1, sizeof(n1)));
+				uf_fmt_num(t->drop[i], n1, sizeof(n1)), uf_drop_descr[i]);
+	fprintf(f, "  %-28s %16s\n", "fanout (datagram x dest)",
+		uf_fmt_num(t->fanout, n1, sizeof(n1)));
 	fprintf(f, "  %-28s %16s\n", "  sampled_out", uf_fmt_num(t->sampled_out, n1, sizeof(n1)));
 	fprintf(f, "  %-28s %16s\n", "  copies_attempted",
-			uf_fmt_num(t->copies_attempted, n1, sizeof(n1)));
+		uf_fmt_num(t->copies_attempted, n1, sizeof(n1)));
 	fprintf(f, "  %-28s %16s\n", "    tx_ok", uf_fmt_num(t->tx_ok, n1, sizeof(n1)));
 	for (i = 0; i < UF_TXDROP_MAX; i++)
 		if (t->tx_drop[i] != 0)
 			fprintf(f, "  %-28s %16s  %s\n", uf_txdrop_names[i],
-					uf_fmt_num(t->tx_drop[i], n1, sizeof(n1)), uf_txdrop_descr[i]);
+				uf_fmt_num(t->tx_drop[i], n1, sizeof(n1)), uf_txdrop_descr[i]);
 	for (i = 0; i < s->n_dests; i++) {
 		const struct uf_snap_dest *d = &s->dests[i];
 		char a[INET_ADDRSTRLEN];
 
-		fprintf(f, "  dest %-15s:%-5u %-10s tx_ok %" PRIu64 " tx_drop %" PRIu64
-				" sampled_out %" PRIu64 "\n", ip_str(d->ip, a), d->udp_port, d->state,
-				d->c.tx_ok, d->c.tx_drop, d->c.sampled_out);
+		fprintf(f,
+			"  dest %-15s:%-5u %-10s tx_ok %" PRIu64 " tx_drop %" PRIu64
+			" sampled_out %" PRIu64 "\n",
+			ip_str(d->ip, a), d->udp_port, d->state, d->c.tx_ok, d->c.tx_drop,
+			d->c.sampled_out);
 	}
 	fprintf(f, "  %s: %s\n", uf_stats_ledger_ok(s, why, sizeof(why)) ? "OK" : "MISMATCH", why);
 }

@@ -26,8 +26,8 @@ struct uf_ctl_ctr {
 	uint64_t arp_ignored; /* handed to control, then not for anything we track */
 	uint64_t icmp_echo_answered;
 	uint64_t icmp_rate_limited;
-	uint64_t icmp_ignored; /* other ICMP, or malformed echo */
-	uint64_t ctl_nombuf; /* no mbuf for a request we wanted to send */
+	uint64_t icmp_ignored;  /* other ICMP, or malformed echo */
+	uint64_t ctl_nombuf;    /* no mbuf for a request we wanted to send */
 	uint64_t ctl_ring_full; /* a reply or request the worker's ring could not take */
 	uint64_t plan_updates;
 };
@@ -66,7 +66,7 @@ struct uf_snap_lcore {
 };
 
 struct uf_snap {
-	double time; /* wall clock, seconds since the epoch */
+	double time;       /* wall clock, seconds since the epoch */
 	double interval_s; /* since the previous snapshot */
 	double uptime_s;
 	bool final;

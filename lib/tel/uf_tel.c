@@ -223,9 +223,10 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		for (i = 0; i < s->n_lcores; i++) {
 			struct rte_tel_data *l = rte_tel_data_alloc();
 			char key[16];
-			double pct = s->lc[i].total_cycles == 0 ? 0.0 :
-					100.0 * (double)s->lc[i].busy_cycles /
-							(double)s->lc[i].total_cycles;
+			double pct = s->lc[i].total_cycles == 0
+						     ? 0.0
+						     : 100.0 * (double)s->lc[i].busy_cycles /
+								       (double)s->lc[i].total_cycles;
 
 			if (l == NULL)
 				continue;
@@ -309,11 +310,13 @@ uf_tel_register(struct uf_app *app)
 	if (registered)
 		return;
 	registered = true;
-	rte_telemetry_register_cmd("/udpfan/stats", cmd_stats,
+	rte_telemetry_register_cmd(
+			"/udpfan/stats", cmd_stats,
 			"udpfan counters: the stats JSON object of the last interval. No params.");
 	rte_telemetry_register_cmd("/udpfan/ports", cmd_ports,
-			"udpfan ports: NIC counters, loss xstats, XDP mode. No params.");
-	rte_telemetry_register_cmd("/udpfan/neighbors", cmd_neighbors,
+				   "udpfan ports: NIC counters, loss xstats, XDP mode. No params.");
+	rte_telemetry_register_cmd(
+			"/udpfan/neighbors", cmd_neighbors,
 			"udpfan destinations: next hop, MAC, ARP state. Param: first index.");
 }
 

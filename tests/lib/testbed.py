@@ -57,6 +57,7 @@ class Testbed:
         self.fwd_mac = mac(0x10)
         self.src_mac = mac(0x02)
         self.gw_mac = mac(0x01)
+        self._n = 0
 
     # -- life cycle --
     def namespaces(self):
@@ -87,7 +88,8 @@ class Testbed:
 
     def _port(self, ns, ifname, macaddr, brname, queues=1):
         """a veth from namespace ns into the bridge"""
-        peer = "b-" + ns[-10:]
+        self._n += 1
+        peer = ("%s-b%d" % (self.p, self._n))[:15]
         q = " numtxqueues %d numrxqueues %d" % (queues, queues) if queues > 1 else ""
         sh("ip link add %s netns %s address %s%s type veth peer name %s netns %s%s" %
            (ifname, ns, macaddr, q, peer, self.ns_br, q))
@@ -100,6 +102,7 @@ class Testbed:
 
     def create(self):
         self.destroy()
+        self._n = 0
         for ns in self.namespaces():
             sh("ip netns add %s" % ns)
             self._quiet(ns)
@@ -158,3 +161,29 @@ def wait_for(pred, timeout, step=0.05):
 
 def root():
     return os.geteuid() == 0
+
+
+def _cli():
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description="create or remove the udpfan veth test bed")
+    ap.add_argument("action", choices=["up", "down", "show"])
+    ap.add_argument("--prefix", default="uf")
+    ap.add_argument("--sinks", type=int, default=3)
+    ap.add_argument("--far", action="store_true", help="add a gateway and a sink behind it")
+    ap.add_argument("--queues", type=int, default=1)
+    a = ap.parse_args()
+    tb = Testbed(prefix=a.prefix, sinks=a.sinks, far_sink=a.far, queues=a.queues)
+    if a.action == "up":
+        tb.create()
+    elif a.action == "down":
+        tb.destroy()
+    print(json.dumps({"namespaces": tb.namespaces(), "udpfan_ns": tb.ns_fwd,
+                      "udpfan_iface": tb.fwd_if, "udpfan_ip": FWD_IP, "sender_ns": tb.ns_src,
+                      "sender_ip": SRC_IP, "sinks": dict(zip(tb.sink_ns, tb.sink_ip)),
+                      "far_sink": tb.far_ip if tb.far else None}, indent=1))
+
+
+if __name__ == "__main__":
+    _cli()

@@ -1,0 +1,112 @@
+"""A running udpfan on the veth test bed, with kernel senders and sinks around it."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+from testbed import FWD_IP, Testbed, wait_for
+from ufrun import UDPFAN, UF_SRC, final, ledger, read_stats
+
+TOOLS = os.path.join(UF_SRC, "tests", "tools")
+PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+
+
+class Udpfan:
+    """udpfan in the fwd namespace; stop() sends SIGTERM and returns the final stats."""
+
+    def __init__(self, tb, cfg_text, workdir, name="udpfan"):
+        self.tb = tb
+        self.wd = workdir
+        self.cfg = os.path.join(workdir, name + ".yaml")
+        self.stats = os.path.join(workdir, name + ".jsonl")
+        self.log = os.path.join(workdir, name + ".log")
+        with open(self.cfg, "w") as f:
+            f.write(cfg_text)
+        if os.path.exists(self.stats):
+            os.unlink(self.stats)
+        # a bpffs in udpfan's own mount namespace keeps libxdp from falling back noisily
+        cmd = "mount -t bpf bpf /sys/fs/bpf 2>/dev/null; exec %s -c %s --stats-json %s" % (
+            UDPFAN, self.cfg, self.stats)
+        self.proc = tb.popen(tb.ns_fwd, ["sh", "-c", cmd], stdout=subprocess.DEVNULL,
+                             stderr=open(self.log, "w"))
+        if not wait_for(lambda: len(read_stats(self.stats)) > 0 or self.proc.poll() is not None,
+                        30):
+            raise AssertionError("udpfan did not start:\n" + self.logtext())
+        if self.proc.poll() is not None:
+            raise AssertionError("udpfan exited %d:\n%s" % (self.proc.returncode,
+                                                          self.logtext()))
+
+    def logtext(self):
+        with open(self.log) as f:
+            return f.read()[-4000:]
+
+    def latest(self):
+        objs = read_stats(self.stats)
+        return objs[-1] if objs else None
+
+    def wait_stats(self, pred, timeout):
+        return wait_for(lambda: (lambda s: s is not None and pred(s))(self.latest()), timeout,
+                        0.2)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise AssertionError("udpfan did not stop on SIGTERM:\n" + self.logtext())
+        if self.proc.returncode != 0:
+            raise AssertionError("udpfan exited %d:\n%s" % (self.proc.returncode,
+                                                          self.logtext()))
+        st = final(read_stats(self.stats))
+        ledger(st)
+        return st
+
+
+class Sink:
+    """tests/tools/udp_sink.py in a sink namespace."""
+
+    def __init__(self, tb, ns, ports, workdir, idle=3.0, timeout=120, listing=False):
+        self.ready = os.path.join(workdir, "ready-%s-%s" % (ns, ports[0]))
+        if os.path.exists(self.ready):
+            os.unlink(self.ready)
+        argv = [PY, os.path.join(TOOLS, "udp_sink.py"), "--idle", str(idle), "--timeout",
+                str(timeout), "--ready", self.ready]
+        for p in ports:
+            argv += ["--port", str(p)]
+        if listing:
+            argv.append("--list")
+        self.proc = tb.popen(ns, argv, stdout=subprocess.PIPE, text=True)
+        if not wait_for(lambda: os.path.exists(self.ready), 10):
+            raise AssertionError("sink in %s did not start" % ns)
+
+    def result(self, timeout=150):
+        out, _ = self.proc.communicate(timeout=timeout)
+        return json.loads(out)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.result()
+
+
+def send(tb, count, rate, port=5000, size=32, flows=1, sport=41000, dst=FWD_IP, ns=None,
+         start_seq=0, wait=True):
+    argv = [PY, os.path.join(TOOLS, "udp_send.py"), "--dst", dst, "--port", str(port),
+            "--count", str(count), "--rate", str(rate), "--size", str(size), "--flows",
+            str(flows), "--sport", str(sport), "--start-seq", str(start_seq)]
+    p = tb.popen(ns or tb.ns_src, argv, stdout=subprocess.PIPE, text=True)
+    if not wait:
+        return p
+    out, _ = p.communicate(timeout=count / max(rate, 1) + 60)
+    return json.loads(out)
+
+
+def dest_lines(tb, port=6000, static=False, extra=""):
+    out = []
+    for i, ip in enumerate(tb.sink_ip):
+        mac = ', mac: "%s"' % tb.sink_mac[i] if static else ""
+        out.append("  - { ip: %s, udp_port: %d%s%s }" % (ip, port, mac, extra))
+    return "\n".join(out)
