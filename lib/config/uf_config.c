@@ -7,6 +7,7 @@
  * duplicates, reachability, rule shadowing).
  */
 #include <ctype.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -180,6 +181,15 @@ uf_parse_lcore_list(const char *s, uint16_t *ids, int max)
 			c = end;
 			if (b < a)
 				return -1;
+		}
+		if (*c == '@') {
+			/* --lcores form: lcore(s)@cpu, placing lcores on a CPU of our choosing */
+			c++;
+			if (!isdigit((unsigned char)*c))
+				return -1;
+			if (strtoul(c, &end, 10) >= CPU_SETSIZE)
+				return -1;
+			c = end;
 		}
 		if (b >= RTE_MAX_LCORE)
 			return -1;
@@ -424,7 +434,8 @@ eal_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 			return -1;
 		n = uf_parse_lcore_list(cfg->eal.lcores, ids, RTE_MAX_LCORE);
 		if (n < 0) {
-			perr(p, v, kp, "\"%s\" is not an lcore list such as \"0-2\" or \"0,2,4\"",
+			perr(p, v, kp, "\"%s\" is not an lcore list such as \"0-2\", \"0,2,4\" or "
+					"\"0@0,1@0,2@1\"",
 			     cfg->eal.lcores);
 			return -1;
 		}

@@ -82,7 +82,7 @@ uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_a
 		return -1;
 	}
 	r |= push(a, "%s", prog);
-	r |= push(a, "-l");
+	r |= push(a, strchr(lcores, '@') != NULL ? "--lcores" : "-l");
 	r |= push(a, "%s", lcores);
 	r |= push(a, "--main-lcore");
 	r |= push(a, "%u", ids[0]);
