@@ -18,6 +18,7 @@
 #include <rte_timer.h>
 
 #include "uf_app.h"
+#include "uf_place.h"
 #include "uf_tel.h"
 
 #define CTL_RING_SIZE 1024
@@ -388,6 +389,48 @@ stats_tick(struct uf_app *app, bool final)
 
 /* ---- life cycle ---- */
 
+static void
+place_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	UF_LOG(WARNING, "placement: %s", msg);
+}
+
+/* the first CPU an lcore may run on (rte_lcore_to_cpu_id gives the core's topology id) */
+static int
+lcore_cpu(unsigned int lcore)
+{
+	rte_cpuset_t set = rte_lcore_cpuset(lcore);
+	int cpu;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
+}
+
+static void
+check_placement(struct uf_app *app)
+{
+	struct uf_place pl;
+	int i;
+
+	memset(&pl, 0, sizeof(pl));
+	pl.main_cpu = lcore_cpu(rte_get_main_lcore());
+	pl.n_workers = app->n_workers;
+	for (i = 0; i < app->n_workers; i++) {
+		pl.worker_cpu[i] = lcore_cpu(app->worker_lcore[i]);
+		pl.worker_socket[i] = (int)rte_lcore_to_socket_id(app->worker_lcore[i]);
+	}
+	pl.n_ports = app->cfg->n_ports;
+	for (i = 0; i < app->cfg->n_ports; i++) {
+		/* a vdev has no socket of its own (it follows the caller's) */
+		pl.port_socket[i] = app->ports[i].cfg->is_pci ? app->ports[i].socket : -1;
+		pl.port_name[i] = app->ports[i].cfg->name;
+	}
+	uf_placement_check(&pl, NULL, place_warn, NULL);
+}
+
 static int
 init_worker(struct uf_app *app, uint16_t k, struct uf_err *err)
 {
@@ -532,6 +575,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 		if (ret != 0)
 			return ret;
 	}
+	check_placement(app);
 	if (publish_plan(app) != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "cannot build the fan-out plan: out of memory");
 		return -ENOMEM;

@@ -8,13 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <net/if.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 
 #include <rte_version.h>
 
 #include "uf_env.h"
 
 static char sysfs_root[256] = "/sys";
+
+const char *
+uf_env_sysfs_root(void)
+{
+	return sysfs_root;
+}
 
 void
 uf_env_set_sysfs_root(const char *root)
@@ -332,6 +343,49 @@ check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p
 	return 0;
 }
 
+/*
+ * net_af_xdp binds queue_count sockets to the interface's queues start_queue.. and counts
+ * them in *combined* channels (ETHTOOL_GCHANNELS); an interface with separate RX/TX channels
+ * (veth) counts as one. The PMD's own refusal is a log line deep in EAL's output.
+ */
+static int
+check_xdp_queues(struct ck *c, int i, const char *dev, const char *iface)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ifreq ifr;
+	char val[32];
+	unsigned long want = 1, start = 0, have;
+	int fd, ret;
+
+	if (uf_devarg(dev, "queue_count", val, sizeof(val)))
+		want = strtoul(val, NULL, 10);
+	if (uf_devarg(dev, "start_queue", val, sizeof(val)))
+		start = strtoul(val, NULL, 10);
+	if (start + want <= 1)
+		return 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", iface);
+	ifr.ifr_data = (void *)&ch;
+	ret = ioctl(fd, SIOCETHTOOL, &ifr);
+	close(fd);
+	have = (ret == 0 && ch.max_combined != 0) ? ch.combined_count : 1;
+	if (start + want <= have)
+		return 0;
+	if (ret == 0 && ch.max_combined == 0 && ch.max_rx > 1)
+		return problem(c,
+			       "ports[%d].device: %s has %u RX channels but no combined ones (veth); "
+			       "net_af_xdp counts only combined channels, so it offers one queue here: "
+			       "use queue_count=1 with one worker, or net_af_packet with qpairs=%lu",
+			       i, iface, ch.rx_count, want);
+	return problem(c,
+		       "ports[%d].device: start_queue=%lu + queue_count=%lu needs %lu combined "
+		       "channels but %s has %lu: ethtool -L %s combined %lu",
+		       i, start, want, start + want, iface, have, iface, start + want);
+}
+
 int
 uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_env_note_fn note,
 	     void *arg)
@@ -361,12 +415,17 @@ uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_en
 				continue;
 			}
 			snprintf(path, sizeof(path), "%s/class/net/%s", sysfs_root, iface);
-			if (access(path, F_OK) != 0 &&
-			    problem(&c,
-				    "ports[%d].device: interface %s does not exist in this "
-				    "network namespace (ip link; run udpfan with ip "
-				    "netns exec if it lives in another one)",
-				    i, iface) < 0)
+			if (access(path, F_OK) != 0) {
+				if (problem(&c,
+					    "ports[%d].device: interface %s does not exist in this "
+					    "network namespace (ip link; run udpfan with ip netns "
+					    "exec if it lives in another one)",
+					    i, iface) < 0)
+					return -1;
+				continue;
+			}
+			if (vdev_is(p->device, "net_af_xdp", "eth_af_xdp") &&
+			    check_xdp_queues(&c, i, p->device, iface) < 0)
 				return -1;
 		}
 	}

@@ -39,5 +39,6 @@ bool uf_devarg(const char *dev, const char *key, char *val, size_t len);
 
 /* Sysfs root, overridable for tests (default "/sys"). */
 void uf_env_set_sysfs_root(const char *root);
+const char *uf_env_sysfs_root(void);
 
 #endif /* UF_ENV_H */

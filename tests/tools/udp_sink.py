@@ -38,8 +38,9 @@ def main():
         socks[s.fileno()] = (s, p)
     if args.ready:
         open(args.ready, "w").close()
-    res = {p: {"received": 0, "duplicates": 0, "reordered": 0, "bad": 0, "max_seq": -1,
-               "seqs": set(), "senders": {}} for p in args.port}
+    res = {p: {"received": 0, "duplicates": 0, "reordered": 0, "reordered_per_flow": 0,
+               "bad": 0, "max_seq": -1, "seqs": set(), "senders": {}, "flow_max": {}}
+           for p in args.port}
     t0 = time.time()
     last = None
     while not stop:
@@ -69,11 +70,15 @@ def main():
                     c["duplicates"] += 1
                 elif seq < c["max_seq"]:
                     c["reordered"] += 1
+                if seq < c["flow_max"].get(key, -1):
+                    c["reordered_per_flow"] += 1
+                c["flow_max"][key] = max(seq, c["flow_max"].get(key, -1))
                 c["seqs"].add(seq)
                 c["max_seq"] = max(c["max_seq"], seq)
     out = {}
     for p, c in res.items():
         seqs = sorted(c.pop("seqs"))
+        c.pop("flow_max")
         c["distinct"] = len(seqs)
         if args.list:
             c["seq_list"] = seqs
