@@ -18,14 +18,15 @@ def main():
     ap.add_argument("--sport", type=int, default=0, help="first source port (0: any)")
     ap.add_argument("--flows", type=int, default=1, help="source ports sport..sport+flows-1")
     ap.add_argument("--start-seq", type=int, default=0)
+    ap.add_argument("--bind", default="", help="source address")
     args = ap.parse_args()
 
     socks = []
     for i in range(args.flows):
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
-        if args.sport:
-            s.bind(("", args.sport + i))
+        if args.sport or args.bind:
+            s.bind((args.bind, args.sport + i if args.sport else 0))
         socks.append(s)
     pad = bytes(max(args.size, 8) - 8)
     t0 = time.time()
