@@ -65,6 +65,7 @@ static const struct uf_quirk table[] = {
 		.pow2_desc = true, .rss_fixed = true, .non_l4_to_q0 = true,
 		.imissed = UF_YES, .min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1400,
 		.needs_timer_manage = true, .reset_event = true, .kernel_driver = "vfio-pci",
+		.llq_wc_bar2 = true,
 		.xstats = xs_ena,
 		.source = "ena_ethdev.c:1143-1163 (no code reads data->mtu: set_mtu needed), "
 			"1541-1546 (RX buffer >= 1400 B), 1424-1437 (power-of-2 rings), "
@@ -75,7 +76,7 @@ static const struct uf_quirk table[] = {
 	{
 		.driver = "net_ice", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
-		.imissed = UF_YES, .kernel_driver = "vfio-pci", .xstats = xs_ice,
+		.imissed = UF_YES, .kernel_driver = "vfio-pci", .needs_ddp = true, .xstats = xs_ice,
 		.source = "ice_ethdev.c:4164-4175 (mtu_set -EBUSY while started), 3837-3872 "
 			"(offloads; none in safe mode), ice_rxtx.c:3176 (fast-free ignores refcnt), "
 			"doc nics/ice (DDP package; HW pads). Safe mode: flow_type_rss_offloads == 0.",
@@ -393,7 +394,8 @@ uf_quirk_print(FILE *f, bool json)
 				"\"flow_isolate\": %s, \"imissed\": \"%s\", "
 				"\"oerrors_counts_unsent\": %s, \"min_rx_data_room\": %u, "
 				"\"extra_mbufs\": %u, \"needs_timer_manage\": %s, "
-				"\"reset_event\": %s, \"kernel_driver\": %s%s%s, \"xstats\": [",
+				"\"reset_event\": %s, \"llq_wc_bar2\": %s, \"needs_ddp\": %s, "
+				"\"kernel_driver\": %s%s%s, \"xstats\": [",
 				i ? "," : "", q->driver,
 				q->prefix                     ? "prefix"
 				: strcmp(q->driver, "*") == 0 ? "default"
@@ -409,7 +411,9 @@ uf_quirk_print(FILE *f, bool json)
 				tri(q->imissed), q->oerrors_counts_unsent ? "true" : "false",
 				q->min_rx_data_room, q->extra_mbufs,
 				q->needs_timer_manage ? "true" : "false",
-				q->reset_event ? "true" : "false", q->kernel_driver ? "\"" : "",
+				q->reset_event ? "true" : "false",
+				q->llq_wc_bar2 ? "true" : "false", q->needs_ddp ? "true" : "false",
+				q->kernel_driver ? "\"" : "",
 				q->kernel_driver ? q->kernel_driver : "null",
 				q->kernel_driver ? "\"" : "");
 			for (j = 0; q->xstats != NULL && q->xstats[j] != NULL; j++)

@@ -3,8 +3,8 @@
 #
 #   sudo scripts/setup.sh            packages, hugepages, build, then the veth demo
 #   sudo scripts/setup.sh deps       Debian packages only
-#   sudo scripts/setup.sh hugepages [N]   reserve N 2 MiB hugepages (default 1024), mount
-#                                    hugetlbfs and bpffs
+#   sudo scripts/setup.sh hugepages [N]   reserve N 2 MiB hugepages on every NUMA node
+#                                    (default 1024), mount hugetlbfs and bpffs
 #   sudo scripts/setup.sh build      meson + ninja into build/
 #   sudo scripts/setup.sh demo       the veth demo (scripts/demo.sh)
 set -euo pipefail
@@ -39,11 +39,21 @@ deps() {
 
 hugepages() {
 	need_root hugepages
-	local want=${1:-1024} f=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-	if [ "$(cat $f)" -lt "$want" ]; then
-		echo "$want" >$f
+	local want=${1:-1024} f n
+	# per NUMA node: DMA memory is taken on the node of the device that uses it
+	for n in /sys/devices/system/node/node[0-9]*; do
+		f=$n/hugepages/hugepages-2048kB/nr_hugepages
+		[ -f "$f" ] || continue
+		if [ "$(cat "$f")" -lt "$want" ]; then
+			echo "$want" >"$f"
+		fi
+		echo "setup: hugepages: ${n##*/}: $(cat "$f") x 2 MiB reserved, $(cat "${f%/*}/free_hugepages") free"
+	done
+	if ! ls -d /sys/devices/system/node/node[0-9]* >/dev/null 2>&1; then
+		f=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+		[ "$(cat $f)" -ge "$want" ] || echo "$want" >$f
+		echo "setup: hugepages: $(cat $f) x 2 MiB reserved, $(cat ${f%/*}/free_hugepages) free"
 	fi
-	echo "setup: hugepages: $(cat $f) x 2 MiB reserved, $(cat ${f%/*}/free_hugepages) free"
 	if ! grep -q ' hugetlbfs ' /proc/mounts; then
 		mkdir -p /dev/hugepages
 		mount -t hugetlbfs nodev /dev/hugepages

@@ -143,6 +143,9 @@ uf_is_pci_addr(const char *dev, char *norm, size_t normlen)
 		return false;
 	memcpy(buf, dev, n);
 	buf[n] = '\0';
+	/* sscanf's %x would take "0x", signs and blanks too */
+	if (strspn(buf, "0123456789abcdefABCDEF:.") != n)
+		return false;
 	if (sscanf(buf, "%x:%x:%x.%x%c", &dom, &bus, &slot, &fn, &tail) == 4) {
 		/* domain:bus:slot.fn */
 	} else if (sscanf(buf, "%x:%x.%x%c", &bus, &slot, &fn, &tail) == 3) {
@@ -201,10 +204,13 @@ uf_parse_lcore_list(const char *s, uint16_t *ids, int max)
 				return -1;
 			ids[n++] = (uint16_t)i;
 		}
-		if (*c == ',')
+		if (*c == ',') {
 			c++;
-		else if (*c != '\0')
+			if (*c == '\0')
+				return -1; /* EAL refuses a trailing comma */
+		} else if (*c != '\0') {
 			return -1;
+		}
 	}
 	return n;
 }
@@ -434,8 +440,9 @@ eal_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 			return -1;
 		n = uf_parse_lcore_list(cfg->eal.lcores, ids, RTE_MAX_LCORE);
 		if (n < 0) {
-			perr(p, v, kp, "\"%s\" is not an lcore list such as \"0-2\", \"0,2,4\" or "
-					"\"0@0,1@0,2@1\"",
+			perr(p, v, kp,
+			     "\"%s\" is not an lcore list such as \"0-2\", \"0,2,4\" or "
+			     "\"0@0,1@0,2@1\"",
 			     cfg->eal.lcores);
 			return -1;
 		}
@@ -565,6 +572,7 @@ port_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 	}
 	if (strcmp(k, "gateway") == 0) {
 		port->has_gateway = true;
+		port->gateway_pos = pos_of(v);
 		return get_ipv4(p, v, kp, &port->gateway);
 	}
 	if (strcmp(k, "mtu") == 0)
@@ -684,13 +692,15 @@ rule_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 		}
 		r->n_to = (uint16_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 		r->to = calloc(r->n_to, sizeof(*r->to));
-		if (r->to == NULL)
+		r->to_pos = calloc(r->n_to, sizeof(*r->to_pos));
+		if (r->to == NULL || r->to_pos == NULL)
 			return -1;
 		for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
 			yaml_node_t *s = yaml_document_get_node(p->doc, *it);
 
 			if (GET_UINT(p, s, kp, 0, UF_MAX_DESTS - 1, r->to[i]) < 0)
 				return -1;
+			r->to_pos[i] = pos_of(s);
 			for (j = 0; j < i; j++) {
 				if (r->to[j] == r->to[i]) {
 					perr(p, s, kp, "destination %u listed twice", r->to[i]);
@@ -1058,7 +1068,7 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 		}
 		if (pi->has_gateway && !in_subnet(pi->gateway, pi->ip, pi->prefix_len)) {
 			snprintf(key, sizeof(key), "ports[%d].gateway", i);
-			perr_pos(p, &pi->pos, key, "%s is not on the port's subnet %s/%u",
+			perr_pos(p, &pi->gateway_pos, key, "%s is not on the port's subnet %s/%u",
 				 ip_str(pi->gateway, a), ip_str(pi->ip, b), pi->prefix_len);
 			return -1;
 		}
@@ -1137,7 +1147,7 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 		snprintf(key, sizeof(key), "rules[%d].to", i);
 		for (j = 0; j < r->n_to; j++) {
 			if (r->to[j] >= cfg->n_dests) {
-				perr_pos(p, &r->pos, key,
+				perr_pos(p, &r->to_pos[j], key,
 					 "destination %u does not exist (there are %d)", r->to[j],
 					 cfg->n_dests);
 				return -1;
@@ -1280,8 +1290,10 @@ uf_config_free(struct uf_config *cfg)
 	for (i = 0; i < cfg->eal.n_extra; i++)
 		free(cfg->eal.extra_args[i]);
 	free(cfg->eal.extra_args);
-	for (i = 0; i < cfg->n_rules; i++)
+	for (i = 0; i < cfg->n_rules; i++) {
 		free(cfg->rules[i].to);
+		free(cfg->rules[i].to_pos);
+	}
 	free(cfg->rules);
 	free(cfg->dests);
 	free(cfg);

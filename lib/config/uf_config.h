@@ -41,6 +41,7 @@ struct uf_cfg_port {
 	uint32_t mbufs; /* 0: sized by formula */
 	struct uf_cfg_pos pos;
 	struct uf_cfg_pos device_pos;
+	struct uf_cfg_pos gateway_pos;
 };
 
 enum uf_src_mode {
@@ -67,6 +68,7 @@ struct uf_cfg_rule {
 	uint8_t len;
 	uint16_t n_to;
 	uint16_t *to; /* destination indexes */
+	struct uf_cfg_pos *to_pos;
 	struct uf_cfg_pos pos;
 };
 

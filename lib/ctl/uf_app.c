@@ -13,11 +13,13 @@
 #include <rte_lcore.h>
 #include <rte_lpm.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 #include <rte_timer.h>
 
 #include "uf_app.h"
+#include "uf_env.h"
 #include "uf_place.h"
 #include "uf_tel.h"
 
@@ -235,6 +237,8 @@ handle_ctl(struct uf_app *app, uint16_t wk, struct rte_mbuf *m, uint64_t ms)
 	return false;
 }
 
+static void handle_resets(struct uf_app *app);
+
 static void
 ctl_tick(struct uf_app *app)
 {
@@ -254,8 +258,70 @@ ctl_tick(struct uf_app *app)
 	changed |= uf_neigh_tick(&app->neigh, ms, neigh_send_cb, app);
 	if (changed)
 		publish_plan(app);
+	handle_resets(app);
 	if (app->timers)
 		rte_timer_manage();
+}
+
+/* ---- port resets ---- */
+
+static int
+on_reset_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret_param)
+{
+	struct uf_app *app = arg;
+	int i;
+
+	(void)type;
+	(void)ret_param;
+	for (i = 0; i < app->cfg->n_ports; i++)
+		if (app->ports[i].port_id == port_id)
+			__atomic_store_n(&app->reset_pending[i], 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+uf_app_request_reset(struct uf_app *app, int port)
+{
+	__atomic_store_n(&app->reset_pending[port], 1, __ATOMIC_RELEASE);
+}
+
+/* Pause every worker, reset the port, bring it back, resume. The control lcore is the only
+ * one that touches a port's configuration; workers wait without touching any queue. */
+static void
+handle_resets(struct uf_app *app)
+{
+	struct uf_port_opts po = { .link_wait_ms = 2000 };
+	struct uf_err err;
+	bool paused = false;
+	int i, k;
+
+	for (i = 0; i < app->cfg->n_ports; i++) {
+		uint64_t deadline;
+
+		if (!__atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL))
+			continue;
+		if (!paused) {
+			__atomic_store_n(&app->sh.pause, 1, __ATOMIC_RELEASE);
+			deadline = rte_get_tsc_cycles() + rte_get_tsc_hz();
+			for (k = 0; k < app->n_workers; k++)
+				while (!__atomic_load_n(&app->w[k]->paused, __ATOMIC_ACQUIRE) &&
+				       rte_get_tsc_cycles() < deadline)
+					rte_pause();
+			paused = true;
+		}
+		UF_LOG(WARNING, "port %s: resetting (device reset event or request)",
+		       app->ports[i].cfg->name);
+		if (uf_port_reset(&app->ports[i], app->cfg, &po, &err) != 0) {
+			UF_LOG(ERR, "%s; stopping", err.msg);
+			uf_app_request_stop(app);
+			break;
+		}
+		UF_LOG(WARNING, "port %s: reset done, forwarding again", app->ports[i].cfg->name);
+		send_garp(app, (uint16_t)i);
+		uf_neigh_port_up(&app->neigh, (uint16_t)i, now_ms(app));
+	}
+	if (paused)
+		__atomic_store_n(&app->sh.pause, 0, __ATOMIC_RELEASE);
 }
 
 /* ---- stats ---- */
@@ -326,6 +392,7 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		snprintf(sp->name, sizeof(sp->name), "%s", p->cfg->name);
 		snprintf(sp->driver, sizeof(sp->driver), "%s", p->info.driver_name);
 		snprintf(sp->steering, sizeof(sp->steering), "%s", p->steering);
+		sp->resets = p->resets;
 		memset(&sp->st, 0, sizeof(sp->st));
 		sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
 		memset(&link, 0, sizeof(link));
@@ -385,6 +452,48 @@ stats_tick(struct uf_app *app, bool final)
 	app->tel_ready = true;
 	pthread_mutex_unlock(&app->tel_lock);
 	app->cur ^= 1;
+}
+
+/* ENA pushes TX descriptors through BAR2 (LLQ): uncached, every push is a slow PCI write */
+static void
+check_llq_wc(const struct uf_port *p)
+{
+	char val[16], path[512];
+	uint64_t bar;
+
+	if (!p->quirk->llq_wc_bar2 || !p->cfg->is_pci)
+		return;
+	if (uf_devarg(p->cfg->device, "enable_llq", val, sizeof(val)) && val[0] == '0') {
+		UF_LOG(WARNING,
+		       "port %s: LLQ disabled (enable_llq=0): on 6th-generation instances "
+		       "and newer this costs much of the throughput",
+		       p->cfg->name);
+		return;
+	}
+	if (uf_pci_bar_phys(p->cfg->dev_name, 2, &bar) != 0)
+		return;
+	snprintf(path, sizeof(path), "%s/kernel/debug/x86/pat_memtype_list", uf_env_sysfs_root());
+	switch (uf_wc_check(path, bar)) {
+	case 1:
+		UF_LOG(INFO, "port %s: LLQ BAR2 at 0x%" PRIx64 " is write-combining", p->cfg->name,
+		       bar);
+		break;
+	case 0:
+		UF_LOG(WARNING,
+		       "port %s: LLQ BAR2 at 0x%" PRIx64 " is NOT write-combining: every TX "
+		       "descriptor push is an uncached PCI write (high CPU, low pps). Bind the "
+		       "ENI to a vfio-pci built with write-combining (amzn-drivers "
+		       "get-vfio-with-wc.sh) or to igb_uio with wc_activate=1; see "
+		       "docs/deployment.md",
+		       p->cfg->name, bar);
+		break;
+	default:
+		UF_LOG(NOTICE,
+		       "port %s: cannot tell whether LLQ BAR2 is write-combining (mount "
+		       "debugfs: mount -t debugfs none /sys/kernel/debug)",
+		       p->cfg->name);
+		break;
+	}
 }
 
 /* ---- life cycle ---- */
@@ -614,6 +723,11 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		if (ret != 0)
 			return -1;
 		app->link_was_up[i] = app->ports[i].link_up;
+		check_llq_wc(&app->ports[i]);
+		if (app->ports[i].quirk->reset_event)
+			rte_eth_dev_callback_register(app->ports[i].port_id,
+						      RTE_ETH_EVENT_INTR_RESET, on_reset_event,
+						      app);
 	}
 	uf_tel_register(app);
 
@@ -681,8 +795,13 @@ uf_app_fini(struct uf_app *app)
 	int i;
 
 	uf_tel_unregister(app);
-	for (i = 0; i < app->n_ports_up; i++)
+	for (i = 0; i < app->n_ports_up; i++) {
+		if (app->ports[i].quirk != NULL && app->ports[i].quirk->reset_event)
+			rte_eth_dev_callback_unregister(app->ports[i].port_id,
+							RTE_ETH_EVENT_INTR_RESET, on_reset_event,
+							app);
 		uf_port_close(&app->ports[i]);
+	}
 	for (i = 0; i < app->n_workers; i++) {
 		if (app->w[i] == NULL)
 			continue;

@@ -73,6 +73,9 @@ int uf_app_run(struct uf_app *app, struct uf_err *err);
 /* Ask the loop to stop (async-signal-safe). */
 void uf_app_request_stop(struct uf_app *app);
 
+/* Ask the control lcore to reset a port (as a device reset event does); thread-safe. */
+void uf_app_request_reset(struct uf_app *app, int port);
+
 /* Close ports and free what init made. */
 void uf_app_fini(struct uf_app *app);
 

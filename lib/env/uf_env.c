@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -18,8 +19,16 @@
 #include <rte_version.h>
 
 #include "uf_env.h"
+#include "uf_quirks.h"
 
 static char sysfs_root[256] = "/sys";
+static char fw_root[256] = "/lib/firmware";
+
+void
+uf_env_set_fw_root(const char *root)
+{
+	snprintf(fw_root, sizeof(fw_root), "%s", root);
+}
 
 const char *
 uf_env_sysfs_root(void)
@@ -243,6 +252,25 @@ hugetlbfs_mounted(void)
 	return found;
 }
 
+/* The pid holding EAL's lock on /var/run/dpdk/<prefix>/config, or 0. */
+static pid_t
+prefix_owner(const char *prefix)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s/config", geteuid() == 0 ? "/var/run/dpdk" : "/tmp/dpdk",
+		 prefix);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type == F_UNLCK)
+		fl.l_pid = 0;
+	close(fd);
+	return fl.l_pid;
+}
+
 struct ck {
 	bool strict;
 	struct uf_err *err;
@@ -273,6 +301,126 @@ static bool
 vdev_is(const char *dev, const char *drv, const char *alias)
 {
 	return strncmp(dev, drv, strlen(drv)) == 0 || strncmp(dev, alias, strlen(alias)) == 0;
+}
+
+static unsigned int
+pci_id(const char *bdf, const char *what)
+{
+	char path[512], val[32];
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s", sysfs_root, bdf, what);
+	return read_line(path, val, sizeof(val)) ? (unsigned int)strtoul(val, NULL, 16) : 0;
+}
+
+/* Intel E810/E82x: the devices net_ice drives */
+static bool
+is_ice(const char *bdf)
+{
+	static const uint16_t ids[] = { 0x1591, 0x1592, 0x1593, 0x1599, 0x159a, 0x159b, 0x124c,
+					0x124d, 0x124e, 0x124f, 0x151d, 0x188a, 0x188b, 0x188c,
+					0x188d, 0x188e, 0x1890, 0x1897, 0x1898, 0x1899, 0x189a };
+	unsigned int dev = pci_id(bdf, "device");
+	size_t k;
+
+	for (k = 0; k < RTE_DIM(ids); k++)
+		if (ids[k] == dev)
+			return true;
+	return false;
+}
+
+/* The PCIe Device Serial Number (extended capability 3), as ice names its packages. */
+static bool
+pci_dsn(const char *bdf, char *out, size_t len)
+{
+	char path[512];
+	uint8_t cfg[4096];
+	uint32_t off = 0x100, hops = 0;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/config", sysfs_root, bdf);
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return false;
+	n = fread(cfg, 1, sizeof(cfg), f);
+	fclose(f);
+	while (off >= 0x100 && off + 12 <= n && hops++ < 64) {
+		uint32_t hdr, lo, hi;
+
+		memcpy(&hdr, cfg + off, 4);
+		if (hdr == 0 || hdr == 0xffffffff)
+			break;
+		if ((hdr & 0xffff) == 0x0003) {
+			memcpy(&lo, cfg + off + 4, 4);
+			memcpy(&hi, cfg + off + 8, 4);
+			snprintf(out, len, "%016llx", ((unsigned long long)hi << 32) | lo);
+			return true;
+		}
+		off = hdr >> 20;
+	}
+	return false;
+}
+
+static int
+check_ice_ddp(struct ck *c, int i, const struct uf_cfg_port *p)
+{
+	char dsn[32] = "", path[512], val[16];
+	bool xz;
+
+	if (uf_devarg(p->device, "safe-mode-support", val, sizeof(val)) && val[0] == '1') {
+		if (c->note != NULL && !c->strict)
+			c->note(c->arg,
+				"ice safe mode requested: no RSS (one worker only), no checksum "
+				"offload, no rte_flow");
+		return 0;
+	}
+	pci_dsn(p->dev_name, dsn, sizeof(dsn));
+	if (uf_ice_ddp_find(fw_root, dsn[0] ? dsn : NULL, path, sizeof(path), &xz) == 0)
+		return 0;
+	return problem(c,
+		       "ports[%d].device: %s is an Intel E810 and net_ice needs its DDP package, "
+		       "but %s/{updates/,}intel/ice/ddp/ice%s%s.pkg is missing%s; install it "
+		       "uncompressed (firmware-misc-nonfree has it; this DPDK cannot read .xz), or "
+		       "add safe-mode-support=1 to the device string (no RSS, offloads or rte_flow)",
+		       i, p->dev_name, fw_root, dsn[0] ? "[-" : "", dsn[0] ? dsn : "",
+		       xz ? " (only a compressed ice.pkg.xz/.zst is there: unxz it)" : "");
+}
+
+/* hugepages where the device is: DMA memory is allocated on the device's NUMA node */
+static int
+check_node_hugepages(struct ck *c, int i, const struct uf_cfg_port *p)
+{
+	char path[512], val[32];
+	struct dirent *de;
+	long node, free_pages = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/numa_node", sysfs_root, p->dev_name);
+	if (!read_line(path, val, sizeof(val)) || (node = strtol(val, NULL, 10)) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%ld/hugepages", sysfs_root, node);
+	d = opendir(path);
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char f[768];
+		long v;
+
+		if (strncmp(de->d_name, "hugepages-", 10) != 0)
+			continue;
+		snprintf(f, sizeof(f), "%s/%s/free_hugepages", path, de->d_name);
+		v = read_long(f);
+		if (v > 0)
+			free_pages += v;
+	}
+	closedir(d);
+	if (free_pages > 0)
+		return 0;
+	return problem(c,
+		       "ports[%d].device: %s sits on NUMA node %ld, which has no free hugepages; "
+		       "its mempools would cross the interconnect or fail: sudo scripts/setup.sh "
+		       "hugepages 1024 (reserves on every node)",
+		       i, p->dev_name, node);
 }
 
 static int
@@ -333,6 +481,10 @@ check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p
 					       i, p->dev_name);
 		}
 	}
+	if (vendor == 0x8086 && is_ice(p->dev_name) && check_ice_ddp(c, i, p) < 0)
+		return -1;
+	if (check_node_hugepages(c, i, p) < 0)
+		return -1;
 	/* ENA devargs that only newer DPDKs know make the probe fail */
 	if (vendor == 0x1d0f && uf_devarg(p->device, "llq_policy", val, sizeof(val)) &&
 	    RTE_VERSION < RTE_VERSION_NUM(24, 11, 0, 0))
@@ -387,6 +539,32 @@ check_xdp_queues(struct ck *c, int i, const char *dev, const char *iface)
 }
 
 int
+uf_pci_bar_phys(const char *bdf, int bar, uint64_t *phys)
+{
+	char path[512], line[256];
+	int k = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/resource", sysfs_root, bdf);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -errno;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (k++ == bar) {
+			unsigned long long start;
+
+			fclose(f);
+			if (sscanf(line, "%llx", &start) != 1 || start == 0)
+				return -ENOENT;
+			*phys = start;
+			return 0;
+		}
+	}
+	fclose(f);
+	return -ENOENT;
+}
+
+int
 uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_env_note_fn note,
 	     void *arg)
 {
@@ -433,6 +611,16 @@ uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_en
 	    problem(&c, "udpfan needs root here (hugepages, raw sockets or PCI devices); "
 			"run it with sudo, or set eal.no_huge with ring/pcap/null vdevs") < 0)
 		return -1;
+	if (!cfg->eal.in_memory && !cfg->eal.no_huge) {
+		pid_t owner = prefix_owner(cfg->eal.file_prefix);
+
+		if (owner != 0 && problem(&c,
+					  "eal.file_prefix \"%s\" is in use by another DPDK "
+					  "process (pid %ld): stop it, or give this one another "
+					  "file_prefix",
+					  cfg->eal.file_prefix, (long)owner) < 0)
+			return -1;
+	}
 	if (!cfg->eal.no_huge) {
 		free_mb = free_huge_mb(&total_mb);
 		if (free_mb == 0 &&

@@ -7,6 +7,7 @@
 #define UF_ENV_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "uf_config.h"
 
@@ -36,6 +37,12 @@ int uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, u
 
 /* The value of key= in a vdev/devargs string ("net_af_xdp0,iface=eth1" → "eth1"). */
 bool uf_devarg(const char *dev, const char *key, char *val, size_t len);
+
+/* Physical start of a PCI device's BAR (sysfs resource file). 0 or -errno. */
+int uf_pci_bar_phys(const char *bdf, int bar, uint64_t *phys);
+
+/* Firmware root (default "/lib/firmware"), overridable for tests. */
+void uf_env_set_fw_root(const char *root);
 
 /* Sysfs root, overridable for tests (default "/sys"). */
 void uf_env_set_sysfs_root(const char *root);

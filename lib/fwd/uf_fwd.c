@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <rte_cycles.h>
+#include <rte_pause.h>
 #include <rte_ethdev.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
@@ -81,6 +82,22 @@ drain_ctl_tx(struct uf_worker *w)
 		uf_txb_add(w, w->port_idx[m[i]->port], m[i], UF_DEST_CTL);
 }
 
+/* A port is being reset: hand over what is buffered, then wait without touching a queue. */
+static void __rte_noinline
+pause_here(struct uf_worker *w)
+{
+	struct uf_shared *sh = w->shared;
+
+	uf_worker_flush(w);
+	__atomic_store_n(&w->paused, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&sh->pause, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&sh->quit, __ATOMIC_RELAXED)) {
+		rte_rcu_qsbr_quiescent(sh->qsbr, w->id);
+		rte_pause();
+	}
+	__atomic_store_n(&w->paused, 0, __ATOMIC_RELEASE);
+}
+
 int
 uf_worker_main(void *arg)
 {
@@ -100,6 +117,10 @@ uf_worker_main(void *arg)
 		uint16_t pi, got = 0;
 		uint64_t now;
 
+		if (unlikely(__atomic_load_n(&sh->pause, __ATOMIC_RELAXED))) {
+			pause_here(w);
+			continue;
+		}
 		for (pi = 0; pi < n_ports; pi++) {
 			uint16_t n = rte_eth_rx_burst(w->ports[pi].port_id, q, pkts, burst);
 

@@ -41,6 +41,9 @@ struct uf_shared {
 	struct uf_plan *plan; /* published with release stores; read with acquire loads */
 	struct rte_rcu_qsbr *qsbr;
 	volatile int quit;
+	/* set by the control lcore while it resets a port: workers flush, report paused, and
+	 * touch no queue until it is cleared */
+	volatile int pause;
 };
 
 struct uf_worker {
@@ -63,7 +66,7 @@ struct uf_worker {
 	struct uf_lcore_ctr ctr;
 	struct uf_dest_ctr dctr[UF_MAX_DESTS];
 	uint32_t sample_ctr[UF_MAX_DESTS];
-	volatile uint32_t txb_pending; /* frames in TX buffers at the last pass (for stats) */
+	volatile int paused; /* acknowledges uf_shared.pause */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 } __rte_cache_aligned;
 

@@ -232,5 +232,7 @@ uf_icmp_echo_reply(uint8_t *f, uint32_t len, const struct rte_ether_addr *our_ma
 	icmp->icmp_type = UF_ICMP_ECHO_REPLY;
 	s = uf_ck_neg16(icmp->icmp_cksum) + uf_ck_neg16(rte_cpu_to_be_16(0x0800));
 	icmp->icmp_cksum = (uint16_t)~uf_ck_fold(s);
+	if (icmp->icmp_cksum == 0)
+		icmp->icmp_cksum = 0xffff; /* -0: the sum of an all-zero message verifies only so */
 	return 0;
 }

@@ -75,68 +75,16 @@ errstr(int ret)
 	return rte_strerror(ret < 0 ? -ret : ret);
 }
 
-int
-uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
-	     const struct uf_port_opts *o, struct uf_err *err)
+/* configure, queues and MTU from the decided plan: at start-up and again after a reset */
+static int
+configure(struct uf_port *p, struct uf_err *err)
 {
-	const struct uf_cfg_port *pc = &cfg->ports[idx];
-	struct uf_port_req req = {
-		.nb_queues = o->nb_workers,
-		.rx_desc = pc->rx_desc,
-		.tx_desc = pc->tx_desc,
-		.mtu = pc->mtu,
-		.want_chain = o->want_chain,
-		.single_pool_tx = cfg->n_ports == 1,
-	};
-	struct rte_eth_conf conf;
-	char why[384], name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t n_mbufs, cache;
-	uint16_t q, rxd, txd;
+	const struct uf_cfg_port *pc = p->cfg;
+	bool is_af_xdp = strcmp(p->info.driver_name, "net_af_xdp") == 0;
 	int before[256], n_before = 0;
-	bool is_af_xdp;
+	struct rte_eth_conf conf;
+	uint16_t q, rxd, txd;
 	int ret;
-
-	memset(p, 0, sizeof(*p));
-	p->idx = idx;
-	p->cfg = pc;
-	p->nb_queues = o->nb_workers;
-	if (rss_key[0] == 0)
-		init_rss_key();
-
-	ret = rte_eth_dev_get_port_by_name(pc->dev_name, &p->port_id);
-	if (ret != 0) {
-		uf_err_set(err, UF_EXIT_ENV,
-			   "%s:%u:%u: ports[%u].device: \"%s\" was not probed by "
-			   "DPDK (%s); %s",
-			   cfg->path, pc->device_pos.line, pc->device_pos.col, idx, pc->device,
-			   errstr(ret),
-			   pc->is_pci ? "is it bound to vfio-pci? (scripts/dpdk-bind.sh)"
-				      : "check the vdev string and that the interface exists");
-		return -ENODEV;
-	}
-	ret = rte_eth_dev_info_get(p->port_id, &p->info);
-	if (ret != 0) {
-		uf_err_set(err, UF_EXIT_ENV, "port %s: cannot read device info: %s", pc->name,
-			   errstr(ret));
-		return ret;
-	}
-	p->quirk = uf_quirk_lookup(p->info.driver_name);
-	is_af_xdp = strcmp(p->info.driver_name, "net_af_xdp") == 0;
-	ret = uf_quirk_decide(p->quirk, &p->info, &req, &p->plan, why, sizeof(why));
-	if (ret != 0) {
-		uf_err_set(err, UF_EXIT_CONFIG, "%s:%u:%u: ports[%u] (%s): %s", cfg->path,
-			   pc->pos.line, pc->pos.col, idx, pc->name, why);
-		return ret;
-	}
-	if (p->plan.rss_hf_trimmed != 0)
-		UF_LOG(NOTICE,
-		       "port %s: %s cannot hash on RSS fields 0x%" PRIx64 "; using 0x%" PRIx64,
-		       pc->name, p->info.driver_name, p->plan.rss_hf_trimmed, p->plan.rss_hf);
-
-	p->socket = rte_eth_dev_socket_id(p->port_id);
-	if (p->socket < 0)
-		p->socket = (int)rte_socket_id();
-	rte_eth_macaddr_get(p->port_id, &p->mac);
 
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.offloads = p->plan.rx_offloads;
@@ -151,7 +99,7 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			conf.rx_adv_conf.rss_conf.rss_key_len = p->plan.rss_key_len;
 		}
 	}
-	if (p->plan.flow_isolate && p->plan.try_flow) {
+	if (p->plan.flow_isolate && p->plan.try_flow && !p->flow_isolated) {
 		/* isolate must precede configure; only traffic our rules match reaches us */
 		struct rte_flow_error fe;
 
@@ -181,55 +129,28 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	p->plan.rx_desc = rxd;
 	p->plan.tx_desc = txd;
 
-	n_mbufs = pool_size(cfg, p, o);
-	/* a cache may hold at most n / 1.5 objects; small pools (tests) get a small one */
-	cache = RTE_MIN((uint32_t)POOL_CACHE, n_mbufs / 4);
+	p->n_xsk = 0;
 	for (q = 0; q < p->nb_queues; q++) {
 		struct rte_eth_txconf txc = p->info.default_txconf;
 		struct rte_eth_rxconf rxc = p->info.default_rxconf;
 
-		snprintf(name, sizeof(name), "uf_p%u_q%u", idx, q);
-		p->pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0, p->plan.data_room,
-						     p->socket);
-		if (p->pool[q] == NULL) {
-			uf_err_set(err, UF_EXIT_ENV,
-				   "port %s: cannot create a pool of %u mbufs of %u "
-				   "bytes on socket %d: %s; reserve more hugepages "
-				   "(scripts/setup.sh hugepages) or lower ports[].mbufs",
-				   pc->name, n_mbufs, p->plan.data_room, p->socket,
-				   rte_strerror(rte_errno));
-			return -ENOMEM;
-		}
 		rxc.offloads = p->plan.rx_offloads;
 		if (is_af_xdp)
 			n_before = uf_xsk_list_fds(before, RTE_DIM(before));
 		ret = rte_eth_rx_queue_setup(p->port_id, q, rxd, p->socket, &rxc, p->pool[q]);
-		if (ret == 0 && is_af_xdp)
-			remember_xsk(p, before, n_before);
 		if (ret != 0) {
 			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s",
 				   pc->name, q, errstr(ret));
 			return ret;
 		}
+		if (is_af_xdp)
+			remember_xsk(p, before, n_before);
 		txc.offloads = p->plan.tx_offloads;
 		ret = rte_eth_tx_queue_setup(p->port_id, q, txd, p->socket, &txc);
 		if (ret != 0) {
 			uf_err_set(err, UF_EXIT_ENV, "port %s: TX queue %u setup failed: %s",
 				   pc->name, q, errstr(ret));
 			return ret;
-		}
-		if (o->want_chain && p->plan.chain_ok && cfg->listen.port == idx) {
-			snprintf(name, sizeof(name), "uf_h%u_q%u", idx, q);
-			p->hdr_pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0,
-								 RTE_PKTMBUF_HEADROOM + 64,
-								 p->socket);
-			if (p->hdr_pool[q] == NULL) {
-				uf_err_set(err, UF_EXIT_ENV,
-					   "port %s: cannot create a header pool: %s; "
-					   "reserve more hugepages or set forward.fanout: copy",
-					   pc->name, rte_strerror(rte_errno));
-				return -ENOMEM;
-			}
 		}
 	}
 
@@ -244,6 +165,112 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		}
 	}
 	return 0;
+}
+
+static int
+create_pools(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
+	     struct uf_err *err)
+{
+	uint32_t n_mbufs = pool_size(cfg, p, o);
+	/* a cache may hold at most n / 1.5 objects; small pools (tests) get a small one */
+	uint32_t cache = RTE_MIN((uint32_t)POOL_CACHE, n_mbufs / 4);
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint16_t q;
+
+	for (q = 0; q < p->nb_queues; q++) {
+		snprintf(name, sizeof(name), "uf_p%u_q%u", p->idx, q);
+		p->pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0, p->plan.data_room,
+						     p->socket);
+		if (p->pool[q] == NULL) {
+			uf_err_set(err, UF_EXIT_ENV,
+				   "port %s: cannot create a pool of %u mbufs of %u "
+				   "bytes on socket %d: %s; reserve more hugepages "
+				   "(scripts/setup.sh hugepages) or lower ports[].mbufs",
+				   p->cfg->name, n_mbufs, p->plan.data_room, p->socket,
+				   rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		if (!o->want_chain || !p->plan.chain_ok || cfg->listen.port != p->idx)
+			continue;
+		snprintf(name, sizeof(name), "uf_h%u_q%u", p->idx, q);
+		p->hdr_pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0,
+							 RTE_PKTMBUF_HEADROOM + 64, p->socket);
+		if (p->hdr_pool[q] == NULL) {
+			uf_err_set(err, UF_EXIT_ENV,
+				   "port %s: cannot create a header pool: %s; reserve "
+				   "more hugepages or set forward.fanout: copy",
+				   p->cfg->name, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int
+uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
+	     const struct uf_port_opts *o, struct uf_err *err)
+{
+	const struct uf_cfg_port *pc = &cfg->ports[idx];
+	struct uf_port_req req = {
+		.nb_queues = o->nb_workers,
+		.rx_desc = pc->rx_desc,
+		.tx_desc = pc->tx_desc,
+		.mtu = pc->mtu,
+		.want_chain = o->want_chain,
+		.single_pool_tx = cfg->n_ports == 1,
+	};
+	char why[384];
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->idx = idx;
+	p->cfg = pc;
+	p->nb_queues = o->nb_workers;
+	if (rss_key[0] == 0)
+		init_rss_key();
+
+	ret = rte_eth_dev_get_port_by_name(pc->dev_name, &p->port_id);
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_ENV,
+			   "%s:%u:%u: ports[%u].device: \"%s\" was not probed by "
+			   "DPDK (%s); %s",
+			   cfg->path, pc->device_pos.line, pc->device_pos.col, idx, pc->device,
+			   errstr(ret),
+			   pc->is_pci ? "is it bound to vfio-pci? (scripts/dpdk-bind.sh)"
+				      : "check the vdev string and that the interface exists");
+		return -ENODEV;
+	}
+	ret = rte_eth_dev_info_get(p->port_id, &p->info);
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "port %s: cannot read device info: %s", pc->name,
+			   errstr(ret));
+		return ret;
+	}
+	p->quirk = uf_quirk_lookup(p->info.driver_name);
+	ret = uf_quirk_decide(p->quirk, &p->info, &req, &p->plan, why, sizeof(why));
+	if (ret != 0) {
+		uf_err_set(err, UF_EXIT_CONFIG, "%s:%u:%u: ports[%u] (%s): %s", cfg->path,
+			   pc->pos.line, pc->pos.col, idx, pc->name, why);
+		return ret;
+	}
+	if (p->plan.rss_hf_trimmed != 0)
+		UF_LOG(NOTICE,
+		       "port %s: %s cannot hash on RSS fields 0x%" PRIx64 "; using 0x%" PRIx64,
+		       pc->name, p->info.driver_name, p->plan.rss_hf_trimmed, p->plan.rss_hf);
+
+	if (p->quirk->needs_ddp && p->info.flow_type_rss_offloads == 0)
+		UF_LOG(WARNING,
+		       "port %s: %s runs in safe mode (no DDP package): no RSS, no checksum "
+		       "offload, no rte_flow; install the DDP package (docs/deployment.md)",
+		       pc->name, p->info.driver_name);
+	p->socket = rte_eth_dev_socket_id(p->port_id);
+	if (p->socket < 0)
+		p->socket = (int)rte_socket_id();
+	rte_eth_macaddr_get(p->port_id, &p->mac);
+	ret = create_pools(p, cfg, o, err);
+	if (ret != 0)
+		return ret;
+	return configure(p, err);
 }
 
 static void
@@ -325,6 +352,37 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 		       uf_mtu_path_name(p->plan.mtu_path), p->xdp_mode[0] ? ", XDP " : "",
 		       p->xdp_mode);
 	return 0;
+}
+
+int
+uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
+	      struct uf_err *err)
+{
+	int ret;
+
+	uf_steer_teardown(p);
+	if (p->started) {
+		rte_eth_dev_stop(p->port_id);
+		p->started = false;
+	}
+	/*
+	 * The PMD re-initialises the device, and then it needs configuring again. A PMD without
+	 * dev_reset (vdevs) keeps its configuration and queues across stop/start (af_xdp even
+	 * refuses to set a queue up twice): a restart is its reset.
+	 */
+	ret = rte_eth_dev_reset(p->port_id);
+	if (ret == 0) {
+		p->flow_isolated = false;
+		ret = configure(p, err);
+		if (ret != 0)
+			return ret;
+	} else if (ret != -ENOTSUP) {
+		uf_err_set(err, UF_EXIT_ENV, "port %s: reset failed: %s", p->cfg->name,
+			   errstr(ret));
+		return ret;
+	}
+	p->resets++;
+	return uf_port_start(p, cfg, o, err);
 }
 
 void

@@ -42,6 +42,7 @@ struct uf_port {
 	int n_xsk;         /* af_xdp: the PMD's sockets, one per queue */
 	int xsk_fd[UF_MAX_WORKERS];
 	bool link_up;
+	uint64_t resets;
 };
 
 struct uf_port_opts {
@@ -59,6 +60,11 @@ int uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 /* Start, steer (RSS/rte_flow) and wait for link (bounded). */
 int uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 		  struct uf_err *err);
+
+/* Reset the device (RTE_ETH_EVENT_INTR_RESET, or an operator's request) and bring it back
+ * with the same plan, pools and queues. Workers must not touch it meanwhile. */
+int uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
+		struct uf_err *err);
 
 /* Stop, remove flows, close, free pools. */
 void uf_port_close(struct uf_port *p);

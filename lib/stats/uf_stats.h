@@ -45,6 +45,7 @@ struct uf_snap_port {
 	struct uf_xsk_info xsk;
 	char xdp_mode[64];
 	char steering[160];
+	uint64_t resets;
 };
 
 struct uf_snap_dest {

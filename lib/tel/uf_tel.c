@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -56,6 +57,14 @@ take(void)
 	return s;
 }
 
+/* a container that could not be attached is freed, not leaked */
+static void
+add_container(struct rte_tel_data *d, const char *name, struct rte_tel_data *c)
+{
+	if (rte_tel_data_add_dict_container(d, name, c, 0) != 0)
+		rte_tel_data_free(c);
+}
+
 static struct rte_tel_data *
 port_dict(const struct uf_snap_port *p)
 {
@@ -80,7 +89,7 @@ port_dict(const struct uf_snap_port *p)
 		rte_tel_data_start_dict(x);
 		for (j = 0; j < p->n_xstats; j++)
 			tel_u64(x, p->xnames[j], p->xvals[j]);
-		rte_tel_data_add_dict_container(d, "xstats", x, 0);
+		add_container(d, "xstats", x);
 	}
 	if (p->has_xsk) {
 		rte_tel_data_add_dict_string(d, "xdp_mode", p->xdp_mode);
@@ -94,10 +103,11 @@ port_dict(const struct uf_snap_port *p)
 			tel_u64(x, "fill_ring_empty", p->xsk.fill_ring_empty);
 			tel_u64(x, "tx_invalid", p->xsk.tx_invalid);
 			tel_u64(x, "tx_ring_empty", p->xsk.tx_ring_empty);
-			rte_tel_data_add_dict_container(d, "xsk", x, 0);
+			add_container(d, "xsk", x);
 		}
 	}
 	rte_tel_data_add_dict_string(d, "steering", p->steering);
+	tel_u64(d, "resets", p->resets);
 	return d;
 }
 
@@ -114,7 +124,7 @@ ports_dict(const struct uf_snap *s)
 		struct rte_tel_data *p = port_dict(&s->ports[i]);
 
 		if (p != NULL)
-			rte_tel_data_add_dict_container(d, s->ports[i].name, p, 0);
+			add_container(d, s->ports[i].name, p);
 	}
 	return d;
 }
@@ -142,8 +152,33 @@ dest_dict(const struct uf_snap_dest *dd)
 	return d;
 }
 
-/* telemetry answers are at most 16 KiB: list at most this many destinations inline */
+/* telemetry answers are at most 16 KiB: list at most this many destinations at once */
 #define TEL_MAX_DESTS 24
+
+/*
+ * Destinations first..first+TEL_MAX_DESTS as a dict keyed by their index in the config:
+ * 22.11's telemetry arrays cannot hold dicts.
+ */
+static struct rte_tel_data *
+dests_dict(const struct uf_snap *s, int first)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	int i;
+
+	if (c == NULL)
+		return NULL;
+	rte_tel_data_start_dict(c);
+	for (i = RTE_MAX(first, 0); i < s->n_dests && i < first + TEL_MAX_DESTS; i++) {
+		struct rte_tel_data *x = dest_dict(&s->dests[i]);
+		char key[16];
+
+		if (x == NULL)
+			continue;
+		snprintf(key, sizeof(key), "%d", i);
+		add_container(c, key, x);
+	}
+	return c;
+}
 
 static int
 cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -182,19 +217,19 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 			rte_tel_data_start_dict(x);
 			for (i = 0; i < UF_DROP_MAX; i++)
 				tel_u64(x, uf_drop_names[i], s->tot.drop[i]);
-			rte_tel_data_add_dict_container(c, "drop", x, 0);
+			add_container(c, "drop", x);
 		}
 		x = rte_tel_data_alloc();
 		if (x != NULL) {
 			rte_tel_data_start_dict(x);
 			for (i = 0; i < UF_TXDROP_MAX; i++)
 				tel_u64(x, uf_txdrop_names[i], s->tot.tx_drop[i]);
-			rte_tel_data_add_dict_container(c, "tx_drop", x, 0);
+			add_container(c, "tx_drop", x);
 		}
 		tel_u64(c, "tx_retries", s->tot.tx_retries);
 		tel_u64(c, "ctl_tx_ok", s->tot.ctl_tx_ok);
 		tel_u64(c, "ctl_tx_drop", s->tot.ctl_tx_drop);
-		rte_tel_data_add_dict_container(d, "fwd", c, 0);
+		add_container(d, "fwd", c);
 	}
 	c = rte_tel_data_alloc();
 	if (c != NULL) {
@@ -204,7 +239,7 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		tel_u64(c, "requests_sent", s->ctl.arp_requests_sent);
 		tel_u64(c, "gratuitous_sent", s->ctl.arp_gratuitous_sent);
 		tel_u64(c, "ignored", s->ctl.arp_ignored);
-		rte_tel_data_add_dict_container(d, "arp", c, 0);
+		add_container(d, "arp", c);
 	}
 	c = rte_tel_data_alloc();
 	if (c != NULL) {
@@ -212,11 +247,11 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		tel_u64(c, "echo_answered", s->ctl.icmp_echo_answered);
 		tel_u64(c, "rate_limited", s->ctl.icmp_rate_limited);
 		tel_u64(c, "ignored", s->ctl.icmp_ignored);
-		rte_tel_data_add_dict_container(d, "icmp", c, 0);
+		add_container(d, "icmp", c);
 	}
 	c = ports_dict(s);
 	if (c != NULL)
-		rte_tel_data_add_dict_container(d, "ports", c, 0);
+		add_container(d, "ports", c);
 	c = rte_tel_data_alloc();
 	if (c != NULL) {
 		rte_tel_data_start_dict(c);
@@ -236,21 +271,13 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 			snprintf(v, sizeof(v), "%.1f", pct);
 			rte_tel_data_add_dict_string(l, "busy_pct", v);
 			snprintf(key, sizeof(key), "%u", s->lc[i].lcore);
-			rte_tel_data_add_dict_container(c, key, l, 0);
+			add_container(c, key, l);
 		}
-		rte_tel_data_add_dict_container(d, "lcores", c, 0);
+		add_container(d, "lcores", c);
 	}
-	c = rte_tel_data_alloc();
-	if (c != NULL) {
-		rte_tel_data_start_array(c, RTE_TEL_CONTAINER);
-		for (i = 0; i < s->n_dests && i < TEL_MAX_DESTS; i++) {
-			struct rte_tel_data *x = dest_dict(&s->dests[i]);
-
-			if (x != NULL)
-				rte_tel_data_add_array_container(c, x, 0);
-		}
-		rte_tel_data_add_dict_container(d, "destinations", c, 0);
-	}
+	c = dests_dict(s, 0);
+	if (c != NULL)
+		add_container(d, "destinations", c);
 	free(s);
 	return 0;
 }
@@ -270,32 +297,58 @@ cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		struct rte_tel_data *p = port_dict(&s->ports[i]);
 
 		if (p != NULL)
-			rte_tel_data_add_dict_container(d, s->ports[i].name, p, 0);
+			add_container(d, s->ports[i].name, p);
 	}
 	free(s);
 	return 0;
 }
 
-/* /udpfan/neighbors[,start]: the destinations with their next hop, MAC and state */
+/* /udpfan/neighbors[,first]: the destinations with their next hop, MAC and state */
 static int
 cmd_neighbors(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct uf_snap *s = take();
-	int i, start = 0;
+	struct rte_tel_data *c;
+	int first = 0;
 
 	(void)cmd;
 	if (s == NULL)
 		return -1;
 	if (params != NULL && params[0] != '\0')
-		start = atoi(params);
-	rte_tel_data_start_array(d, RTE_TEL_CONTAINER);
-	for (i = start; i < s->n_dests && i < start + TEL_MAX_DESTS; i++) {
-		struct rte_tel_data *x = dest_dict(&s->dests[i]);
-
-		if (x != NULL)
-			rte_tel_data_add_array_container(d, x, 0);
+		first = atoi(params);
+	c = dests_dict(s, first);
+	if (c == NULL) {
+		free(s);
+		return -ENOMEM;
 	}
+	/* the answer is the dict itself: copy its entries over */
+	rte_tel_data_start_dict(d);
+	add_container(d, "destinations", c);
+	tel_u64(d, "count", (uint64_t)s->n_dests);
 	free(s);
+	return 0;
+}
+
+/* /udpfan/port_reset,<port name>: run the device-reset path now (what a reset event does) */
+static int
+cmd_port_reset(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	int idx = -1;
+
+	(void)cmd;
+	if (params == NULL || params[0] == '\0')
+		return -EINVAL;
+	pthread_mutex_lock(&tel_app_lock);
+	if (tel_app != NULL) {
+		idx = uf_config_port_by_name(tel_app->cfg, params);
+		if (idx >= 0)
+			uf_app_request_reset(tel_app, idx);
+	}
+	pthread_mutex_unlock(&tel_app_lock);
+	if (idx < 0)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "reset_requested", params);
 	return 0;
 }
 
@@ -318,6 +371,8 @@ uf_tel_register(struct uf_app *app)
 	rte_telemetry_register_cmd(
 			"/udpfan/neighbors", cmd_neighbors,
 			"udpfan destinations: next hop, MAC, ARP state. Param: first index.");
+	rte_telemetry_register_cmd("/udpfan/port_reset", cmd_port_reset,
+				   "Reset a port as a device reset event would. Param: port name.");
 }
 
 void

@@ -67,6 +67,11 @@ class Testbed:
         return ns
 
     def destroy(self):
+        # whatever a failed test left running in the namespaces goes with them
+        for ns in self.namespaces():
+            pids = sh("ip netns pids %s 2>/dev/null" % ns, check=False, capture=True) or ""
+            for pid in pids.split():
+                sh("kill -9 %s" % pid, check=False)
         for ns in self.namespaces():
             sh("ip netns del %s" % ns, check=False)
 

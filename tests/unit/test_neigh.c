@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * lib/neigh: the ARP neighbour state machine on a fake millisecond clock, with a send
+ * callback that records every request asked for.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "uf_neigh.h"
+#include "uf_test.h"
+
+#define RETRY 100
+#define REACH 30000
+#define PROBES 3
+
+struct sent {
+	uint64_t at;
+	uint16_t port;
+	rte_be32_t ip;
+	bool bcast;
+	struct rte_ether_addr mac;
+};
+
+struct rec {
+	uint64_t now;
+	int n;
+	struct sent s[4096];
+};
+
+static void
+record(void *arg, uint16_t port, rte_be32_t ip, const struct rte_ether_addr *mac)
+{
+	struct rec *r = arg;
+	struct sent *s;
+
+	if (r->n >= (int)RTE_DIM(r->s))
+		return;
+	s = &r->s[r->n++];
+	s->at = r->now;
+	s->port = port;
+	s->ip = ip;
+	s->bcast = mac == NULL;
+	if (mac != NULL)
+		s->mac = *mac;
+	else
+		memset(&s->mac, 0, sizeof(s->mac));
+}
+
+static struct uf_neigh_table tbl;
+static struct rec rec;
+
+static void
+setup(void)
+{
+	struct uf_neigh_params prm = { .reachable_ms = REACH,
+				       .retry_ms = RETRY,
+				       .max_probes = PROBES };
+
+	uf_neigh_init(&tbl, &prm);
+	memset(&rec, 0, sizeof(rec));
+}
+
+/* tick every millisecond in [from, to]; returns how many ticks reported a change */
+static int
+run(uint64_t from, uint64_t to)
+{
+	int changed = 0;
+	uint64_t t;
+
+	for (t = from; t <= to; t++) {
+		rec.now = t;
+		if (uf_neigh_tick(&tbl, t, record, &rec))
+			changed++;
+	}
+	return changed;
+}
+
+static rte_be32_t
+ip(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	uint8_t x[4] = { a, b, c, d };
+	rte_be32_t v;
+
+	memcpy(&v, x, 4);
+	return v;
+}
+
+static struct rte_ether_addr
+mac(uint8_t last)
+{
+	struct rte_ether_addr m = { { 0x02, 0x00, 0x00, 0x00, 0x00, last } };
+
+	return m;
+}
+
+/* INCOMPLETE: broadcasts at t0, +r, +2r, +4r, +8r, +8r, ...; FAILED after max_probes */
+static void
+test_incomplete_backoff_and_failed(void)
+{
+	const uint64_t t0 = 1000;
+	/* the backoff after the k-th request: r, 2r, 4r, 8r, then 8r for good */
+	static const uint64_t gap[] = { RETRY,     2 * RETRY, 4 * RETRY, 8 * RETRY,
+					8 * RETRY, 8 * RETRY, 8 * RETRY };
+	uint64_t want = t0, failed_at = 0;
+	rte_be32_t a = ip(10, 0, 0, 1);
+	int i, e;
+
+	setup();
+	e = uf_neigh_add(&tbl, 0, a, NULL, t0);
+	CHECK_EQ(e, 0);
+	CHECK_EQ(tbl.n, 1);
+	CHECK_EQ(tbl.e[e].state, UF_NS_INCOMPLETE);
+	CHECK(!uf_neigh_usable(&tbl.e[e]), "an unresolved neighbour is not usable");
+	CHECK_EQ(uf_neigh_add(&tbl, 0, a, NULL, t0 + 5), 0); /* the same entry again */
+	CHECK_EQ(tbl.n, 1);
+
+	/* step the clock 1 ms at a time and note when the state turns FAILED */
+	for (rec.now = t0; rec.now <= t0 + 5000; rec.now++) {
+		uf_neigh_tick(&tbl, rec.now, record, &rec);
+		if (failed_at == 0 && tbl.e[e].state == UF_NS_FAILED)
+			failed_at = rec.now;
+	}
+	CHECK(rec.n >= (int)RTE_DIM(gap), "%d requests sent in 5 s", rec.n);
+	for (i = 0; i < rec.n && i < (int)RTE_DIM(gap) + 1; i++) {
+		CHECK_EQ(rec.s[i].at, want);
+		CHECK(rec.s[i].bcast, "request %d is a broadcast", i);
+		CHECK_EQ(rec.s[i].port, 0);
+		CHECK_EQ(rec.s[i].ip, a);
+		if (i < (int)RTE_DIM(gap))
+			want += gap[i];
+	}
+	/* max_probes requests went unanswered for their whole wait: failed when the next is due */
+	CHECK_EQ(failed_at, t0 + RETRY + 2 * RETRY + 4 * RETRY);
+	CHECK(!uf_neigh_usable(&tbl.e[e]), "a failed neighbour is not usable");
+	/* FAILED keeps asking, by broadcast, never slower than 8 x retry */
+	for (i = 1; i < rec.n; i++) {
+		CHECK(rec.s[i].bcast, "request %d is a broadcast", i);
+		CHECK(rec.s[i].at - rec.s[i - 1].at <= 8 * RETRY, "gap %d is %" PRIu64 " ms", i,
+		      rec.s[i].at - rec.s[i - 1].at);
+	}
+	rec.n = 0;
+	run(t0 + 5001, t0 + 60000);
+	CHECK(rec.n >= 55000 / (8 * RETRY) - 1, "FAILED still asks: %d requests in 55 s", rec.n);
+	for (i = 0; i < rec.n; i++)
+		CHECK(rec.s[i].bcast && rec.s[i].ip == a, "request %d is a broadcast for a", i);
+	CHECK_EQ(tbl.e[e].state, UF_NS_FAILED);
+}
+
+/* learn: REACHABLE with the MAC; changed only when the usable MAC appears or changes */
+static void
+test_learn(void)
+{
+	struct rte_ether_addr m1 = mac(1), m2 = mac(2);
+	rte_be32_t a = ip(10, 0, 0, 1);
+	int e;
+
+	setup();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	run(0, 10);
+	CHECK_EQ(rec.n, 1);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, 20), true);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	CHECK(uf_neigh_usable(&tbl.e[e]), "reachable is usable");
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m1.addr_bytes, 6);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, 30), false);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m2, 40), true);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m2.addr_bytes, 6);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m2, 50), false);
+	/* no more requests while reachable */
+	rec.n = 0;
+	run(51, 51 + REACH - 20);
+	CHECK_EQ(rec.n, 0);
+
+	/* an address we do not need is not learned */
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, ip(10, 0, 0, 99), &m1, 60), false);
+	CHECK_EQ(tbl.n, 1);
+	CHECK_EQ(uf_neigh_find(&tbl, 0, ip(10, 0, 0, 99)), -1);
+	/* nor the right address on another port */
+	CHECK_EQ(uf_neigh_learn(&tbl, 1, a, &m1, 60), false);
+	CHECK_EQ(tbl.n, 1);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m2.addr_bytes, 6);
+}
+
+/* REACHABLE → (reachable_ms) → PROBE: unicast to the known MAC, still usable → FAILED */
+static void
+test_probe_then_failed(void)
+{
+	struct rte_ether_addr m1 = mac(1);
+	rte_be32_t a = ip(10, 0, 0, 1);
+	const uint64_t tl = 500; /* when learned */
+	uint64_t failed_at = 0, t;
+	int e, i, changes = 0;
+
+	setup();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	run(0, tl - 1);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, tl), true);
+	rec.n = 0;
+	changes = run(tl, tl + REACH - 1);
+	CHECK_EQ(rec.n, 0);
+	CHECK_EQ(changes, 0);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+
+	/* stale: unicast probes at +0, +r, +3r; usable throughout */
+	for (t = tl + REACH; t <= tl + REACH + 20 * RETRY; t++) {
+		rec.now = t;
+		if (uf_neigh_tick(&tbl, t, record, &rec)) {
+			changes++;
+			if (failed_at == 0)
+				failed_at = t;
+		}
+		if (failed_at == 0) {
+			CHECK(uf_neigh_usable(&tbl.e[e]), "usable while probing (t=%" PRIu64 ")",
+			      t);
+			if (t >= tl + REACH)
+				CHECK(tbl.e[e].state == UF_NS_PROBE, "PROBE at t=%" PRIu64, t);
+		}
+	}
+	CHECK(rec.n >= PROBES, "%d requests", rec.n);
+	for (i = 0; i < PROBES && i < rec.n; i++) {
+		static const uint64_t at[PROBES] = { 0, RETRY, 3 * RETRY };
+
+		CHECK_EQ(rec.s[i].at, tl + REACH + at[i]);
+		CHECK(!rec.s[i].bcast, "probe %d is unicast", i);
+		CHECK_MEM(rec.s[i].mac.addr_bytes, m1.addr_bytes, 6);
+		CHECK_EQ(rec.s[i].ip, a);
+	}
+	/* no answer to max_probes probes: FAILED when the next one is due, reported as a change */
+	CHECK_EQ(failed_at, tl + REACH + 7 * RETRY);
+	CHECK_EQ(changes, 1);
+	CHECK_EQ(tbl.e[e].state, UF_NS_FAILED);
+	CHECK(!uf_neigh_usable(&tbl.e[e]), "failed is not usable");
+	/* and then it asks by broadcast again */
+	CHECK(rec.n > PROBES, "requests after failing");
+	for (i = PROBES; i < rec.n; i++) {
+		CHECK(rec.s[i].bcast, "request %d after failing is a broadcast", i);
+		CHECK(rec.s[i].at >= failed_at, "request %d after failing", i);
+	}
+	if (rec.n > PROBES)
+		CHECK(rec.s[PROBES].at - failed_at <= RETRY,
+		      "the first broadcast comes soon (%" PRIu64 " ms)",
+		      rec.s[PROBES].at - failed_at);
+
+	/* learning again: REACHABLE, changed */
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, tl + REACH + 30 * RETRY), true);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	CHECK(uf_neigh_usable(&tbl.e[e]), "usable again");
+}
+
+/* An answer while probing: back to REACHABLE, no change reported for the same MAC */
+static void
+test_probe_answered(void)
+{
+	struct rte_ether_addr m1 = mac(1), m2 = mac(2);
+	rte_be32_t a = ip(10, 0, 0, 1);
+	int e;
+
+	setup();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	run(0, 0);
+	uf_neigh_learn(&tbl, 0, a, &m1, 0);
+	rec.n = 0;
+	run(1, REACH + RETRY + 1); /* two probes */
+	CHECK_EQ(rec.n, 2);
+	CHECK_EQ(tbl.e[e].state, UF_NS_PROBE);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, REACH + RETRY + 2), false);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	rec.n = 0;
+	run(REACH + RETRY + 3, REACH + RETRY + 2 + REACH - 1);
+	CHECK_EQ(rec.n, 0); /* confirmed: quiet for another reachable_ms */
+	run(REACH + RETRY + 2 + REACH, REACH + RETRY + 2 + REACH);
+	CHECK_EQ(rec.n, 1);
+	CHECK_EQ(tbl.e[e].state, UF_NS_PROBE);
+	/* a different MAC while probing is a change */
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m2, 2 * REACH + 200), true);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m2.addr_bytes, 6);
+}
+
+/* STATIC entries never ask and never change */
+static void
+test_static(void)
+{
+	struct rte_ether_addr ms = mac(0x55), m1 = mac(1);
+	rte_be32_t a = ip(10, 0, 0, 5), b = ip(10, 0, 0, 6);
+	int e, f;
+
+	setup();
+	e = uf_neigh_add(&tbl, 0, a, &ms, 0);
+	CHECK_EQ(tbl.e[e].state, UF_NS_STATIC);
+	CHECK(uf_neigh_usable(&tbl.e[e]), "static is usable");
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, ms.addr_bytes, 6);
+	/* an entry learned first and then given a static MAC becomes static */
+	f = uf_neigh_add(&tbl, 1, b, NULL, 0);
+	CHECK_EQ(uf_neigh_add(&tbl, 1, b, &ms, 0), f);
+	CHECK_EQ(tbl.e[f].state, UF_NS_STATIC);
+	CHECK_EQ(run(0, 3 * REACH), 0);
+	CHECK_EQ(rec.n, 0);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, 10), false);
+	CHECK_EQ(tbl.e[e].state, UF_NS_STATIC);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, ms.addr_bytes, 6);
+	uf_neigh_port_up(&tbl, 0, 3 * REACH + 1);
+	run(3 * REACH + 1, 3 * REACH + 1000);
+	CHECK_EQ(rec.n, 0);
+}
+
+/* The link came back: every entry of that port is asked about at once */
+static void
+test_port_up(void)
+{
+	struct rte_ether_addr m1 = mac(1), m2 = mac(2);
+	rte_be32_t a = ip(10, 0, 0, 1), b = ip(10, 0, 1, 1), c = ip(10, 0, 0, 3);
+	int ea, eb, ec, i, n_a = 0, n_b = 0, n_c = 0;
+	const uint64_t up = 5000;
+
+	setup();
+	ea = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	eb = uf_neigh_add(&tbl, 1, b, NULL, 0);
+	ec = uf_neigh_add(&tbl, 0, c, NULL, 0);
+	run(0, 0);
+	uf_neigh_learn(&tbl, 0, a, &m1, 1);
+	uf_neigh_learn(&tbl, 1, b, &m2, 1);
+	run(1, up - 1); /* c keeps failing; a and b stay reachable */
+	CHECK_EQ(tbl.e[ea].state, UF_NS_REACHABLE);
+	CHECK_EQ(tbl.e[ec].state, UF_NS_FAILED);
+	rec.n = 0;
+	/* c's next broadcast is at most 8r away; port up makes it now */
+	uf_neigh_port_up(&tbl, 0, up);
+	run(up, up);
+	for (i = 0; i < rec.n; i++) {
+		if (rec.s[i].ip == a) {
+			n_a++;
+			CHECK(!rec.s[i].bcast, "a reachable neighbour is re-probed by unicast");
+			CHECK_MEM(rec.s[i].mac.addr_bytes, m1.addr_bytes, 6);
+			CHECK_EQ(rec.s[i].port, 0);
+		} else if (rec.s[i].ip == b) {
+			n_b++;
+		} else if (rec.s[i].ip == c) {
+			n_c++;
+			CHECK(rec.s[i].bcast, "a failed neighbour is asked by broadcast");
+		}
+	}
+	CHECK_EQ(n_a, 1);
+	CHECK_EQ(n_b, 0); /* another port */
+	CHECK_EQ(n_c, 1);
+	CHECK(uf_neigh_usable(&tbl.e[ea]), "still usable while re-probing");
+	CHECK_EQ(tbl.e[eb].state, UF_NS_REACHABLE);
+}
+
+static void
+test_table_full(void)
+{
+	int i, r = 0;
+
+	setup();
+	for (i = 0; i < UF_NEIGH_MAX; i++)
+		r |= uf_neigh_add(&tbl, 0, ip(10, 1, (uint8_t)(i >> 8), (uint8_t)i), NULL, 0) != i;
+	CHECK_EQ(r, 0);
+	CHECK_EQ(tbl.n, UF_NEIGH_MAX);
+	CHECK_EQ(uf_neigh_add(&tbl, 0, ip(10, 2, 0, 0), NULL, 0), -1);
+	CHECK_EQ(uf_neigh_add(&tbl, 0, ip(10, 1, 0, 7), NULL, 0), 7); /* existing: found */
+	CHECK_EQ(uf_neigh_find(&tbl, 0, ip(10, 1, 1, 0)), 256);
+	CHECK_EQ(uf_neigh_find(&tbl, 1, ip(10, 1, 1, 0)), -1);
+}
+
+static void
+test_state_names(void)
+{
+	CHECK_STR(uf_neigh_state_name(UF_NS_STATIC), "static");
+	CHECK_STR(uf_neigh_state_name(UF_NS_INCOMPLETE), "incomplete");
+	CHECK_STR(uf_neigh_state_name(UF_NS_REACHABLE), "reachable");
+	CHECK_STR(uf_neigh_state_name(UF_NS_PROBE), "probe");
+	CHECK_STR(uf_neigh_state_name(UF_NS_FAILED), "failed");
+}
+
+int
+main(void)
+{
+	RUN(test_incomplete_backoff_and_failed);
+	RUN(test_learn);
+	RUN(test_probe_then_failed);
+	RUN(test_probe_answered);
+	RUN(test_static);
+	RUN(test_port_up);
+	RUN(test_table_full);
+	RUN(test_state_names);
+	return uf_t_summary();
+}

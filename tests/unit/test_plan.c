@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * lib/plan: the fan-out plan built on the plain heap (socket -1, no EAL), next hops and
+ * multicast MACs. The config is built by hand so that only lib/plan is under test.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "uf_plan.h"
+#include "uf_test.h"
+
+static rte_be32_t
+ip_of(const char *s)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		abort();
+	return a.s_addr;
+}
+
+static uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static struct rte_ether_addr
+mac(uint8_t a, uint8_t last)
+{
+	struct rte_ether_addr m = { { 0x02, a, 0x00, 0x00, 0x00, last } };
+
+	return m;
+}
+
+/*
+ * Two ports and three destinations:
+ *   wan 10.0.0.10/24 gw 10.0.0.1 (listen, UDP 5000)   lan 10.0.2.1/24
+ *   [0] 10.0.0.20:6000 via wan, source ours,  ttl 64
+ *   [1] 10.0.1.20:6001 via wan, source original, ttl 16, sample 10
+ *   [2] 10.0.2.30:6002 via lan, source 198.51.100.7, ttl 200
+ */
+static struct uf_config cfg;
+static struct uf_cfg_dest dests[3];
+static struct uf_cfg_rule rules[2];
+static uint16_t rule0_to[] = { 2, 0 };
+static uint16_t rule1_to[] = { 1 };
+
+static struct rte_ether_addr port_mac[2];
+static uint16_t port_mtu[2] = { 1500, 9000 };
+static bool port_chain[2] = { true, false };
+static struct rte_ether_addr dest_mac[3];
+static bool dest_res[3] = { false, true, false };
+
+static void
+setup(void)
+{
+	memset(&cfg, 0, sizeof(cfg));
+	memset(dests, 0, sizeof(dests));
+	snprintf(cfg.ports[0].name, UF_NAME_MAX, "wan");
+	cfg.ports[0].ip = ip_of("10.0.0.10");
+	cfg.ports[0].prefix_len = 24;
+	cfg.ports[0].has_gateway = true;
+	cfg.ports[0].gateway = ip_of("10.0.0.1");
+	snprintf(cfg.ports[1].name, UF_NAME_MAX, "lan");
+	cfg.ports[1].ip = ip_of("10.0.2.1");
+	cfg.ports[1].prefix_len = 24;
+	cfg.n_ports = 2;
+	cfg.listen.port = 0;
+	cfg.listen.udp_port = 5000;
+
+	dests[0] = (struct uf_cfg_dest){ .ip = ip_of("10.0.0.20"),
+					 .udp_port = 6000,
+					 .port = 0,
+					 .source = UF_SRC_OURS,
+					 .sample = 1,
+					 .ttl = 64 };
+	dests[1] = (struct uf_cfg_dest){ .ip = ip_of("10.0.1.20"),
+					 .udp_port = 6001,
+					 .port = 0,
+					 .source = UF_SRC_ORIGINAL,
+					 .sample = 10,
+					 .ttl = 16 };
+	dests[2] = (struct uf_cfg_dest){ .ip = ip_of("10.0.2.30"),
+					 .udp_port = 6002,
+					 .port = 1,
+					 .source = UF_SRC_FIXED,
+					 .source_ip = ip_of("198.51.100.7"),
+					 .sample = 1,
+					 .ttl = 200 };
+	cfg.dests = dests;
+	cfg.n_dests = 3;
+	cfg.n_rules = 0;
+	cfg.rules = NULL;
+	cfg.fwd.udp_checksum = UF_CKSUM_COMPUTE;
+	cfg.fwd.keep_source_port = false;
+	cfg.fwd.source_port = 7000;
+	cfg.fwd.fanout = UF_FANOUT_AUTO;
+	cfg.fwd.chain_min_payload = 0;
+
+	rules[0] = (struct uf_cfg_rule){
+		.prefix = ip_of("192.0.2.0"), .len = 24, .n_to = 2, .to = rule0_to
+	};
+	rules[1] = (struct uf_cfg_rule){ .prefix = 0, .len = 0, .n_to = 1, .to = rule1_to };
+
+	port_mac[0] = mac(0xaa, 1);
+	port_mac[1] = mac(0xaa, 2);
+	dest_mac[0] = mac(0xbb, 0x20);
+	dest_mac[1] = mac(0xbb, 0x01); /* the gateway's */
+	dest_mac[2] = mac(0xbb, 0x30);
+}
+
+static struct uf_plan *
+build(uint64_t version)
+{
+	struct uf_plan_input in = {
+		.cfg = &cfg,
+		.port_mac = port_mac,
+		.port_mtu = port_mtu,
+		.port_chain_ok = port_chain,
+		.dest_mac = dest_mac,
+		.dest_resolved = dest_res,
+		.lpm = NULL,
+		.version = version,
+		.socket = -1,
+	};
+
+	return uf_plan_build(&in);
+}
+
+/* the template of destination i, field by field (network order, by hand) */
+static void
+check_tmpl(const struct uf_plan *plan, int i, const char *src_ip, uint16_t sport)
+{
+	const uint8_t *h = plan->dests[i].tmpl.hdr;
+	const struct uf_cfg_dest *d = &dests[i];
+	rte_be32_t v;
+
+	CHECK_MEM(h, dest_mac[i].addr_bytes, 6);
+	CHECK_MEM(h + 6, port_mac[d->port].addr_bytes, 6);
+	CHECK_EQ(get16(h + 12), 0x0800);
+	CHECK_EQ(h[14], 0x45);
+	CHECK_EQ(h[22], d->ttl);
+	CHECK_EQ(h[23], 17);
+	memcpy(&v, h + 26, 4);
+	if (src_ip == NULL) {
+		CHECK_EQ(plan->dests[i].tmpl.keep_src_mask, 0xffffffff);
+	} else {
+		CHECK_EQ(v, ip_of(src_ip));
+		CHECK_EQ(plan->dests[i].tmpl.repl_src_mask, 0xffffffff);
+	}
+	memcpy(&v, h + 30, 4);
+	CHECK_EQ(v, d->ip);
+	if (sport == 0)
+		CHECK_EQ(plan->dests[i].tmpl.repl_sport_mask, 0);
+	else
+		CHECK_EQ(get16(h + 34), sport);
+	CHECK_EQ(get16(h + 36), d->udp_port);
+}
+
+static void
+test_plan_no_rules(void)
+{
+	struct uf_plan *plan;
+	int i;
+
+	setup();
+	plan = build(7);
+	CHECK(plan != NULL, "built on the heap");
+	if (plan == NULL)
+		return;
+	CHECK_EQ(plan->version, 7);
+	CHECK_EQ(plan->n_dests, 3);
+	CHECK_EQ(plan->udp_cksum, true);
+	CHECK_EQ(plan->fanout, UF_FANOUT_AUTO);
+	CHECK_EQ(plan->chain_min_payload, 60 - 42); /* chained frames never need padding */
+	CHECK_EQ(plan->in_dst_ip, ip_of("10.0.0.10"));
+	CHECK_EQ(get16((const uint8_t *)&plan->in_dst_port), 5000);
+	CHECK(plan->lpm == NULL, "no rules, no LPM");
+	CHECK_EQ(plan->rte_mem, false);
+
+	/* one set, every destination in order */
+	CHECK_EQ(plan->n_sets, 1);
+	CHECK_EQ(plan->sets[0].n, 3);
+	CHECK_EQ(plan->sets[0].first, 0);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(plan->set_dests[plan->sets[0].first + i], i);
+	CHECK_EQ(plan->sets[0].max_payload, 1500 - 28);
+	CHECK_EQ(plan->sets[0].any_resolved, true);
+	CHECK_EQ(plan->sets[0].chain_ok, false); /* lan cannot chain */
+
+	/* per destination */
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(plan->dests[i].egress, dests[i].port);
+		CHECK_EQ(plan->dests[i].idx, i);
+		CHECK_EQ(plan->dests[i].sample, dests[i].sample);
+		CHECK_EQ(plan->dests[i].max_payload, port_mtu[dests[i].port] - 28);
+		CHECK_EQ(plan->dests[i].resolved, dest_res[i]);
+		CHECK_EQ(plan->dests[i].chain_ok, port_chain[dests[i].port]);
+	}
+	check_tmpl(plan, 0, "10.0.0.10", 7000);
+	check_tmpl(plan, 1, NULL, 0); /* original: the sender's address and port */
+	check_tmpl(plan, 2, "198.51.100.7", 7000);
+	uf_plan_free(plan);
+
+	/* the sender's port kept for every destination */
+	cfg.fwd.keep_source_port = true;
+	cfg.fwd.chain_min_payload = 512;
+	cfg.fwd.udp_checksum = UF_CKSUM_ZERO;
+	plan = build(8);
+	if (plan == NULL)
+		return;
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(plan->dests[i].tmpl.repl_sport_mask, 0);
+	CHECK_EQ(plan->chain_min_payload, 512);
+	CHECK_EQ(plan->udp_cksum, false);
+	check_tmpl(plan, 2, "198.51.100.7", 0);
+	uf_plan_free(plan);
+}
+
+static void
+test_plan_rules(void)
+{
+	struct uf_plan *plan;
+
+	setup();
+	cfg.rules = rules;
+	cfg.n_rules = 2;
+	plan = build(1);
+	CHECK(plan != NULL, "built");
+	if (plan == NULL)
+		return;
+	CHECK_EQ(plan->n_sets, 2);
+	/* set 0: rule 0's destinations, in the rule's order */
+	CHECK_EQ(plan->sets[0].n, 2);
+	CHECK_EQ(plan->set_dests[plan->sets[0].first], 2);
+	CHECK_EQ(plan->set_dests[plan->sets[0].first + 1], 0);
+	CHECK_EQ(plan->sets[0].max_payload, 1500 - 28); /* min(9000, 1500) - 28 */
+	CHECK_EQ(plan->sets[0].any_resolved, false);    /* 2 and 0 are unresolved */
+	CHECK_EQ(plan->sets[0].chain_ok, false);
+	/* set 1: rule 1's */
+	CHECK_EQ(plan->sets[1].n, 1);
+	CHECK_EQ(plan->set_dests[plan->sets[1].first], 1);
+	CHECK_EQ(plan->sets[1].any_resolved, true);
+	CHECK_EQ(plan->sets[1].chain_ok, true);
+	CHECK_EQ(plan->sets[1].max_payload, 1500 - 28);
+	/* members do not overlap */
+	CHECK(plan->sets[1].first >= plan->sets[0].first + plan->sets[0].n ||
+			      plan->sets[0].first >= plan->sets[1].first + plan->sets[1].n,
+	      "sets' member ranges are disjoint");
+	uf_plan_free(plan);
+
+	/* a set of the jumbo port alone takes its MTU */
+	rule1_to[0] = 2;
+	port_chain[1] = true;
+	plan = build(2);
+	if (plan != NULL) {
+		CHECK_EQ(plan->sets[1].max_payload, 9000 - 28);
+		CHECK_EQ(plan->sets[1].chain_ok, true);
+		CHECK_EQ(plan->sets[1].any_resolved, false);
+		CHECK_EQ(plan->sets[0].chain_ok, true);
+	}
+	uf_plan_free(plan);
+	rule1_to[0] = 1;
+	port_chain[1] = false;
+}
+
+static void
+test_plan_unresolved(void)
+{
+	struct uf_plan *plan;
+	int i;
+
+	setup();
+	for (i = 0; i < 3; i++)
+		dest_res[i] = false;
+	plan = build(3);
+	if (plan != NULL) {
+		CHECK_EQ(plan->sets[0].any_resolved, false);
+		for (i = 0; i < 3; i++)
+			CHECK_EQ(plan->dests[i].resolved, false);
+	}
+	uf_plan_free(plan);
+	dest_res[0] = false;
+	dest_res[1] = true;
+	dest_res[2] = false;
+	uf_plan_free(NULL); /* harmless */
+}
+
+/* ---- a copy written from the plan's template verifies from scratch ---- */
+
+static uint32_t
+sum16(uint32_t acc, const uint8_t *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		acc += (uint32_t)(b[i] << 8 | b[i + 1]);
+	if (n & 1)
+		acc += (uint32_t)b[n - 1] << 8;
+	return acc;
+}
+
+static uint16_t
+fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+static bool
+udp_ok(const uint8_t *ip)
+{
+	const uint8_t *udp = ip + 20;
+	size_t ulen = get16(udp + 4);
+	uint32_t s = sum16(0, ip + 12, 8) + 17 + (uint32_t)ulen;
+
+	return fold(sum16(s, udp, ulen)) == 0xffff;
+}
+
+static void
+test_plan_copy_verifies(void)
+{
+	uint8_t payload[333], out[512];
+	struct uf_rx_info in;
+	struct uf_plan *plan;
+	uint32_t p;
+	size_t i;
+	int d;
+
+	setup();
+	plan = build(4);
+	if (plan == NULL)
+		return;
+	for (i = 0; i < sizeof(payload); i++)
+		payload[i] = (uint8_t)(i * 7 + 3);
+	memset(&in, 0, sizeof(in));
+	in.payload_off = 42;
+	in.payload_len = sizeof(payload);
+	in.src_ip = ip_of("192.0.2.7");
+	in.src_port = htons(40000);
+	in.ip_id = htons(99);
+	in.tos = 0;
+	in.udp_cksum = 0; /* the sender sent none */
+	p = uf_in_sum(&in, payload, plan->in_dst_ip, plan->in_dst_port);
+	for (d = 0; d < 3; d++) {
+		uf_hdr_write(out, &plan->dests[d].tmpl, &in, p, plan->udp_cksum);
+		memcpy(out + 42, payload, sizeof(payload));
+		CHECK(fold(sum16(0, out + 14, 20)) == 0xffff, "dest %d: IPv4 checksum", d);
+		CHECK(udp_ok(out + 14), "dest %d: UDP checksum", d);
+	}
+	uf_plan_free(plan);
+}
+
+/* ---- next hop, multicast MAC ---- */
+
+static void
+test_next_hop(void)
+{
+	struct uf_cfg_dest d;
+
+	setup();
+	memset(&d, 0, sizeof(d));
+	d.port = 0;
+	d.ip = ip_of("10.0.0.20");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("10.0.0.20")); /* on the subnet: itself */
+	d.ip = ip_of("10.0.0.255");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("10.0.0.255"));
+	d.ip = ip_of("10.0.1.20");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("10.0.0.1")); /* off: the gateway */
+	d.ip = ip_of("192.0.2.1");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("10.0.0.1"));
+	/* no gateway (a static MAC makes it reachable): itself */
+	d.port = 1;
+	d.ip = ip_of("172.16.0.1");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("172.16.0.1"));
+	d.ip = ip_of("10.0.2.200");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("10.0.2.200"));
+	/* the narrowest and widest prefixes a port may have */
+	cfg.ports[0].prefix_len = 31;
+	d.port = 0;
+	d.ip = ip_of("10.0.0.11");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("10.0.0.11"));
+	d.ip = ip_of("10.0.0.12");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("10.0.0.1"));
+	cfg.ports[0].prefix_len = 1;
+	d.ip = ip_of("127.1.2.3");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("127.1.2.3"));
+	d.ip = ip_of("128.0.0.1");
+	CHECK_EQ(uf_next_hop(&cfg, &d), ip_of("10.0.0.1"));
+}
+
+static void
+test_mcast_mac(void)
+{
+	static const uint8_t m1[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+	static const uint8_t m2[6] = { 0x01, 0x00, 0x5e, 0x7f, 0xfe, 0xfd };
+	struct rte_ether_addr m;
+
+	uf_mcast_mac(ip_of("224.1.2.3"), &m);
+	CHECK_MEM(m.addr_bytes, m1, 6);
+	uf_mcast_mac(ip_of("239.129.2.3"), &m); /* the second octet's high bit is not mapped */
+	CHECK_MEM(m.addr_bytes, m1, 6);
+	uf_mcast_mac(ip_of("239.255.254.253"), &m);
+	CHECK_MEM(m.addr_bytes, m2, 6);
+}
+
+int
+main(void)
+{
+	RUN(test_plan_no_rules);
+	RUN(test_plan_rules);
+	RUN(test_plan_unresolved);
+	RUN(test_plan_copy_verifies);
+	RUN(test_next_hop);
+	RUN(test_mcast_mac);
+	return uf_t_summary();
+}

@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * pmd_quirks: row lookup, the port plan decided from a row and a faked dev_info, and the
+ * environment checks that read files (PAT memtype list, ice DDP firmware tree).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_mbuf_core.h>
+
+#include "uf_quirks.h"
+#include "uf_test.h"
+
+/* ---- lookup ---- */
+
+static void
+test_lookup(void)
+{
+	static const char *const names[] = { "net_ena",     "net_ice",    "net_i40e",
+					     "net_ixgbe",   "net_iavf",   "net_virtio",
+					     "net_vmxnet3", "net_af_xdp", "net_af_packet",
+					     "net_tap",     "net_ring",   "net_null",
+					     "net_pcap",    "net_memif" };
+	const struct uf_quirk *tab, *q, *def;
+	int n, i, j;
+
+	tab = uf_quirk_table(&n);
+	CHECK(n >= (int)RTE_DIM(names) + 2, "%d rows", n);
+	def = &tab[n - 1];
+	CHECK_STR(def->driver, "*");
+
+	for (i = 0; i < (int)RTE_DIM(names); i++) {
+		q = uf_quirk_lookup(names[i]);
+		CHECK(q != NULL && strcmp(q->driver, names[i]) == 0, "%s: got row %s", names[i],
+		      q != NULL ? q->driver : "NULL");
+		CHECK(q->source != NULL && strlen(q->source) > 20, "%s: the row says where from",
+		      names[i]);
+	}
+	/* every row of the table is found by its own name (the default by none) */
+	for (i = 0; i < n - 1; i++) {
+		q = uf_quirk_lookup(tab[i].driver);
+		CHECK(q == &tab[i], "row %d (%s) is found by its name", i, tab[i].driver);
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(tab[i].driver, tab[j].driver) != 0, "row %s listed twice",
+			      tab[i].driver);
+	}
+	/* mlx5 by prefix: the bus-specific driver names */
+	q = uf_quirk_lookup("mlx5_pci");
+	CHECK(q != def && q->prefix && strcmp(q->driver, "mlx5") == 0, "mlx5_pci: got %s",
+	      q->driver);
+	CHECK_STR(q->kernel_driver, "mlx5_core");
+	CHECK(uf_quirk_lookup("mlx5_auxiliary") == q, "mlx5_auxiliary: the mlx5 row");
+	/* exact names are exact */
+	CHECK(uf_quirk_lookup("net_bnxt") == def, "unknown driver: default row");
+	CHECK(uf_quirk_lookup("net_ena2") == def, "net_ena2 is not net_ena");
+	CHECK(uf_quirk_lookup("net_en") == def, "net_en is not net_ena");
+	CHECK(uf_quirk_lookup("") == def, "empty name: default row");
+	CHECK(uf_quirk_lookup(NULL) == def, "NULL: default row");
+	CHECK(uf_quirk_lookup("*") == def, "\"*\" is the default row");
+	/* the default row is the conservative one */
+	CHECK(def->sw_pad60 && !def->multiseg_tx_ok && !def->fast_free_ok && !def->hw_cksum_ok,
+	      "the default row pads and trusts nothing");
+}
+
+/* ---- uf_quirk_decide ---- */
+
+static struct rte_eth_dev_info
+dev_info(const char *driver, uint16_t max_q)
+{
+	struct rte_eth_dev_info di;
+
+	memset(&di, 0, sizeof(di));
+	di.driver_name = driver;
+	di.max_rx_queues = max_q;
+	di.max_tx_queues = max_q;
+	di.min_mtu = 68;
+	di.max_mtu = 9702;
+	di.rx_desc_lim.nb_max = 4096;
+	di.rx_desc_lim.nb_min = 64;
+	di.rx_desc_lim.nb_align = 32;
+	di.tx_desc_lim = di.rx_desc_lim;
+	di.flow_type_rss_offloads = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
+				    RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV4_UDP |
+				    RTE_ETH_RSS_NONFRAG_IPV4_OTHER;
+	di.hash_key_size = 52;
+	di.rx_offload_capa = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+			     RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_SCATTER;
+	di.tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
+			     RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
+	return di;
+}
+
+static struct uf_port_req
+req(uint16_t nq)
+{
+	struct uf_port_req r = { .nb_queues = nq,
+				 .rx_desc = 1024,
+				 .tx_desc = 1024,
+				 .mtu = 0,
+				 .want_chain = false,
+				 .single_pool_tx = true };
+
+	return r;
+}
+
+static int
+decide(const char *driver, const struct rte_eth_dev_info *di, const struct uf_port_req *r,
+       struct uf_port_plan *out, char *why, size_t len)
+{
+	why[0] = '\0';
+	memset(out, 0xa5, sizeof(*out));
+	return uf_quirk_decide(uf_quirk_lookup(driver), di, r, out, why, len);
+}
+
+/* what a whole frame of this MTU needs in one RX buffer (VLAN tags and CRC included) */
+static uint32_t
+frame_room(uint16_t mtu)
+{
+	return RTE_PKTMBUF_HEADROOM + mtu + 14 + 4 + 8;
+}
+
+static void
+test_decide_ena(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_ena", 8);
+	struct uf_port_req r = req(4);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.rx_desc_lim.nb_align = 1;
+	di.tx_desc_lim.nb_align = 1;
+	di.rx_desc_lim.nb_min = 128;
+	di.tx_desc_lim.nb_min = 128;
+	di.rx_desc_lim.nb_max = 8192;
+	di.tx_desc_lim.nb_max = 1024;
+	di.max_mtu = 9216;
+	di.flow_type_rss_offloads = 0xc30; /* ENA: fixed */
+	r.rx_desc = 1000;
+	r.tx_desc = 4096;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 512);  /* a power of 2, rounded down */
+	CHECK_EQ(p.tx_desc, 1024); /* clamped to nb_max */
+	CHECK_EQ(p.mtu_path, UF_MTU_SET_MTU);
+	CHECK_EQ(p.mtu, 1500);
+	CHECK_EQ(p.pad_to, 60);
+	CHECK(p.data_room >= RTE_PKTMBUF_HEADROOM + 1400, "data room %u >= headroom + 1400",
+	      p.data_room);
+	CHECK(p.data_room >= frame_room(1500), "data room %u holds a whole frame", p.data_room);
+	CHECK_EQ(p.rss, true);
+	CHECK_EQ(p.rss_hf, 0xc30); /* what the device hashes on, since it cannot be changed */
+	CHECK_EQ(p.rss_hf_trimmed, 0);
+	CHECK_EQ(p.try_flow, false);
+	CHECK_EQ(p.chain_ok, true);
+
+	/* a count below nb_min comes up to it, still a power of 2 */
+	r.rx_desc = 100;
+	r.tx_desc = 700;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 128);
+	CHECK_EQ(p.tx_desc, 512);
+	di.rx_desc_lim.nb_min = 100; /* not a power of 2 itself */
+	r.rx_desc = 100;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(p.rx_desc >= 100 && rte_is_power_of_2(p.rx_desc), "rx_desc %u: >= nb_min, pow2",
+	      p.rx_desc);
+	/* jumbo */
+	r.mtu = 9001;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.mtu, 9001);
+	CHECK(p.data_room >= frame_room(9001), "data room %u holds a 9001 frame", p.data_room);
+}
+
+static void
+test_decide_ice(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_ice", 64);
+	struct uf_port_req r = req(2);
+	struct uf_port_plan p;
+	char why[256];
+
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.mtu_path, UF_MTU_SET_STOPPED);
+	CHECK_EQ(p.pad_to, 0);
+	CHECK_EQ(p.rss, true);
+	CHECK_EQ(p.rss_hf, UF_RSS_HF_WANTED);
+	CHECK_EQ(p.rss_hf_trimmed, 0);
+	CHECK_EQ(p.rss_key_len, 52);
+	CHECK_EQ(p.try_flow, true);
+	CHECK_EQ(p.flow_isolate, false);
+	CHECK_EQ(p.rx_offloads, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM);
+
+	/* safe mode (no DDP package): no RSS at all */
+	di.flow_type_rss_offloads = 0;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "safe mode");
+	CHECK_HAS(why, "net_ice");
+	r = req(1);
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rss, false);
+	CHECK_EQ(p.try_flow, false);
+	/* another driver without RSS is told the same, without the ice hint */
+	di.driver_name = "net_ixgbe";
+	r = req(2);
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "safe mode") == NULL, "no ice hint for ixgbe: %s", why);
+	CHECK_HAS(why, "one worker");
+}
+
+static void
+test_decide_af_xdp(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_af_xdp", 2);
+	struct uf_port_req r = req(2);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.flow_type_rss_offloads = 0; /* the kernel spreads over the queues */
+	di.rx_desc_lim.nb_align = 1;
+	di.tx_desc_lim.nb_align = 1;
+	r.want_chain = true;
+	r.rx_desc = 1000;
+	CHECK_EQ(decide("net_af_xdp", &di, &r, &p, why, sizeof(why)), 0);
+	/* MULTI_SEGS in capa, but the row says af_xdp transmits only the first segment */
+	CHECK_EQ(p.chain_ok, false);
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0);
+	CHECK_EQ(p.pad_to, 60);
+	CHECK_EQ(p.rx_desc, 512);
+	CHECK_EQ(p.rss, false);
+	CHECK_EQ(p.mtu_path, UF_MTU_SET_MTU);
+	/* the queue count is the device string's: it must equal the workers */
+	r = req(1);
+	CHECK_EQ(decide("net_af_xdp", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "queue_count");
+	r = req(3);
+	CHECK_EQ(decide("net_af_xdp", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "queue_count");
+}
+
+static void
+test_decide_af_packet(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_af_packet", 4);
+	struct uf_port_req r = req(2);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.flow_type_rss_offloads = 0;
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "qpairs");
+	r = req(4);
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.pad_to, 60);
+	/* the row caps the MTU at 1500 whatever dev_info says */
+	r.mtu = 1500;
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
+	r.mtu = 1501;
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "MTU 1501");
+}
+
+static void
+test_decide_ring(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_ring", 4);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.max_mtu = 1500;
+	r.mtu = 9000; /* no MTU concept: not checked */
+	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.mtu_path, UF_MTU_NA);
+	CHECK_EQ(p.pad_to, 0);
+	CHECK_EQ(p.chain_ok, true);
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0); /* not asked for */
+	r.want_chain = true;
+	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, "MULTI_SEGS when chaining");
+	di.tx_offload_capa = 0;
+	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.chain_ok, false);
+	CHECK_EQ(p.tx_offloads, 0);
+}
+
+static void
+test_decide_fast_free(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_ice", 8);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, "fast free: all conditions hold");
+	r.want_chain = true;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 0);
+	r.want_chain = false;
+	r.single_pool_tx = false;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 0);
+	r.single_pool_tx = true;
+	di.tx_offload_capa &= ~RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 0);
+	/* a row that does not allow it (ixgbe) */
+	di = dev_info("net_ixgbe", 8);
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 0);
+	/* nor the default row, whatever the device claims */
+	di = dev_info("net_bnxt", 8);
+	CHECK_EQ(decide("net_bnxt", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 0);
+	CHECK_EQ(p.chain_ok, false);
+	CHECK_EQ(p.pad_to, 60);
+}
+
+static void
+test_decide_rss_trim(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_i40e", 8);
+	struct uf_port_req r = req(4);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.flow_type_rss_offloads = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_TCP;
+	di.hash_key_size = 64;
+	CHECK_EQ(decide("net_i40e", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rss, true);
+	CHECK_EQ(p.rss_hf, RTE_ETH_RSS_IPV4);
+	CHECK_EQ(p.rss_hf_trimmed, RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4);
+	CHECK_EQ(p.rss_key_len, 0); /* neither 40 nor 52: the PMD's own key */
+	di.hash_key_size = 40;
+	CHECK_EQ(decide("net_i40e", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rss_key_len, 40);
+	/* nothing of what we want */
+	di.flow_type_rss_offloads = RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_IPV6;
+	CHECK_EQ(decide("net_i40e", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "cannot hash IPv4/UDP");
+}
+
+static void
+test_decide_limits(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_ice", 4);
+	struct uf_port_req r = req(2);
+	struct uf_port_plan p;
+	char why[256];
+
+	/* MTU out of range either way */
+	r.mtu = 9703;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "MTU 9703 is outside what net_ice allows (68..9702)");
+	r.mtu = 9702;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.mtu, 9702);
+	CHECK(p.data_room >= frame_room(9702), "data room %u holds a 9702 frame", p.data_room);
+	di.min_mtu = 1280;
+	r.mtu = 1279;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "MTU 1279");
+	di.min_mtu = 68;
+
+	/* too many workers for the queues */
+	r = req(5);
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "5 workers");
+	CHECK_HAS(why, "fewer lcores");
+	di.max_tx_queues = 2;
+	r = req(3);
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), -EINVAL);
+
+	/* descriptors: clamped to [nb_min, nb_max], rounded up to nb_align */
+	di = dev_info("net_ice", 4);
+	r = req(1);
+	r.rx_desc = 1000;
+	r.tx_desc = 10;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1024); /* 1000 up to a multiple of 32 */
+	CHECK_EQ(p.tx_desc, 64);
+	r.rx_desc = 8000;
+	r.tx_desc = 100;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 4096);
+	CHECK_EQ(p.tx_desc, 128);
+	di.rx_desc_lim.nb_max = 0; /* no maximum given */
+	r.rx_desc = 8000;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 8000);
+	/* the PMD's minimum RX buffer */
+	di.min_rx_bufsize = 4000;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(p.data_room >= RTE_PKTMBUF_HEADROOM + 4000, "data room %u", p.data_room);
+}
+
+static void
+test_decide_mlx5(void)
+{
+	struct rte_eth_dev_info di = dev_info("mlx5_pci", 16);
+	struct uf_port_req r = req(4);
+	struct uf_port_plan p;
+	char why[256];
+
+	CHECK_EQ(decide("mlx5_pci", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.try_flow, true);
+	CHECK_EQ(p.flow_isolate, true);
+	CHECK_EQ(p.mtu_path, UF_MTU_CONFIGURE);
+	CHECK_EQ(p.pad_to, 0);
+}
+
+/* ---- uf_wc_check ---- */
+
+static void
+test_wc_check(void)
+{
+	char dir[256], path[512];
+
+	uf_t_mkdtemp(dir, sizeof(dir));
+	uf_t_write(dir, "pat_memtype_list",
+		   "PAT memtype list:\n"
+		   "PAT: [mem 0x0000000000000000-0x0000000000001000] write-back\n"
+		   "PAT: [mem 0x00000000fe800000-0x00000000fe900000] write-combining\n"
+		   "PAT: [mem 0x00000000fea00000-0x00000000fea04000] uncached-minus\n"
+		   "PAT: [mem 0x0000381fffe00000-0x0000381fffe10000] write-combining\n");
+	snprintf(path, sizeof(path), "%s/pat_memtype_list", dir);
+	CHECK_EQ(uf_wc_check(path, 0xfe800000ull), 1);
+	CHECK_EQ(uf_wc_check(path, 0xfe8fffffull), 1);
+	CHECK_EQ(uf_wc_check(path, 0xfe900000ull), -1); /* the end is exclusive */
+	CHECK_EQ(uf_wc_check(path, 0xfea00000ull), 0);
+	CHECK_EQ(uf_wc_check(path, 0xfea03ff0ull), 0);
+	CHECK_EQ(uf_wc_check(path, 0x381fffe00000ull), 1); /* above 4 GiB */
+	CHECK_EQ(uf_wc_check(path, 0xc0000000ull), -1);
+	snprintf(path, sizeof(path), "%s/no_such_file", dir);
+	CHECK_EQ(uf_wc_check(path, 0xfe800000ull), -1);
+	uf_t_write(dir, "empty", "");
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	CHECK_EQ(uf_wc_check(path, 0xfe800000ull), -1);
+	uf_t_rmtree(dir);
+}
+
+/* ---- uf_ice_ddp_find ---- */
+
+#define DSN "0123456789abcdef"
+#define UPD "updates/intel/ice/ddp/"
+#define STD "intel/ice/ddp/"
+
+/* want_xz: 0 or 1, or -1 when it does not matter (a package was found) */
+static void
+expect_ddp(const char *root, const char *dsn, const char *want_rel, int want_xz)
+{
+	char path[512], want[512];
+	bool xz = want_xz != 1;
+	int rc;
+
+	path[0] = '\0';
+	rc = uf_ice_ddp_find(root, dsn, path, sizeof(path), &xz);
+	if (want_rel == NULL) {
+		CHECK_EQ(rc, -ENOENT);
+	} else {
+		snprintf(want, sizeof(want), "%s/%s", root, want_rel);
+		CHECK_EQ(rc, 0);
+		CHECK_STR(path, want);
+	}
+	if (want_xz >= 0)
+		CHECK_EQ(xz, want_xz);
+}
+
+static void
+test_ice_ddp(void)
+{
+	char root[256];
+
+	/* everything present: the per-device package in updates/ wins */
+	uf_t_mkdtemp(root, sizeof(root));
+	uf_t_write(root, UPD "ice-" DSN ".pkg", "x");
+	uf_t_write(root, STD "ice-" DSN ".pkg", "x");
+	uf_t_write(root, UPD "ice.pkg", "x");
+	uf_t_write(root, STD "ice.pkg", "x");
+	expect_ddp(root, DSN, UPD "ice-" DSN ".pkg", false);
+	/* no DSN: the generic one, updates/ first */
+	expect_ddp(root, NULL, UPD "ice.pkg", false);
+	expect_ddp(root, "", UPD "ice.pkg", false);
+	/* another device's serial: generic */
+	expect_ddp(root, "fedcba9876543210", UPD "ice.pkg", false);
+	uf_t_rmtree(root);
+
+	/* per-device in the default dir beats the generic one in updates/ */
+	uf_t_mkdtemp(root, sizeof(root));
+	uf_t_write(root, STD "ice-" DSN ".pkg", "x");
+	uf_t_write(root, UPD "ice.pkg", "x");
+	expect_ddp(root, DSN, STD "ice-" DSN ".pkg", false);
+	uf_t_rmtree(root);
+
+	/* only the default generic package */
+	uf_t_mkdtemp(root, sizeof(root));
+	uf_t_write(root, STD "ice.pkg", "x");
+	expect_ddp(root, DSN, STD "ice.pkg", false);
+	uf_t_rmtree(root);
+
+	/* only compressed packages: not found, and said so */
+	uf_t_mkdtemp(root, sizeof(root));
+	uf_t_write(root, STD "ice.pkg.xz", "x");
+	expect_ddp(root, DSN, NULL, true);
+	uf_t_rmtree(root);
+	uf_t_mkdtemp(root, sizeof(root));
+	uf_t_write(root, UPD "ice-" DSN ".pkg.zst", "x");
+	expect_ddp(root, DSN, NULL, true);
+	uf_t_rmtree(root);
+
+	/* a compressed one does not matter when a plain one exists further down the list */
+	uf_t_mkdtemp(root, sizeof(root));
+	uf_t_write(root, UPD "ice.pkg.xz", "x");
+	uf_t_write(root, STD "ice.pkg", "x");
+	expect_ddp(root, NULL, STD "ice.pkg", -1);
+	uf_t_rmtree(root);
+
+	/* a directory named ice.pkg is not a package */
+	uf_t_mkdtemp(root, sizeof(root));
+	uf_t_mkdirs(root, STD "ice.pkg", true);
+	expect_ddp(root, NULL, NULL, false);
+	uf_t_rmtree(root);
+
+	/* nothing at all */
+	uf_t_mkdtemp(root, sizeof(root));
+	expect_ddp(root, DSN, NULL, false);
+	uf_t_rmtree(root);
+}
+
+static void
+test_print(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int n;
+
+	uf_quirk_table(&n);
+	uf_quirk_print(f, true);
+	fclose(f);
+	CHECK(buf != NULL && buf[0] == '[', "JSON starts with [");
+	CHECK_HAS(buf, "\"driver\": \"net_ena\"");
+	CHECK_HAS(buf, "\"match\": \"prefix\"");
+	CHECK_HAS(buf, "\"match\": \"default\"");
+	free(buf);
+	CHECK_STR(uf_mtu_path_name(UF_MTU_SET_MTU), "set_mtu");
+	CHECK_STR(uf_mtu_path_name(UF_MTU_NA), "not_applicable");
+}
+
+int
+main(void)
+{
+	RUN(test_lookup);
+	RUN(test_decide_ena);
+	RUN(test_decide_ice);
+	RUN(test_decide_af_xdp);
+	RUN(test_decide_af_packet);
+	RUN(test_decide_ring);
+	RUN(test_decide_fast_free);
+	RUN(test_decide_rss_trim);
+	RUN(test_decide_limits);
+	RUN(test_decide_mlx5);
+	RUN(test_wc_check);
+	RUN(test_ice_ddp);
+	RUN(test_print);
+	return uf_t_summary();
+}

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * lib/port/uf_steer: the rte_flow rules udpfan asks for, checked against a fake PMD that
+ * records (by value, at call time) every rule it is shown and answers as each test wants.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_flow.h>
+
+#include "uf_steer.h"
+#include "uf_test.h"
+
+#define MAXQ 64
+
+struct item_rec {
+	enum rte_flow_item_type type;
+	bool has_spec, has_mask;
+	union {
+		struct rte_flow_item_eth eth;
+		struct rte_flow_item_ipv4 ipv4;
+		struct rte_flow_item_udp udp;
+	} spec, mask;
+};
+
+struct act_rec {
+	enum rte_flow_action_type type;
+	struct rte_flow_action_rss rss;
+	uint16_t queues[MAXQ];
+	uint32_t queue_index;
+};
+
+struct rule_rec {
+	uint16_t port_id;
+	struct rte_flow_attr attr;
+	int n_items;
+	struct item_rec items[8];
+	int n_acts;
+	struct act_rec acts[4];
+};
+
+static struct {
+	int validate_calls;
+	int create_calls;
+	int destroy_calls;
+	int fail_validate_from; /* validate calls with this index and after fail; -1: none */
+	bool fail_create;
+	const char *msg; /* the PMD's message on failure */
+	struct rule_rec created[8];
+} pmd;
+
+static char flow_objs[8]; /* addresses handed out as struct rte_flow * */
+
+static void
+record_rule(struct rule_rec *r, uint16_t port_id, const struct rte_flow_attr *attr,
+	    const struct rte_flow_item pattern[], const struct rte_flow_action actions[])
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->port_id = port_id;
+	r->attr = *attr;
+	for (i = 0; i < 8; i++) {
+		struct item_rec *it = &r->items[i];
+		size_t sz = 0;
+
+		it->type = pattern[i].type;
+		r->n_items = i + 1;
+		if (pattern[i].type == RTE_FLOW_ITEM_TYPE_END)
+			break;
+		switch (pattern[i].type) {
+		case RTE_FLOW_ITEM_TYPE_ETH:
+			sz = sizeof(struct rte_flow_item_eth);
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV4:
+			sz = sizeof(struct rte_flow_item_ipv4);
+			break;
+		case RTE_FLOW_ITEM_TYPE_UDP:
+			sz = sizeof(struct rte_flow_item_udp);
+			break;
+		default:
+			break;
+		}
+		it->has_spec = pattern[i].spec != NULL;
+		it->has_mask = pattern[i].mask != NULL;
+		if (it->has_spec && sz > 0)
+			memcpy(&it->spec, pattern[i].spec, sz);
+		if (it->has_mask && sz > 0)
+			memcpy(&it->mask, pattern[i].mask, sz);
+		CHECK(pattern[i].last == NULL, "no ranges are used");
+	}
+	for (i = 0; i < 4; i++) {
+		struct act_rec *a = &r->acts[i];
+
+		a->type = actions[i].type;
+		r->n_acts = i + 1;
+		if (actions[i].type == RTE_FLOW_ACTION_TYPE_END)
+			break;
+		if (actions[i].type == RTE_FLOW_ACTION_TYPE_RSS) {
+			const struct rte_flow_action_rss *rss = actions[i].conf;
+
+			a->rss = *rss;
+			if (rss->queue != NULL && rss->queue_num <= MAXQ)
+				memcpy(a->queues, rss->queue, rss->queue_num * sizeof(uint16_t));
+		} else if (actions[i].type == RTE_FLOW_ACTION_TYPE_QUEUE) {
+			const struct rte_flow_action_queue *q = actions[i].conf;
+
+			a->queue_index = q->index;
+		}
+	}
+}
+
+static int
+fake_validate(uint16_t port_id, const struct rte_flow_attr *attr,
+	      const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+	      struct rte_flow_error *error)
+{
+	int idx = pmd.validate_calls++;
+
+	(void)port_id;
+	(void)attr;
+	(void)pattern;
+	(void)actions;
+	if (pmd.fail_validate_from >= 0 && idx >= pmd.fail_validate_from) {
+		if (error != NULL) {
+			error->type = RTE_FLOW_ERROR_TYPE_ACTION;
+			error->message = pmd.msg;
+		}
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+static struct rte_flow *
+fake_create(uint16_t port_id, const struct rte_flow_attr *attr,
+	    const struct rte_flow_item pattern[], const struct rte_flow_action actions[],
+	    struct rte_flow_error *error)
+{
+	int idx = pmd.create_calls++;
+
+	if (pmd.fail_create) {
+		if (error != NULL)
+			error->message = pmd.msg;
+		return NULL;
+	}
+	if (idx >= 8)
+		return NULL;
+	record_rule(&pmd.created[idx], port_id, attr, pattern, actions);
+	return (struct rte_flow *)&flow_objs[idx];
+}
+
+static int
+fake_destroy(uint16_t port_id, struct rte_flow *flow, struct rte_flow_error *error)
+{
+	(void)port_id;
+	(void)flow;
+	(void)error;
+	pmd.destroy_calls++;
+	return 0;
+}
+
+static const struct uf_flow_ops fake_ops = {
+	.validate = fake_validate,
+	.create = fake_create,
+	.destroy = fake_destroy,
+};
+
+static void
+reset(int fail_from, bool fail_create, const char *msg)
+{
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.fail_validate_from = fail_from;
+	pmd.fail_create = fail_create;
+	pmd.msg = msg;
+}
+
+#define OUR_IP_BYTES 10, 0, 0, 10
+
+static rte_be32_t
+our_ip(void)
+{
+	static const uint8_t b[4] = { OUR_IP_BYTES };
+	rte_be32_t v;
+
+	memcpy(&v, b, 4);
+	return v;
+}
+
+static bool
+all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return false;
+	return true;
+}
+
+/* the listen-port rule: ETH / IPV4 dst / UDP dst → RSS over queues 0..n-1 */
+static void
+check_rss_rule(const struct rule_rec *r, uint16_t nq, uint16_t udp_port)
+{
+	const struct item_rec *ip, *udp;
+	static const uint8_t ip_b[4] = { OUR_IP_BYTES };
+	uint8_t port_b[2] = { (uint8_t)(udp_port >> 8), (uint8_t)udp_port };
+	struct rte_flow_item_ipv4 ipm;
+	struct rte_flow_item_udp udpm;
+	int i;
+
+	CHECK_EQ(r->port_id, 3);
+	CHECK_EQ(r->attr.ingress, 1);
+	CHECK_EQ(r->attr.egress, 0);
+	CHECK_EQ(r->attr.priority, 0);
+	CHECK_EQ(r->n_items, 4);
+	CHECK_EQ(r->items[0].type, RTE_FLOW_ITEM_TYPE_ETH);
+	CHECK(!r->items[0].has_spec || all_zero(&r->items[0].mask, sizeof(r->items[0].mask.eth)),
+	      "any Ethernet header");
+	ip = &r->items[1];
+	CHECK_EQ(ip->type, RTE_FLOW_ITEM_TYPE_IPV4);
+	CHECK(ip->has_spec && ip->has_mask, "IPv4 spec and mask");
+	CHECK_MEM(&ip->spec.ipv4.hdr.dst_addr, ip_b, 4);
+	CHECK_EQ(ip->mask.ipv4.hdr.dst_addr, 0xffffffff);
+	ipm = ip->mask.ipv4;
+	ipm.hdr.dst_addr = 0;
+	CHECK(all_zero(&ipm, sizeof(ipm)), "only the destination address is matched");
+	udp = &r->items[2];
+	CHECK_EQ(udp->type, RTE_FLOW_ITEM_TYPE_UDP);
+	CHECK(udp->has_spec && udp->has_mask, "UDP spec and mask");
+	CHECK_MEM(&udp->spec.udp.hdr.dst_port, port_b, 2); /* network order */
+	CHECK_EQ(udp->mask.udp.hdr.dst_port, 0xffff);
+	udpm = udp->mask.udp;
+	udpm.hdr.dst_port = 0;
+	CHECK(all_zero(&udpm, sizeof(udpm)), "only the destination port is matched");
+	CHECK_EQ(r->items[3].type, RTE_FLOW_ITEM_TYPE_END);
+
+	CHECK_EQ(r->n_acts, 2);
+	CHECK_EQ(r->acts[0].type, RTE_FLOW_ACTION_TYPE_RSS);
+	CHECK_EQ(r->acts[0].rss.queue_num, nq);
+	for (i = 0; i < nq && i < MAXQ; i++)
+		CHECK_EQ(r->acts[0].queues[i], i);
+	CHECK(r->acts[0].rss.types & RTE_ETH_RSS_NONFRAG_IPV4_UDP, "hashes on IPv4/UDP");
+	CHECK_EQ(r->acts[1].type, RTE_FLOW_ACTION_TYPE_END);
+}
+
+static void
+test_validate_refused(void)
+{
+	struct uf_steer_result res;
+
+	reset(0, false, "RSS action not supported here");
+	uf_steer_flows(3, 4, 5000, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_RSS);
+	CHECK_EQ(res.n_flows, 0);
+	CHECK_EQ(pmd.create_calls, 0);
+	CHECK(pmd.validate_calls >= 1, "validated first");
+	CHECK_HAS(res.why, "refused");
+	CHECK_HAS(res.why, "RSS action not supported here");
+	CHECK_HAS(res.why, "5000");
+
+	/* a PMD that gives no message */
+	reset(0, false, NULL);
+	uf_steer_flows(3, 4, 5000, our_ip(), true, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_RSS);
+	CHECK_EQ(res.n_flows, 0);
+	CHECK_HAS(res.why, "refused");
+
+	/* validated but not created */
+	reset(-1, true, "out of flow resources");
+	uf_steer_flows(3, 4, 5000, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_RSS);
+	CHECK_EQ(res.n_flows, 0);
+	CHECK_HAS(res.why, "out of flow resources");
+}
+
+static void
+test_flow_not_isolated(void)
+{
+	struct uf_steer_result res;
+	const struct rule_rec *r;
+
+	reset(-1, false, NULL);
+	uf_steer_flows(3, 4, 5000, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	CHECK_EQ(pmd.create_calls, 2);
+	CHECK_EQ(res.n_flows, 2);
+	CHECK(res.flows[0] == (struct rte_flow *)&flow_objs[0], "the RSS rule first");
+	CHECK(res.flows[1] == (struct rte_flow *)&flow_objs[1], "then the catch-all");
+	check_rss_rule(&pmd.created[0], 4, 5000);
+
+	/* the catch-all: lowest priority, any Ethernet frame, queue 0 */
+	r = &pmd.created[1];
+	CHECK_EQ(r->attr.ingress, 1);
+	CHECK_EQ(r->attr.priority, 1);
+	CHECK_EQ(r->n_items, 2);
+	CHECK_EQ(r->items[0].type, RTE_FLOW_ITEM_TYPE_ETH);
+	CHECK(!r->items[0].has_spec, "matches every frame");
+	CHECK_EQ(r->items[1].type, RTE_FLOW_ITEM_TYPE_END);
+	CHECK_EQ(r->acts[0].type, RTE_FLOW_ACTION_TYPE_QUEUE);
+	CHECK_EQ(r->acts[0].queue_index, 0);
+	CHECK_EQ(r->acts[1].type, RTE_FLOW_ACTION_TYPE_END);
+	CHECK_HAS(res.why, "the rest to queue 0");
+	CHECK_EQ(pmd.destroy_calls, 0);
+
+	/* a PMD without priorities refuses the catch-all: the RSS rule alone */
+	reset(1, false, "priorities not supported");
+	uf_steer_flows(3, 8, 6000, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	CHECK_EQ(res.n_flows, 1);
+	CHECK_EQ(pmd.create_calls, 1);
+	check_rss_rule(&pmd.created[0], 8, 6000);
+	CHECK(strstr(res.why, "the rest to queue 0") == NULL, "no catch-all: %s", res.why);
+}
+
+static void
+test_flow_isolated(void)
+{
+	struct uf_steer_result res;
+	const struct rule_rec *r;
+	int i;
+
+	reset(-1, false, NULL);
+	uf_steer_flows(3, 2, 0x1388, our_ip(), true, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	CHECK_EQ(pmd.create_calls, 3);
+	CHECK_EQ(res.n_flows, 3);
+	check_rss_rule(&pmd.created[0], 2, 0x1388);
+
+	/* ARP to queue 0 */
+	r = &pmd.created[1];
+	CHECK_EQ(r->attr.priority, 0);
+	CHECK_EQ(r->items[0].type, RTE_FLOW_ITEM_TYPE_ETH);
+	CHECK(r->items[0].has_spec && r->items[0].has_mask, "ethertype matched");
+	{
+		static const uint8_t arp_b[2] = { 0x08, 0x06 };
+
+		CHECK_MEM(&r->items[0].spec.eth.type, arp_b, 2);
+		CHECK_EQ(r->items[0].mask.eth.type, 0xffff);
+	}
+	CHECK_EQ(r->items[1].type, RTE_FLOW_ITEM_TYPE_END);
+	CHECK_EQ(r->acts[0].type, RTE_FLOW_ACTION_TYPE_QUEUE);
+	CHECK_EQ(r->acts[0].queue_index, 0);
+
+	/* ICMP to queue 0 */
+	r = &pmd.created[2];
+	CHECK_EQ(r->attr.priority, 0);
+	CHECK_EQ(r->items[0].type, RTE_FLOW_ITEM_TYPE_ETH);
+	CHECK_EQ(r->items[1].type, RTE_FLOW_ITEM_TYPE_IPV4);
+	CHECK_EQ(r->items[1].spec.ipv4.hdr.next_proto_id, 1);
+	CHECK_EQ(r->items[1].mask.ipv4.hdr.next_proto_id, 0xff);
+	CHECK_EQ(r->items[2].type, RTE_FLOW_ITEM_TYPE_END);
+	CHECK_EQ(r->acts[0].type, RTE_FLOW_ACTION_TYPE_QUEUE);
+	CHECK_EQ(r->acts[0].queue_index, 0);
+
+	/* isolated: no catch-all at a lower priority */
+	for (i = 0; i < pmd.create_calls; i++)
+		CHECK_EQ(pmd.created[i].attr.priority, 0);
+}
+
+static void
+test_single_queue(void)
+{
+	struct uf_steer_result res;
+
+	reset(-1, false, NULL);
+	uf_steer_flows(3, 1, 5000, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_SINGLE);
+	CHECK_EQ(res.n_flows, 0);
+	CHECK_EQ(pmd.validate_calls, 0);
+	CHECK_EQ(pmd.create_calls, 0);
+	uf_steer_flows(3, 1, 5000, our_ip(), true, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_SINGLE);
+	CHECK_EQ(pmd.validate_calls, 0);
+	/* no UDP port to steer: RSS, nothing asked of the PMD */
+	uf_steer_flows(3, 4, 0, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_RSS);
+	CHECK_EQ(res.n_flows, 0);
+	CHECK_EQ(pmd.validate_calls, 0);
+}
+
+int
+main(void)
+{
+	RUN(test_validate_refused);
+	RUN(test_flow_not_isolated);
+	RUN(test_flow_isolated);
+	RUN(test_single_queue);
+	return uf_t_summary();
+}
