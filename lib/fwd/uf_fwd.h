@@ -24,6 +24,7 @@ struct rte_rcu_qsbr;
 /* Frames waiting to be handed to one port's TX queue. */
 struct uf_txbuf {
 	uint16_t n;
+	uint16_t n_ctl; /* control-plane frames among the n */
 	uint16_t port_id;
 	uint16_t pad_to; /* 60 where the PMD does not pad, else 0 */
 	struct rte_mbuf *m[UF_TXB_CAP];

@@ -26,7 +26,6 @@ uf_txb_flush(struct uf_worker *w, struct uf_txbuf *b, uint16_t queue)
 {
 	uint16_t sent, i, n = b->n;
 	uint32_t tries = 0;
-	uint64_t ok = 0, lost = 0;
 
 	if (n == 0)
 		return;
@@ -35,33 +34,34 @@ uf_txb_flush(struct uf_worker *w, struct uf_txbuf *b, uint16_t queue)
 		sent += rte_eth_tx_burst(b->port_id, queue, b->m + sent, n - sent);
 		tries++;
 	}
-	w->ctr.tx_retries += tries;
-	for (i = 0; i < sent; i++) {
-		uint16_t d = b->dest[i];
+	if (likely(sent == n)) {
+		w->ctr.tx_ok += n - b->n_ctl;
+		w->ctr.ctl_tx_ok += b->n_ctl;
+	} else {
+		uint64_t ok = 0, lost = 0;
 
-		if (unlikely(d == UF_DEST_CTL)) {
-			w->ctr.ctl_tx_ok++;
-			continue;
-		}
-		w->dctr[d].tx_ok++;
-		ok++;
-	}
-	if (unlikely(sent < n)) {
-		for (i = sent; i < n; i++) {
+		w->ctr.tx_retries += tries;
+		for (i = 0; i < n; i++) {
 			uint16_t d = b->dest[i];
 
 			if (d == UF_DEST_CTL) {
-				w->ctr.ctl_tx_drop++;
-				continue;
+				if (i < sent)
+					w->ctr.ctl_tx_ok++;
+				else
+					w->ctr.ctl_tx_drop++;
+			} else if (i < sent) {
+				ok++;
+			} else {
+				w->dctr[d].tx_drop++;
+				lost++;
 			}
-			w->dctr[d].tx_drop++;
-			lost++;
 		}
 		rte_pktmbuf_free_bulk(b->m + sent, n - sent);
+		w->ctr.tx_ok += ok;
 		w->ctr.tx_drop[UF_TXDROP_RING_FULL] += lost;
 	}
-	w->ctr.tx_ok += ok;
 	b->n = 0;
+	b->n_ctl = 0;
 }
 
 static inline void
@@ -71,6 +71,8 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
 
 	b->m[b->n] = m;
 	b->dest[b->n] = dest;
+	if (unlikely(dest == UF_DEST_CTL))
+		b->n_ctl++;
 	if (unlikely(++b->n >= w->burst))
 		uf_txb_flush(w, b, w->id);
 }
@@ -123,6 +125,42 @@ uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_in
 	m->ol_flags = 0;
 }
 
+/*
+ * Who gets a copy when the set is not simple: sampling first (deterministic: datagrams 0, N,
+ * 2N, ... per worker and destination), then resolution. Fills sel, returns how many.
+ */
+static __rte_noinline uint16_t
+uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *set, uint16_t *sel,
+	  uint16_t *n_nn, uint16_t *n_samp)
+{
+	uint16_t j, k = 0;
+
+	for (j = 0; j < set->n; j++) {
+		uint16_t di = plan->set_dests[set->first + j];
+		const struct uf_dest_rt *d = &plan->dests[di];
+
+		if (d->sample > 1) {
+			uint32_t c = w->sample_ctr[di];
+
+			w->sample_ctr[di] = c + 1 >= d->sample ? 0 : c + 1;
+			if (c != 0) {
+				w->dctr[di].sampled_out++;
+				(*n_samp)++;
+				continue;
+			}
+		}
+		if (!d->resolved) {
+			w->dctr[di].copies++;
+			w->dctr[di].no_neighbor++;
+			w->dctr[di].tx_drop++;
+			(*n_nn)++;
+			continue;
+		}
+		sel[k++] = di;
+	}
+	return k;
+}
+
 /* Fan one datagram out. Takes ownership of m on every path. */
 static inline void
 uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
@@ -130,10 +168,11 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 {
 	const struct uf_set *set = &plan->sets[0];
 	const uint8_t *payload;
-	uint16_t sel[UF_MAX_DESTS];
+	const uint16_t *sel;
+	uint16_t sel_buf[UF_MAX_DESTS];
 	struct rte_mbuf *nm[UF_MAX_DESTS];
 	uint32_t p_sum = 0, got;
-	uint16_t k = 0, j, need, n_nn = 0, n_samp = 0;
+	uint16_t k, j, need, n_nn = 0, n_samp = 0;
 	bool chain;
 
 	if (plan->lpm != NULL) {
@@ -147,41 +186,25 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 		}
 		set = &plan->sets[nh];
 	}
-	if (unlikely(!set->any_resolved)) {
-		w->ctr.drop[UF_DROP_NO_NEIGHBOR]++;
-		for (j = 0; j < set->n; j++)
-			w->dctr[plan->set_dests[set->first + j]].no_neighbor++;
-		rte_pktmbuf_free(m);
-		return;
-	}
 	if (unlikely(in->payload_len > set->max_payload)) {
 		w->ctr.drop[UF_DROP_TOO_BIG]++;
 		rte_pktmbuf_free(m);
 		return;
 	}
-
-	/* who gets a copy: sampling first (deterministic: datagrams 0, N, 2N, ... per worker) */
-	for (j = 0; j < set->n; j++) {
-		uint16_t di = plan->set_dests[set->first + j];
-		const struct uf_dest_rt *d = &plan->dests[di];
-
-		if (unlikely(d->sample > 1)) {
-			uint32_t c = w->sample_ctr[di];
-
-			w->sample_ctr[di] = c + 1 >= d->sample ? 0 : c + 1;
-			if (c != 0) {
-				w->dctr[di].sampled_out++;
-				n_samp++;
-				continue;
-			}
+	if (likely(set->simple)) {
+		/* every member resolved, none sampled: the set's list is the copy list */
+		sel = &plan->set_dests[set->first];
+		k = set->n;
+	} else {
+		if (unlikely(!set->any_resolved)) {
+			w->ctr.drop[UF_DROP_NO_NEIGHBOR]++;
+			for (j = 0; j < set->n; j++)
+				w->dctr[plan->set_dests[set->first + j]].no_neighbor++;
+			rte_pktmbuf_free(m);
+			return;
 		}
-		if (unlikely(!d->resolved)) {
-			w->dctr[di].no_neighbor++;
-			w->dctr[di].tx_drop++;
-			n_nn++;
-			continue;
-		}
-		sel[k++] = di;
+		k = uf_select(w, plan, set, sel_buf, &n_nn, &n_samp);
+		sel = sel_buf;
 	}
 
 	chain = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok &&
@@ -208,10 +231,12 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 
 	w->ctr.forwarded++;
 	w->ctr.fanout += set->n;
-	w->ctr.sampled_out += n_samp;
 	w->ctr.copies_attempted += k + n_nn;
-	w->ctr.tx_drop[UF_TXDROP_NO_NEIGHBOR] += n_nn;
-	if (k == 0) {
+	if (unlikely(n_nn | n_samp)) {
+		w->ctr.sampled_out += n_samp;
+		w->ctr.tx_drop[UF_TXDROP_NO_NEIGHBOR] += n_nn;
+	}
+	if (unlikely(k == 0)) {
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -219,10 +244,15 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 		/* the copies that found no buffer: the first ones (the in-place copy always goes) */
 		uint16_t miss = (uint16_t)(need - got);
 
-		for (j = 0; j < miss; j++)
+		for (j = 0; j < miss; j++) {
+			w->dctr[sel[j]].copies++;
 			w->dctr[sel[j]].tx_drop++;
+		}
 		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += miss;
-		memmove(sel, sel + miss, (k - miss) * sizeof(sel[0]));
+		if (sel != sel_buf)
+			memcpy(sel_buf, sel, k * sizeof(sel[0]));
+		memmove(sel_buf, sel_buf + miss, (k - miss) * sizeof(sel[0]));
+		sel = sel_buf;
 		k = (uint16_t)(k - miss);
 	}
 
@@ -248,6 +278,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 			h->pkt_len = UF_HDR_LEN + in->payload_len;
 			h->nb_segs = 2;
 			h->next = m;
+			w->dctr[d->idx].copies++;
 			uf_txb_add(w, d->egress, h, d->idx);
 		}
 		return;
@@ -258,12 +289,14 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 
 		uf_copy_one(nm[j], d, in, payload, p_sum, plan->udp_cksum,
 			    w->txb[d->egress].pad_to);
+		w->dctr[d->idx].copies++;
 		uf_txb_add(w, d->egress, nm[j], d->idx);
 	}
 	{
 		const struct uf_dest_rt *d = &plan->dests[sel[k - 1]];
 
 		uf_inplace(m, d, in, p_sum, plan->udp_cksum, w->txb[d->egress].pad_to);
+		w->dctr[d->idx].copies++;
 		uf_txb_add(w, d->egress, m, d->idx);
 	}
 }

@@ -25,6 +25,16 @@ rd32(const uint8_t *p)
 	return v;
 }
 
+/* A header sums to 0xffff; without options, five 32-bit words folded (2^16 = 1 mod 2^16-1). */
+static inline bool
+ipv4_hdr_ok(const uint8_t *ip, uint32_t ihl)
+{
+	if (likely(ihl == 20))
+		return uf_ck_fold((uint64_t)rd32(ip) + rd32(ip + 4) + rd32(ip + 8) + rd32(ip + 12) +
+				  rd32(ip + 16)) == 0xffff;
+	return rte_raw_cksum(ip, ihl) == 0xffff;
+}
+
 static enum uf_verdict
 drop(enum uf_drop *reason, enum uf_drop why)
 {
@@ -79,7 +89,7 @@ uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port
 	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD)
 		return drop(reason, UF_DROP_MALFORMED);
 	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-	    unlikely(rte_raw_cksum(ip, ihl) != 0xffff))
+	    unlikely(!ipv4_hdr_ok(ip, ihl)))
 		return drop(reason, UF_DROP_MALFORMED);
 	if (unlikely(rd32(ip + 16) != port->ip))
 		return drop(reason, UF_DROP_NOT_FOR_US);

@@ -119,12 +119,14 @@ uf_plan_build(const struct uf_plan_input *in)
 		set->n = (uint16_t)n;
 		set->max_payload = UINT16_MAX;
 		set->chain_ok = true;
+		set->simple = true;
 		for (j = 0; j < n; j++) {
 			uint16_t di = cfg->n_rules > 0 ? cfg->rules[i].to[j] : (uint16_t)j;
 			const struct uf_dest_rt *rt = &plan->dests[di];
 
 			plan->set_dests[n_members++] = di;
 			set->any_resolved |= rt->resolved;
+			set->simple &= rt->resolved && rt->sample <= 1;
 			set->chain_ok &= rt->chain_ok;
 			if (rt->max_payload < set->max_payload)
 				set->max_payload = rt->max_payload;

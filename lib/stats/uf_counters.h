@@ -54,12 +54,18 @@ extern const char *const uf_drop_descr[UF_DROP_MAX];
 extern const char *const uf_txdrop_names[UF_TXDROP_MAX];
 extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 
-/* Per-destination counters (per lcore). */
+/*
+ * Per-destination counters (per lcore). A worker counts the copies it attempts for a
+ * destination and the ones that fail; tx_ok is their difference, filled in by the reader
+ * (the global tx_ok, by contrast, is the sum of what tx_burst accepted: the identity
+ * copies_attempted == tx_ok + Σ tx_drop is checked against it, not derived from it).
+ */
 struct uf_dest_ctr {
-	uint64_t tx_ok;
+	uint64_t copies;
 	uint64_t tx_drop; /* every reason, no_neighbor included */
 	uint64_t sampled_out;
 	uint64_t no_neighbor;
+	uint64_t tx_ok; /* reader side: copies - tx_drop */
 };
 
 /*

@@ -46,8 +46,12 @@ uf_ctr_add(struct uf_lcore_ctr *dst, const struct uf_lcore_ctr *src)
 void
 uf_dest_ctr_add(struct uf_dest_ctr *dst, const struct uf_dest_ctr *src)
 {
-	dst->tx_ok += UF_LOAD(&src->tx_ok);
-	dst->tx_drop += UF_LOAD(&src->tx_drop);
+	/* tx_drop first: a copy is counted before it can fail, so tx_ok never reads negative */
+	uint64_t drop = UF_LOAD(&src->tx_drop), copies = UF_LOAD(&src->copies);
+
+	dst->copies += copies;
+	dst->tx_drop += drop;
+	dst->tx_ok += copies >= drop ? copies - drop : 0;
 	dst->sampled_out += UF_LOAD(&src->sampled_out);
 	dst->no_neighbor += UF_LOAD(&src->no_neighbor);
 }
