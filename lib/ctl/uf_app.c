@@ -342,6 +342,7 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	app->prev_snap_tsc = now;
 	s->final = final;
 	s->plan_version = app->plan_version;
+	s->tsc_hz = hz;
 	s->ctl = app->ctl;
 
 	s->n_lcores = app->n_workers;

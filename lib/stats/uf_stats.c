@@ -101,8 +101,9 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 
 	fprintf(f,
 		"{\"time\": %.3f, \"interval_s\": %.3f, \"uptime_s\": %.3f, \"final\": %s, "
-		"\"plan_version\": %" PRIu64 ", ",
-		s->time, s->interval_s, s->uptime_s, s->final ? "true" : "false", s->plan_version);
+		"\"plan_version\": %" PRIu64 ", \"tsc_hz\": %" PRIu64 ", ",
+		s->time, s->interval_s, s->uptime_s, s->final ? "true" : "false", s->plan_version,
+		s->tsc_hz);
 	fprintf(f,
 		"\"fwd\": {\"rx\": %" PRIu64 ", \"forwarded\": %" PRIu64 ", \"control\": %" PRIu64
 		", \"fanout\": %" PRIu64 ", \"sampled_out\": %" PRIu64

@@ -72,6 +72,7 @@ struct uf_snap {
 	double uptime_s;
 	bool final;
 	uint64_t plan_version;
+	uint64_t tsc_hz;
 	struct uf_lcore_ctr tot;
 	int n_lcores;
 	struct uf_snap_lcore lc[UF_MAX_WORKERS];

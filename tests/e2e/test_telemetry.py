@@ -7,6 +7,7 @@
 the ledger still holds."""
 import json
 import subprocess
+import sys
 import time
 
 from testbed import FWD_IP, Testbed
@@ -81,11 +82,74 @@ stats: { interval_s: 0.5 }
     assert "reset done, forwarding again" in uf.logtext()
 
 
+def case_exporter():
+    """scripts/udpfan-exporter.py serves the counters in Prometheus' text format; a scrape
+    parsed with prometheus_client's own parser agrees with udpfan's stats"""
+    import os
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from ufrun import UF_SRC
+
+    wd = tmpdir()
+    count = 1500
+    port = 19917
+    with Testbed(prefix="uft", sinks=2) as tb:
+        cfg = """eal: { lcores: "0-1", file_prefix: %s }
+ports:
+  - { name: lan, device: "%s", ip: %s/24 }
+listen: { port: lan, udp_port: 5000 }
+destinations:
+%s
+  - { ip: 198.18.0.99, udp_port: 6000 }
+stats: { interval_s: 0.5 }
+arp: { retry_ms: 50, max_probes: 2 }
+""" % (PREFIX, tb.vdev("af_xdp"), FWD_IP, dest_lines(tb))
+        uf = Udpfan(tb, cfg, wd)
+        exp = subprocess.Popen([sys.executable, os.path.join(UF_SRC, "scripts",
+                                                             "udpfan-exporter.py"),
+                                "--file-prefix", PREFIX, "--listen", "127.0.0.1:%d" % port],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            exp.stdout.readline()
+            send(tb, count, 4000, size=32)
+            assert uf.wait_stats(lambda st: st["fwd"]["forwarded"] == count, 10)
+            time.sleep(1.2)  # two quiet intervals: telemetry and the file agree
+            body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port,
+                                          timeout=5).read().decode()
+            st = uf.latest()
+        finally:
+            exp.terminate()
+            exp.wait(timeout=10)
+        uf.stop()
+    fams = {f.name: f for f in text_string_to_metric_families(body)}
+
+    def val(name, **labels):
+        for smp in fams[name].samples:
+            if smp.name.endswith("_total") or smp.name == name:
+                if all(smp.labels.get(k) == v for k, v in labels.items()):
+                    return smp.value
+        raise KeyError((name, labels))
+
+    assert val("udpfan_up") == 1
+    assert val("udpfan_forwarded") == count == st["fwd"]["forwarded"], body[:2000]
+    assert val("udpfan_tx_ok") == st["fwd"]["tx_ok"]
+    assert val("udpfan_tx_drop", reason="no_neighbor") == st["fwd"]["tx_drop"]["no_neighbor"] > 0
+    assert val("udpfan_drop", reason="not_for_us") == st["fwd"]["drop"]["not_for_us"]
+    assert val("udpfan_port_ipackets", port="lan", driver="net_af_xdp") == \
+        st["ports"]["lan"]["ipackets"]
+    assert val("udpfan_destination_resolved", index="2", ip="198.18.0.99") == 0
+    assert val("udpfan_destination_tx_ok", index="0") == count
+    assert 0 <= val("udpfan_lcore_busy_ratio", lcore="1") <= 1
+
+
 def main():
     need_root()
     s = Suite()
     for kind in ("af_packet", "af_xdp"):
         s.run(case_telemetry_and_reset, kind)
+    s.run(case_exporter)
     s.finish()
 
 

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Bench 1 (BENCHMARKING.md): udpfan's per-packet CPU cost in memory, against testpmd on the
+same vdevs, the same lcores, in the same run.
+
+Input: net_pcap with infinite_rx replays a capture of sequence-numbered UDP datagrams (64
+flows) from memory; output: net_null with no-rx=1 swallows every frame. One worker lcore
+(CPU 1), the main lcore on CPU 0, for udpfan and testpmd alike. References:
+  5tswap  testpmd --forward-mode=5tswap  (parses and rewrites L2-L4 addresses: N = 1's peer)
+  io      testpmd --forward-mode=io      (moves mbufs, touches nothing: the vdev pair's ceiling)
+  txonly  testpmd --forward-mode=txonly --txpkts=<frame>, null port alone, one stream (the
+          ceiling for building fresh frames on this core: fan-out's peer)
+Each run lasts --seconds; the first --warmup seconds are discarded; the rate is the median of
+the per-second rates. Cycles per packet = TSC Hz / rate (the worker is 100% busy).
+
+  sudo scripts/bench/inmem.py [--quick] [--out docs/benchmarks/raw/inmem-DATE]
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(SRC, "tests", "lib"))
+from ufpkt import seq_payload, udp_frame, write_pcap  # noqa: E402
+
+UDPFAN = os.environ.get("UDPFAN", os.path.join(SRC, "build", "udpfan"))
+PCAP_MAC = "02:70:63:61:70:00"
+LISTEN_IP = "198.18.0.10"
+
+
+def capture(path, payload, flows=64, frames=4096):
+    fr = [udp_frame(PCAP_MAC, "02:18:00:00:00:02", "198.18.0.2", LISTEN_IP,
+                    40000 + (i % flows), 5000, seq_payload(i, payload), ident=i & 0xFFFF)
+          for i in range(frames)]
+    write_pcap(path, fr)
+    return len(fr[0])
+
+
+def tsc_hz():
+    # what udpfan reports; testpmd shares the machine and the core
+    with open("/proc/cpuinfo") as f:
+        m = re.search(r"cpu MHz\s*:\s*([\d.]+)", f.read())
+    return float(m.group(1)) * 1e6 if m else 0.0
+
+
+def median_rate(samples, warmup):
+    steady = samples[warmup:] or samples
+    return statistics.median(steady) if steady else 0.0
+
+
+def run_testpmd(mode, pcap, seconds, warmup, log, frame_len=None):
+    vdevs = ["--vdev", "net_null0,no-rx=1"]
+    if mode != "txonly":
+        vdevs = ["--vdev", "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap] + vdevs
+    argv = ["dpdk-testpmd", "-l", "0,1", "--main-lcore", "0", "--no-pci", "--file-prefix",
+            "ufbench-tp", "--in-memory"] + vdevs + [
+        "--", "--forward-mode=%s" % mode, "--nb-cores=1", "--stats-period", "1", "-a",
+        "--burst=32", "--txq=1", "--rxq=1"]
+    if mode == "txonly":
+        argv += ["--txpkts=%d" % frame_len]
+    with open(log, "w") as f:
+        f.write(" ".join(argv) + "\n")
+        f.flush()
+        p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT)
+        time.sleep(seconds)
+        p.send_signal(2)
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    text = open(log).read()
+    # per-second blocks: "Port 0 ... Rx-pps: N ... Tx-pps: N" for each port
+    rx, tx = [], []
+    for block in text.split("NIC statistics for port")[1:]:
+        port = int(block.split("]")[0].strip().split()[0])
+        m_rx = re.search(r"Rx-pps:\s+(\d+)", block)
+        m_tx = re.search(r"Tx-pps:\s+(\d+)", block)
+        if mode == "txonly":
+            if port == 0 and m_tx:
+                tx.append(int(m_tx.group(1)))
+        elif port == 0 and m_rx:
+            rx.append(int(m_rx.group(1)))
+        elif port == 1 and m_tx:
+            tx.append(int(m_tx.group(1)))
+    rx_rate = median_rate([r for r in rx if r > 0], warmup)
+    tx_rate = median_rate([t for t in tx if t > 0], warmup)
+    if mode == "txonly":
+        rx_rate = 0.0
+    return rx_rate, tx_rate
+
+
+def run_udpfan(pcap, n_dest, seconds, warmup, log, extra_fwd=""):
+    dests = "\n".join("  - { ip: 198.19.0.%d, udp_port: %d, port: out, mac: \"02:18:00:00:01:%02x\" }"
+                      % (21 + i, 6000 + i, i) for i in range(n_dest))
+    cfg = """eal: { lcores: "0-1", file_prefix: ufbench }
+ports:
+  - { name: in, device: "net_pcap0,rx_pcap=%s,infinite_rx=1", ip: %s/24 }
+  - { name: out, device: "net_null0,no-rx=1", ip: 198.19.0.10/24 }
+listen: { port: in, udp_port: 5000 }
+destinations:
+%s
+forward: { burst: 32 %s}
+stats: { interval_s: 1 }
+arp: { gratuitous: false }
+""" % (pcap, LISTEN_IP, dests, extra_fwd)
+    cfg_path = log + ".yaml"
+    stats_path = log + ".jsonl"
+    with open(cfg_path, "w") as f:
+        f.write(cfg)
+    if os.path.exists(stats_path):
+        os.unlink(stats_path)
+    with open(log, "w") as f:
+        r = subprocess.run([UDPFAN, "-c", cfg_path, "--duration", str(seconds), "--stats-json",
+                            stats_path], stdout=f, stderr=subprocess.STDOUT, timeout=seconds + 60)
+    if r.returncode != 0:
+        raise RuntimeError("udpfan failed, see %s" % log)
+    objs = [json.loads(line) for line in open(stats_path) if line.strip()]
+    rx, tx, prev = [], [], None
+    for o in objs:
+        if o["final"]:
+            continue
+        if prev is not None:
+            dt = o["interval_s"]
+            rx.append((o["fwd"]["rx"] - prev["fwd"]["rx"]) / dt)
+            tx.append((o["fwd"]["tx_ok"] - prev["fwd"]["tx_ok"]) / dt)
+        prev = o
+    fin = [o for o in objs if o["final"]][0]
+    f = fin["fwd"]
+    drops = sum(f["drop"].values())
+    assert f["rx"] == f["forwarded"] + f["control"] + drops, "ledger"
+    assert f["copies_attempted"] == f["tx_ok"] + sum(f["tx_drop"].values()), "ledger"
+    return median_rate(rx, warmup), median_rate(tx, warmup), fin["tsc_hz"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=int, default=12)
+    ap.add_argument("--warmup", type=int, default=4)
+    ap.add_argument("--quick", action="store_true", help="6 s runs, N=1 and N=4 at 32 B only")
+    ap.add_argument("--out", default=None, help="folder for raw logs (default: a temp dir)")
+    ap.add_argument("--json", default=None, help="write the results table as JSON here")
+    a = ap.parse_args()
+    if a.quick:
+        a.seconds, a.warmup = 6, 2
+    out = a.out or "/tmp/udpfan-bench-inmem-%d" % int(time.time())
+    os.makedirs(out, exist_ok=True)
+    sizes = [32] if a.quick else [32, 256, 1400]
+    rows = []
+    hz = 0
+    for size in sizes:
+        pcap = os.path.join(out, "in%d.pcap" % size)
+        in_frame = capture(pcap, size)
+        out_frame = 42 + size
+        ref = {}
+        for mode in ("5tswap", "io"):
+            ref[mode] = run_testpmd(mode, pcap, a.seconds, a.warmup,
+                                    os.path.join(out, "testpmd-%s-%d.log" % (mode, size)))
+        ref["txonly"] = run_testpmd("txonly", pcap, a.seconds, a.warmup,
+                                    os.path.join(out, "testpmd-txonly-%d.log" % size),
+                                    frame_len=max(out_frame, 60))
+        for n in (1, 4):
+            rx, tx, hz = run_udpfan(pcap, n, a.seconds, a.warmup,
+                                    os.path.join(out, "udpfan-n%d-%d.log" % (n, size)))
+            rows.append({"payload": size, "frame_in": in_frame, "n": n, "udpfan_rx_pps": rx,
+                         "udpfan_tx_pps": tx, "cycles_per_in": hz / rx if rx else 0,
+                         "cycles_per_out": hz / tx if tx else 0,
+                         "testpmd_5tswap_pps": ref["5tswap"][0],
+                         "testpmd_io_pps": ref["io"][0],
+                         "testpmd_txonly_pps": ref["txonly"][1],
+                         "ratio_in_vs_5tswap": rx / ref["5tswap"][0] if ref["5tswap"][0] else 0,
+                         "ratio_out_vs_txonly": tx / ref["txonly"][1] if ref["txonly"][1] else 0})
+    print("\nbench 1, in memory: net_pcap infinite_rx (64 flows) -> udpfan -> net_null; worker "
+          "on CPU 1, main on CPU 0; TSC %.0f MHz; %d s runs, first %d s discarded"
+          % (hz / 1e6, a.seconds, a.warmup))
+    print("%7s %2s %9s %9s %8s %8s %9s %9s %9s %7s %7s" % (
+        "payload", "N", "in Mpps", "out Mpps", "cyc/in", "cyc/out", "5tswap", "io",
+        "txonly", "in/5ts", "out/txo"))
+    for r in rows:
+        print("%7d %2d %9.2f %9.2f %8.1f %8.1f %9.2f %9.2f %9.2f %7.2f %7.2f" % (
+            r["payload"], r["n"], r["udpfan_rx_pps"] / 1e6, r["udpfan_tx_pps"] / 1e6,
+            r["cycles_per_in"], r["cycles_per_out"], r["testpmd_5tswap_pps"] / 1e6,
+            r["testpmd_io_pps"] / 1e6, r["testpmd_txonly_pps"] / 1e6,
+            r["ratio_in_vs_5tswap"], r["ratio_out_vs_txonly"]))
+    print("raw logs: %s" % out)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"seconds": a.seconds, "warmup": a.warmup, "tsc_hz": hz, "rows": rows}, f,
+                      indent=1)
+
+
+if __name__ == "__main__":
+    main()
