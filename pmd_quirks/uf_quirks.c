@@ -359,7 +359,9 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 							   : 0;
 		}
 	}
-	out->try_flow = q->rte_flow && req->nb_queues > 1;
+	/* flows spread the listen port over several queues, and isolate (mlx5) keeps everything
+	 * else with the kernel whatever the queue count */
+	out->try_flow = q->rte_flow && (req->nb_queues > 1 || q->flow_isolate);
 	out->flow_isolate = q->flow_isolate;
 	return 0;
 }

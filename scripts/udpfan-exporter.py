@@ -63,6 +63,9 @@ class Collector:
             st = self.tel.query("/udpfan/stats")
         except (OSError, ValueError, KeyError) as e:
             print("udpfan-exporter: %s: %s" % (self.tel.path, e), file=sys.stderr)
+            st = None
+        if not isinstance(st, dict) or "fwd" not in st:
+            # not running, or no stats interval has passed yet: telemetry answers null
             up.add_metric([], 0)
             yield up
             return
@@ -76,7 +79,8 @@ class Collector:
                          ("sampled_out", "copies skipped by per-destination sampling"),
                          ("copies_attempted", "copies built or attempted"),
                          ("tx_ok", "copies the PMD accepted"),
-                         ("tx_retries", "extra tx_burst calls while a TX ring was full")):
+                         ("tx_retries", "extra tx_burst calls while a TX ring was full"),
+                         ("chained", "copies sent as a header chained to the shared payload")):
             yield c("udpfan_%s_total" % key, doc, f[key])
         drop = CounterMetricFamily("udpfan_drop_total", "received frames not forwarded",
                                    labels=["reason"])

@@ -64,7 +64,7 @@ publish_plan(struct uf_app *app)
 		.socket = app->ports[cfg->listen.port].socket,
 	};
 	struct uf_plan *np, *old;
-	char a[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
 	int i;
 
 	for (i = 0; i < cfg->n_ports; i++) {
@@ -88,13 +88,13 @@ publish_plan(struct uf_app *app)
 		if (app->dest_resolved[i])
 			UF_LOG(INFO, "destination %s:%u: next hop %s is at %s",
 			       ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
-			       ip_str(e->ip, a), m);
+			       ip_str(e->ip, b), m);
 		else
 			UF_LOG(WARNING,
 			       "destination %s:%u: next hop %s does not answer ARP (%s); its "
 			       "copies are dropped and counted as no_neighbor",
 			       ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
-			       ip_str(e->ip, a), uf_neigh_state_name(e->state));
+			       ip_str(e->ip, b), uf_neigh_state_name(e->state));
 	}
 	in.version = app->plan_version + 1;
 	np = uf_plan_build(&in);
@@ -313,6 +313,8 @@ handle_resets(struct uf_app *app)
 		       app->ports[i].cfg->name);
 		if (uf_port_reset(&app->ports[i], app->cfg, &po, &err) != 0) {
 			UF_LOG(ERR, "%s; stopping", err.msg);
+			app->fail = err;
+			app->failed = true;
 			uf_app_request_stop(app);
 			break;
 		}
@@ -456,44 +458,45 @@ stats_tick(struct uf_app *app, bool final)
 }
 
 /* ENA pushes TX descriptors through BAR2 (LLQ): uncached, every push is a slow PCI write */
-static void
-check_llq_wc(const struct uf_port *p)
+static int
+check_llq_wc(const struct uf_port *p, struct uf_err *err)
 {
 	char val[16], path[512];
 	uint64_t bar;
 
 	if (!p->quirk->llq_wc_bar2 || !p->cfg->is_pci)
-		return;
+		return 0;
 	if (uf_devarg(p->cfg->device, "enable_llq", val, sizeof(val)) && val[0] == '0') {
 		UF_LOG(WARNING,
 		       "port %s: LLQ disabled (enable_llq=0): on 6th-generation instances "
 		       "and newer this costs much of the throughput",
 		       p->cfg->name);
-		return;
+		return 0;
 	}
 	if (uf_pci_bar_phys(p->cfg->dev_name, 2, &bar) != 0)
-		return;
+		return 0;
 	snprintf(path, sizeof(path), "%s/kernel/debug/x86/pat_memtype_list", uf_env_sysfs_root());
 	switch (uf_wc_check(path, bar)) {
 	case 1:
 		UF_LOG(INFO, "port %s: LLQ BAR2 at 0x%" PRIx64 " is write-combining", p->cfg->name,
 		       bar);
-		break;
+		return 0;
 	case 0:
-		UF_LOG(WARNING,
-		       "port %s: LLQ BAR2 at 0x%" PRIx64 " is NOT write-combining: every TX "
-		       "descriptor push is an uncached PCI write (high CPU, low pps). Bind the "
-		       "ENI to a vfio-pci built with write-combining (amzn-drivers "
-		       "get-vfio-with-wc.sh) or to igb_uio with wc_activate=1; see "
-		       "docs/deployment.md",
-		       p->cfg->name, bar);
-		break;
+		uf_err_set(err, UF_EXIT_ENV,
+			   "port %s: the ENA LLQ BAR2 at 0x%" PRIx64 " is mapped "
+			   "uncached, not write-combining: every TX descriptor push would be a "
+			   "slow PCI write. Bind the ENI to a vfio-pci built with write-combining "
+			   "(amzn-drivers get-vfio-with-wc.sh) or to igb_uio with wc_activate=1 "
+			   "(docs/deployment.md); enable_llq=0 in the device string runs without "
+			   "LLQ instead",
+			   p->cfg->name, bar);
+		return -1;
 	default:
 		UF_LOG(NOTICE,
 		       "port %s: cannot tell whether LLQ BAR2 is write-combining (mount "
 		       "debugfs: mount -t debugfs none /sys/kernel/debug)",
 		       p->cfg->name);
-		break;
+		return 0;
 	}
 }
 
@@ -724,7 +727,8 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		if (ret != 0)
 			return -1;
 		app->link_was_up[i] = app->ports[i].link_up;
-		check_llq_wc(&app->ports[i]);
+		if (check_llq_wc(&app->ports[i], err) != 0)
+			return -1;
 		if (app->ports[i].quirk->reset_event)
 			rte_eth_dev_callback_register(app->ports[i].port_id,
 						      RTE_ETH_EVENT_INTR_RESET, on_reset_event,
@@ -787,6 +791,10 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	stats_tick(app, true);
 	if (app->opts.human != NULL)
 		uf_stats_ledger(app->opts.human, &app->snap[app->cur ^ 1]);
+	if (app->failed) {
+		*err = app->fail;
+		return -1;
+	}
 	return 0;
 }
 

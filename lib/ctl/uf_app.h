@@ -60,6 +60,10 @@ struct uf_app {
 	pthread_mutex_t tel_lock; /* the telemetry thread reads tel_snap */
 	struct uf_snap tel_snap;
 	bool tel_ready;
+
+	/* a failure the control lcore hit while running (a port reset that failed) */
+	bool failed;
+	struct uf_err fail;
 };
 
 /* After rte_eal_init: ports, pools, workers, plan. err gets the one-line reason. */

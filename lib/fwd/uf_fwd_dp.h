@@ -34,13 +34,13 @@ uf_txb_flush(struct uf_worker *w, struct uf_txbuf *b, uint16_t queue)
 		sent += rte_eth_tx_burst(b->port_id, queue, b->m + sent, n - sent);
 		tries++;
 	}
+	w->ctr.tx_retries += tries;
 	if (likely(sent == n)) {
 		w->ctr.tx_ok += n - b->n_ctl;
 		w->ctr.ctl_tx_ok += b->n_ctl;
 	} else {
 		uint64_t ok = 0, lost = 0;
 
-		w->ctr.tx_retries += tries;
 		for (i = 0; i < n; i++) {
 			uint16_t d = b->dest[i];
 
@@ -127,11 +127,13 @@ uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_in
 
 /*
  * Who gets a copy when the set is not simple: sampling first (deterministic: datagrams 0, N,
- * 2N, ... per worker and destination), then resolution. Fills sel, returns how many.
+ * 2N, ... per worker and destination), then resolution. Fills sel (copies to build), nn
+ * (unresolved) and samp (sampled out); counts nothing, so that a datagram dropped whole
+ * afterwards leaves no trace in the per-destination counters either.
  */
 static __rte_noinline uint16_t
 uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *set, uint16_t *sel,
-	  uint16_t *n_nn, uint16_t *n_samp)
+	  uint16_t *nn, uint16_t *n_nn, uint16_t *samp, uint16_t *n_samp)
 {
 	uint16_t j, k = 0;
 
@@ -144,21 +146,35 @@ uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *
 
 			w->sample_ctr[di] = c + 1 >= d->sample ? 0 : c + 1;
 			if (c != 0) {
-				w->dctr[di].sampled_out++;
-				(*n_samp)++;
+				samp[(*n_samp)++] = di;
 				continue;
 			}
 		}
 		if (!d->resolved) {
-			w->dctr[di].copies++;
-			w->dctr[di].no_neighbor++;
-			w->dctr[di].tx_drop++;
-			(*n_nn)++;
+			nn[(*n_nn)++] = di;
 			continue;
 		}
 		sel[k++] = di;
 	}
 	return k;
+}
+
+/* the per-destination side of what uf_select decided, once the datagram is forwarded */
+static __rte_noinline void
+uf_select_commit(struct uf_worker *w, const uint16_t *nn, uint16_t n_nn, const uint16_t *samp,
+		 uint16_t n_samp)
+{
+	uint16_t j;
+
+	for (j = 0; j < n_samp; j++)
+		w->dctr[samp[j]].sampled_out++;
+	for (j = 0; j < n_nn; j++) {
+		w->dctr[nn[j]].copies++;
+		w->dctr[nn[j]].no_neighbor++;
+		w->dctr[nn[j]].tx_drop++;
+	}
+	w->ctr.sampled_out += n_samp;
+	w->ctr.tx_drop[UF_TXDROP_NO_NEIGHBOR] += n_nn;
 }
 
 /* Fan one datagram out. Takes ownership of m on every path. */
@@ -169,7 +185,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	const struct uf_set *set = &plan->sets[0];
 	const uint8_t *payload;
 	const uint16_t *sel;
-	uint16_t sel_buf[UF_MAX_DESTS];
+	uint16_t sel_buf[UF_MAX_DESTS], nn[UF_MAX_DESTS], samp[UF_MAX_DESTS];
 	struct rte_mbuf *nm[UF_MAX_DESTS];
 	uint32_t p_sum = 0, got;
 	uint16_t k, j, need, n_nn = 0, n_samp = 0;
@@ -203,7 +219,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 			rte_pktmbuf_free(m);
 			return;
 		}
-		k = uf_select(w, plan, set, sel_buf, &n_nn, &n_samp);
+		k = uf_select(w, plan, set, sel_buf, nn, &n_nn, samp, &n_samp);
 		sel = sel_buf;
 	}
 
@@ -232,10 +248,8 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	w->ctr.forwarded++;
 	w->ctr.fanout += set->n;
 	w->ctr.copies_attempted += k + n_nn;
-	if (unlikely(n_nn | n_samp)) {
-		w->ctr.sampled_out += n_samp;
-		w->ctr.tx_drop[UF_TXDROP_NO_NEIGHBOR] += n_nn;
-	}
+	if (unlikely(n_nn | n_samp))
+		uf_select_commit(w, nn, n_nn, samp, n_samp);
 	if (unlikely(k == 0)) {
 		rte_pktmbuf_free(m);
 		return;
@@ -268,6 +282,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 		m->ol_flags = 0;
 		if (k > 1)
 			rte_mbuf_refcnt_update(m, (int16_t)(k - 1));
+		w->ctr.chained += k;
 		for (j = 0; j < k; j++) {
 			const struct uf_dest_rt *d = &plan->dests[sel[j]];
 			struct rte_mbuf *h = nm[j];

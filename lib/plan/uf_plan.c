@@ -74,8 +74,11 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->n_sets = (uint16_t)n_sets;
 	plan->udp_cksum = cfg->fwd.udp_checksum == UF_CKSUM_COMPUTE;
 	plan->fanout = cfg->fwd.fanout;
-	plan->chain_min_payload =
-			RTE_MAX(cfg->fwd.chain_min_payload, (uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
+	/* chain: always (above the padding edge); auto: from the measured threshold up */
+	plan->chain_min_payload = RTE_MAX(cfg->fwd.fanout == UF_FANOUT_CHAIN ?
+							  0 :
+							  cfg->fwd.chain_min_payload,
+			(uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
 	plan->lpm = in->lpm;
 	plan->in_dst_ip = cfg->ports[cfg->listen.port].ip;
 	plan->in_dst_port = rte_cpu_to_be_16(cfg->listen.udp_port);

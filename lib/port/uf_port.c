@@ -190,7 +190,9 @@ create_pools(struct uf_port *p, const struct uf_config *cfg, const struct uf_por
 				   rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
-		if (!o->want_chain || !p->plan.chain_ok || cfg->listen.port != p->idx)
+		/* copies come from the listen port's pools; whether a copy may be chained is
+		 * the egress port's business (the plan's chain_ok) */
+		if (!o->want_chain || cfg->listen.port != p->idx)
 			continue;
 		snprintf(name, sizeof(name), "uf_h%u_q%u", p->idx, q);
 		p->hdr_pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0,

@@ -56,7 +56,8 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 
 	memset(res, 0, sizeof(*res));
 	res->kind = nb_queues > 1 ? UF_STEER_RSS : UF_STEER_SINGLE;
-	if (nb_queues <= 1 || udp_port == 0)
+	/* one queue needs no spreading, unless isolated: then rules are what lets traffic in */
+	if ((nb_queues <= 1 && !isolated) || udp_port == 0)
 		return;
 	for (i = 0; i < nb_queues; i++)
 		queues[i] = i;

@@ -86,6 +86,7 @@ struct uf_lcore_ctr {
 	uint64_t ctl_tx_ok;
 	uint64_t ctl_tx_drop;
 	uint64_t tx_retries;  /* extra tx_burst calls made while a ring was full */
+	uint64_t chained;     /* copies built as a header chained to the shared payload */
 	uint64_t busy_cycles; /* cycles in loop passes that received something */
 	uint64_t total_cycles;
 	uint64_t loops;

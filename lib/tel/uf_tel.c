@@ -227,6 +227,7 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 			add_container(c, "tx_drop", x);
 		}
 		tel_u64(c, "tx_retries", s->tot.tx_retries);
+		tel_u64(c, "chained", s->tot.chained);
 		tel_u64(c, "ctl_tx_ok", s->tot.ctl_tx_ok);
 		tel_u64(c, "ctl_tx_drop", s->tot.ctl_tx_drop);
 		add_container(d, "fwd", c);

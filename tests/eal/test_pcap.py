@@ -287,6 +287,60 @@ def case_no_neighbor():
     assert st["arp"]["requests_sent"] >= 1, st["arp"]
 
 
+def case_icmp_rate_limit():
+    """20 pings at once with control.icmp_rate 5: a full bucket answers 5, 15 are refused"""
+    wd = tmpdir()
+    pings = [icmp_echo(PORT_MAC, SENDER_MAC, SENDER_IP, PORT_IP, seq=i) for i in range(20)]
+    write_pcap(wd + "/in.pcap", pings)
+    cfg = config(wd, dests(1)) + "control: { icmp_rate: 5 }\n"
+    _, _, objs = run_udpfan(cfg, wd)
+    st = final(objs)
+    ledger(st)
+    assert st["icmp"]["echo_answered"] == 5 and st["icmp"]["rate_limited"] == 15, st["icmp"]
+    assert st["fwd"]["control"] == 20, st["fwd"]
+
+
+def case_control_overflow():
+    """a flood of ARP requests outruns the control ring (1024 deep, drained every 500 us):
+    what does not fit is ctl_overflow, what fits is answered, and nothing goes uncounted"""
+    wd = tmpdir()
+    arps = [arp_frame(1, "ff:ff:ff:ff:ff:ff", SENDER_MAC, SENDER_IP, "00:00:00:00:00:00",
+                      PORT_IP)] * 4000
+    write_pcap(wd + "/in.pcap", arps)
+    _, _, objs = run_udpfan(config(wd, dests(1)), wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["drop"]["ctl_overflow"] > 0, f
+    assert f["control"] + f["drop"]["ctl_overflow"] == 4000, f
+    answered = st["arp"]["requests_answered"]
+    assert answered + st["control"]["ring_full"] == f["control"], (st["arp"], st["control"])
+    assert answered == f["ctl_tx_ok"] + f["ctl_tx_drop"] - st["arp"]["gratuitous_sent"], f
+
+
+def case_ring_full():
+    """net_ring as the egress: a ring of 1024 that fills faster than the worker drains it
+    (it polls that ring as its own RX). Copies that stay out after the bounded retries are
+    tx_drop.ring_full, and tx_retries counts the extra attempts."""
+    wd = tmpdir()
+    frames = [udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, PORT_IP, 40000, LISTEN,
+                        seq_payload(i, 32)) for i in range(3000)]
+    write_pcap(wd + "/in.pcap", frames)
+    dl = [dict(d, port="ring") for d in dests(8)]
+    cfg = config(wd, dl, forward="burst: 64, tx_retries: 2").replace(
+        "listen:", "  - { name: ring, device: \"net_ring0\", ip: 198.19.0.10/24 }\nlisten:", 1)
+    cfg = cfg.replace("198.18.0.2", "198.19.0.2")
+    dl_cfg = cfg
+    for i in range(8):
+        dl_cfg = dl_cfg.replace("ip: 198.18.0.%d," % (21 + i), "ip: 198.19.0.%d," % (21 + i))
+    _, _, objs = run_udpfan(dl_cfg, wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["tx_drop"]["ring_full"] > 0 and f["tx_retries"] > 0, f
+    assert f["forwarded"] == 3000 and f["copies_attempted"] == 24000, f
+    # the copies that made it into the ring came back as the ring port's RX: not for us
+    assert f["drop"]["not_for_us"] > 0, f
+
+
 def main():
     s = Suite()
     for n in (1, 2, 8):
@@ -299,6 +353,9 @@ def main():
     s.run(case_nombuf)
     s.run(case_sampling_and_rules)
     s.run(case_no_neighbor)
+    s.run(case_icmp_rate_limit)
+    s.run(case_control_overflow)
+    s.run(case_ring_full)
     s.finish()
 
 

@@ -370,9 +370,12 @@ test_single_queue(void)
 	CHECK_EQ(res.n_flows, 0);
 	CHECK_EQ(pmd.validate_calls, 0);
 	CHECK_EQ(pmd.create_calls, 0);
+	/* isolated (mlx5): even one queue needs rules, or nothing reaches it */
 	uf_steer_flows(3, 1, 5000, our_ip(), true, &fake_ops, &res);
-	CHECK_EQ(res.kind, UF_STEER_SINGLE);
-	CHECK_EQ(pmd.validate_calls, 0);
+	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	CHECK_EQ(res.n_flows, 3);
+	CHECK_EQ(pmd.validate_calls, 3);
+	reset(-1, false, NULL);
 	/* no UDP port to steer: RSS, nothing asked of the PMD */
 	uf_steer_flows(3, 4, 0, our_ip(), false, &fake_ops, &res);
 	CHECK_EQ(res.kind, UF_STEER_RSS);
