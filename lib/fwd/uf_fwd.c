@@ -15,15 +15,16 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 	     uint16_t n)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
-	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST];
-	uint16_t nd = 0, nc = 0, i, q;
+	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST];
+	struct uf_rx_info in[UF_MAX_BURST];
+	uint16_t nd = 0, nc = 0, nf = 0, i, q;
 
+	/* pass 1: classify the burst, reading each header while the next ones are fetched */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
-		struct uf_rx_info in;
 		enum uf_drop why;
 		enum uf_verdict v;
 
@@ -35,10 +36,10 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 			drop[nd++] = m;
 			continue;
 		}
-		v = uf_classify(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, m->ol_flags, pid,
-				&in, &why);
+		v = uf_classify_dp(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, m->ol_flags,
+				   pid, &in[nf], &why);
 		if (likely(v == UF_V_FORWARD)) {
-			uf_fanout(w, plan, m, &in);
+			fwd[nf++] = m;
 		} else if (v == UF_V_CONTROL) {
 			ctl[nc++] = m;
 		} else {
@@ -46,6 +47,16 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 			drop[nd++] = m;
 		}
 	}
+
+	/* pass 2: fan the datagrams out */
+	if (likely(nf > 0)) {
+		if (likely(plan->fast))
+			uf_fanout_fast(w, plan, fwd, in, nf);
+		else
+			for (i = 0; i < nf; i++)
+				uf_fanout(w, plan, fwd[i], &in[i]);
+	}
+
 	if (nc > 0) {
 		q = (uint16_t)rte_ring_sp_enqueue_burst(w->ctl_rx, (void **)ctl, nc, NULL);
 		w->ctr.control += q;

@@ -316,4 +316,114 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	}
 }
 
+/*
+ * The common case, hoisted out of uf_fanout: no rules, every destination resolved and
+ * unsampled (plan->fast). What is per plan is read once per burst, what is per destination
+ * is counted once per burst; per datagram there is the size check, the buffers for N-1
+ * copies, and N header writes. A datagram the slow path must see (a chained one) goes there.
+ */
+static inline void
+uf_fanout_fast(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+	       const struct uf_rx_info *ins, uint16_t n)
+{
+	const struct uf_set *set = &plan->sets[0];
+	const uint16_t *sel = &plan->set_dests[set->first];
+	const uint16_t k = set->n, max_payload = set->max_payload;
+	const bool cksum = plan->udp_cksum;
+	const uint32_t chain_min = (plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL &&
+				    set->chain_ok && k > 1)
+						   ? plan->chain_min_payload
+						   : UINT32_MAX;
+	const struct uf_dest_rt *last = &plan->dests[sel[k - 1]];
+	const uint16_t last_pad = w->txb[last->egress].pad_to;
+	struct rte_mempool *const pool = w->copy_pool;
+	const bool one_egress = set->one_egress;
+	struct uf_txbuf *const b = &w->txb[last->egress];
+	const uint16_t burst = w->burst;
+	uint32_t done = 0, too_big = 0, nombuf = 0;
+	uint16_t i, j, bn = b->n;
+
+	for (i = 0; i < n; i++) {
+		const struct uf_rx_info *in = &ins[i];
+		struct rte_mbuf *m = pkts[i];
+		struct rte_mbuf *nm[UF_MAX_DESTS];
+		const uint8_t *payload;
+		uint32_t p_sum = 0;
+		uint16_t got = k - 1;
+
+		if (unlikely(in->payload_len > max_payload)) {
+			too_big++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (unlikely(in->payload_len >= chain_min)) {
+			b->n = bn;
+			uf_fanout(w, plan, m, in);
+			bn = b->n;
+			continue;
+		}
+		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+		if (cksum)
+			p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+		if (k > 1 && unlikely(rte_pktmbuf_alloc_bulk(pool, nm, k - 1) != 0)) {
+			/* short of buffers: take what there is; the first copies go without */
+			for (got = 0; got < k - 1; got++) {
+				nm[got] = rte_pktmbuf_alloc(pool);
+				if (nm[got] == NULL)
+					break;
+			}
+			for (j = 0; j < k - 1 - got; j++)
+				w->dctr[sel[j]].tx_drop++;
+			nombuf += k - 1 - got;
+		}
+		if (likely(one_egress)) {
+			/* one TX buffer for all: its fill level stays in a register */
+			for (j = 0; j < got; j++) {
+				const struct uf_dest_rt *d = &plan->dests[sel[k - 1 - got + j]];
+
+				uf_copy_one(nm[j], d, in, payload, p_sum, cksum, last_pad);
+				b->m[bn] = nm[j];
+				b->dest[bn++] = d->idx;
+				if (unlikely(bn >= burst)) {
+					b->n = bn;
+					uf_txb_flush(w, b, w->id);
+					bn = 0;
+				}
+			}
+			uf_inplace(m, last, in, p_sum, cksum, last_pad);
+			b->m[bn] = m;
+			b->dest[bn++] = last->idx;
+			if (unlikely(bn >= burst)) {
+				b->n = bn;
+				uf_txb_flush(w, b, w->id);
+				bn = 0;
+			}
+		} else {
+			for (j = 0; j < got; j++) {
+				const struct uf_dest_rt *d = &plan->dests[sel[k - 1 - got + j]];
+
+				uf_copy_one(nm[j], d, in, payload, p_sum, cksum,
+					    w->txb[d->egress].pad_to);
+				uf_txb_add(w, d->egress, nm[j], d->idx);
+			}
+			uf_inplace(m, last, in, p_sum, cksum, last_pad);
+			uf_txb_add(w, last->egress, m, last->idx);
+		}
+		done++;
+	}
+	b->n = bn;
+	/* copies per destination: every datagram done here gave each member one (attempted) */
+	if (likely(done > 0)) {
+		for (j = 0; j < k; j++)
+			w->dctr[sel[j]].copies += done;
+		w->ctr.forwarded += done;
+		w->ctr.fanout += (uint64_t)done * k;
+		w->ctr.copies_attempted += (uint64_t)done * k;
+	}
+	if (unlikely(too_big | nombuf)) {
+		w->ctr.drop[UF_DROP_TOO_BIG] += too_big;
+		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += nombuf;
+	}
+}
+
 #endif /* UF_FWD_DP_H */

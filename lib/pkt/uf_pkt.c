@@ -7,48 +7,13 @@
 
 #define ETH_LEN RTE_ETHER_HDR_LEN
 
-static inline uint16_t
-rd16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
-static inline uint32_t
-rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-/* A header sums to 0xffff; without options, five 32-bit words folded (2^16 = 1 mod 2^16-1). */
-static inline bool
-ipv4_hdr_ok(const uint8_t *ip, uint32_t ihl)
-{
-	if (likely(ihl == 20))
-		return uf_ck_fold((uint64_t)rd32(ip) + rd32(ip + 4) + rd32(ip + 8) + rd32(ip + 12) +
-				  rd32(ip + 16)) == 0xffff;
-	return rte_raw_cksum(ip, ihl) == 0xffff;
-}
-
-static enum uf_verdict
-drop(enum uf_drop *reason, enum uf_drop why)
-{
-	*reason = why;
-	return UF_V_DROP;
-}
-
-static enum uf_verdict
-classify_arp(const uint8_t *f, uint32_t len, const struct uf_port_id *port, enum uf_drop *reason)
+enum uf_verdict
+uf_classify_arp(const uint8_t *f, uint32_t len, const struct uf_port_id *port, enum uf_drop *reason)
 {
 	struct uf_arp_info a;
 
 	if (uf_arp_parse(f, len, &a) < 0)
-		return drop(reason, UF_DROP_MALFORMED);
+		return uf_drop_as(reason, UF_DROP_MALFORMED);
 	/* requests for our address; replies (learned if we asked or care); gratuitous ARP */
 	if (a.op == RTE_ARP_OP_REQUEST && a.tip == port->ip)
 		return UF_V_CONTROL;
@@ -57,68 +22,14 @@ classify_arp(const uint8_t *f, uint32_t len, const struct uf_port_id *port, enum
 		return UF_V_CONTROL;
 	if (a.sip == a.tip && a.sip != 0)
 		return UF_V_CONTROL;
-	return drop(reason, UF_DROP_NOT_FOR_US);
+	return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
 }
 
 enum uf_verdict
 uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
 	    struct uf_rx_info *info, enum uf_drop *reason)
 {
-	const struct rte_ether_addr *dst = (const struct rte_ether_addr *)f;
-	const uint8_t *ip;
-	uint16_t etype, tot, frag, ulen;
-	uint32_t ihl;
-
-	if (unlikely(len < ETH_LEN))
-		return drop(reason, UF_DROP_MALFORMED);
-	etype = rd16(f + 12);
-	if (unlikely(etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP)))
-		return classify_arp(f, len, port, reason);
-	if (unlikely(etype != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)))
-		return drop(reason, UF_DROP_NOT_IPV4);
-	if (unlikely(!rte_is_same_ether_addr(dst, &port->mac)))
-		return drop(reason, UF_DROP_NOT_FOR_US);
-
-	ip = f + ETH_LEN;
-	if (unlikely(len < ETH_LEN + 20 || (ip[0] >> 4) != 4))
-		return drop(reason, UF_DROP_MALFORMED);
-	ihl = (uint32_t)(ip[0] & 0xf) * 4;
-	tot = rte_be_to_cpu_16(rd16(ip + 2));
-	if (unlikely(ihl < 20 || tot < ihl || ETH_LEN + (uint32_t)tot > len))
-		return drop(reason, UF_DROP_MALFORMED);
-	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD)
-		return drop(reason, UF_DROP_MALFORMED);
-	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-	    unlikely(!ipv4_hdr_ok(ip, ihl)))
-		return drop(reason, UF_DROP_MALFORMED);
-	if (unlikely(rd32(ip + 16) != port->ip))
-		return drop(reason, UF_DROP_NOT_FOR_US);
-	frag = rte_be_to_cpu_16(rd16(ip + 6));
-	if (unlikely((frag & (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) != 0))
-		return drop(reason, UF_DROP_FRAGMENT);
-	if (unlikely(ip[9] != IPPROTO_UDP)) {
-		if (ip[9] == IPPROTO_ICMP)
-			return UF_V_CONTROL;
-		return drop(reason, UF_DROP_NOT_UDP);
-	}
-	if (unlikely(tot < ihl + 8))
-		return drop(reason, UF_DROP_MALFORMED);
-	ulen = rte_be_to_cpu_16(rd16(ip + ihl + 4));
-	if (unlikely(ulen < 8 || ulen > tot - ihl))
-		return drop(reason, UF_DROP_MALFORMED);
-	if (unlikely(!port->listen || rd16(ip + ihl + 2) != port->listen_udp))
-		return drop(reason, UF_DROP_NOT_FOR_US);
-	if (unlikely((rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD))
-		return drop(reason, UF_DROP_MALFORMED);
-
-	info->payload_off = (uint16_t)(ETH_LEN + ihl + 8);
-	info->payload_len = (uint16_t)(ulen - 8);
-	info->src_ip = rd32(ip + 12);
-	info->src_port = rd16(ip + ihl);
-	info->ip_id = rd16(ip + 4);
-	info->tos = ip[1] & 0xfc; /* DSCP kept, ECN not */
-	info->udp_cksum = rd16(ip + ihl + 6);
-	return UF_V_FORWARD;
+	return uf_classify_dp(f, len, rx_ck, port, info, reason);
 }
 
 void
@@ -145,9 +56,8 @@ uf_tmpl_build(struct uf_tmpl *t, const struct uf_tmpl_spec *s)
 	/* every word of the IPv4 header that the template fixes; the rest is added per copy */
 	t->ip_base = rte_raw_cksum(ip, 20);
 
-	t->repl_src_mask = s->keep_src_ip ? 0 : 0xffffffff;
-	t->keep_src_mask = ~t->repl_src_mask;
-	t->repl_sport_mask = s->keep_src_port ? 0 : 0xffffffff;
+	t->keep_src_ip = s->keep_src_ip;
+	t->keep_sport = s->keep_src_port;
 
 	d = uf_ck_neg32(s->in_dst_ip);
 	d = uf_ck_add32(d, s->dst_ip);

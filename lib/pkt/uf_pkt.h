@@ -15,6 +15,7 @@
 #include <rte_udp.h>
 #include <rte_arp.h>
 #include <rte_icmp.h>
+#include <rte_mbuf_core.h>
 
 #include "uf_counters.h"
 
@@ -24,6 +25,35 @@
 /* ICMP types (24.11 deprecates RTE_IP_ICMP_ECHO_*, 22.11 lacks RTE_ICMP_TYPE_ECHO_*) */
 #define UF_ICMP_ECHO_REQUEST 8
 #define UF_ICMP_ECHO_REPLY 0
+
+/* ---- byte order, loads ---- */
+
+/* 16-bit byte swap for the per-packet path: DPDK's x86 rte_bswap16 of a variable is an
+ * inline-asm xchg the compiler cannot schedule or combine (measured: 12 instructions per
+ * datagram in callgrind); the builtin is a rol it can. Constants keep rte_cpu_to_be_16. */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define uf_be16(x) ((uint16_t)__builtin_bswap16((uint16_t)(x)))
+#else
+#define uf_be16(x) ((uint16_t)(x))
+#endif
+
+static inline uint16_t
+uf_rd16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static inline uint32_t
+uf_rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
 
 /* ---- ones-complement arithmetic (RFC 1071, RFC 1624) ---- */
 
@@ -39,6 +69,15 @@ uf_ck_fold(uint64_t sum)
 {
 	sum = (sum >> 32) + (sum & 0xffffffff);
 	sum = (sum >> 16) + (sum & 0xffff);
+	sum = (sum >> 16) + (sum & 0xffff);
+	sum = (sum >> 16) + (sum & 0xffff);
+	return (uint16_t)sum;
+}
+
+/* the same for a sum known to fit in 32 bits (a few dozen 16-bit words): two steps */
+static inline uint16_t
+uf_ck_fold32(uint32_t sum)
+{
 	sum = (sum >> 16) + (sum & 0xffff);
 	sum = (sum >> 16) + (sum & 0xffff);
 	return (uint16_t)sum;
@@ -84,11 +123,150 @@ struct uf_rx_info {
 	uint16_t udp_cksum; /* as on the wire; 0 = none */
 };
 
+enum uf_verdict uf_classify_arp(const uint8_t *f, uint32_t len, const struct uf_port_id *port,
+				enum uf_drop *reason);
+
+static inline enum uf_verdict
+uf_drop_as(enum uf_drop *reason, enum uf_drop why)
+{
+	*reason = why;
+	return UF_V_DROP;
+}
+
+/* An IPv4 header sums to 0xffff. Without options: five 32-bit words, folded (2^16 = 1 mod
+ * 2^16 - 1), a third of what a 16-bit loop costs. */
+static inline bool
+uf_ipv4_hdr_ok(const uint8_t *ip, uint32_t ihl)
+{
+	if (likely(ihl == 20))
+		return uf_ck_fold((uint64_t)uf_rd32(ip) + uf_rd32(ip + 4) + uf_rd32(ip + 8) +
+				  uf_rd32(ip + 12) + uf_rd32(ip + 16)) == 0xffff;
+	return rte_raw_cksum(ip, ihl) == 0xffff;
+}
+
 /*
  * Classify one frame. `rx_ck` are the mbuf's RX checksum flags (RTE_MBUF_F_RX_IP_CKSUM_* and
  * RTE_MBUF_F_RX_L4_CKSUM_*): a NIC-verified IPv4 header is not summed again, and a frame the
- * NIC found bad is dropped as malformed.
+ * NIC found bad is dropped as malformed. This is the careful version, reason by reason; the
+ * worker first tries uf_classify_dp's fast test and comes here only when that fails.
  */
+static inline enum uf_verdict
+uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+		 struct uf_rx_info *info, enum uf_drop *reason)
+{
+	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
+	uint16_t etype, tot, ulen;
+	uint32_t ihl;
+
+	if (unlikely(len < RTE_ETHER_HDR_LEN))
+		return uf_drop_as(reason, UF_DROP_MALFORMED);
+	etype = uf_rd16(f + 12);
+	if (unlikely(etype != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))) {
+		/* (an ARP frame is never a datagram to forward: say so to the compiler) */
+		if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP))
+			return uf_classify_arp(f, len, port, reason) == UF_V_CONTROL ? UF_V_CONTROL
+										     : UF_V_DROP;
+		return uf_drop_as(reason, UF_DROP_NOT_IPV4);
+	}
+	if (unlikely(!rte_is_same_ether_addr((const struct rte_ether_addr *)f, &port->mac)))
+		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
+	if (unlikely(len < RTE_ETHER_HDR_LEN + 20 || (ip[0] >> 4) != 4))
+		return uf_drop_as(reason, UF_DROP_MALFORMED);
+	ihl = (uint32_t)(ip[0] & 0xf) * 4;
+	tot = uf_be16(uf_rd16(ip + 2));
+	if (unlikely(ihl < 20 || tot < ihl + 8 || RTE_ETHER_HDR_LEN + (uint32_t)tot > len)) {
+		/* too short for UDP: an ICMP message to us is still the control plane's */
+		if (ihl >= 20 && tot >= ihl && RTE_ETHER_HDR_LEN + (uint32_t)tot <= len &&
+		    ip[9] != IPPROTO_UDP && uf_rd32(ip + 16) == port->ip)
+			goto not_udp;
+		return uf_drop_as(reason, UF_DROP_MALFORMED);
+	}
+	if (unlikely((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD))
+		return uf_drop_as(reason, UF_DROP_MALFORMED);
+	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+	    unlikely(!uf_ipv4_hdr_ok(ip, ihl)))
+		return uf_drop_as(reason, UF_DROP_MALFORMED);
+	if (unlikely(uf_rd32(ip + 16) != port->ip))
+		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
+	/* MF or a fragment offset: compared in network order, no swap */
+	if (unlikely((uf_rd16(ip + 6) &
+		      rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) != 0))
+		return uf_drop_as(reason, UF_DROP_FRAGMENT);
+	if (unlikely(ip[9] != IPPROTO_UDP))
+		goto not_udp;
+	ulen = uf_be16(uf_rd16(ip + ihl + 4));
+	if (unlikely(ulen < 8 || ulen > tot - ihl))
+		return uf_drop_as(reason, UF_DROP_MALFORMED);
+	if (unlikely(!port->listen || uf_rd16(ip + ihl + 2) != port->listen_udp))
+		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
+	if (unlikely((rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD))
+		return uf_drop_as(reason, UF_DROP_MALFORMED);
+
+	info->payload_off = (uint16_t)(RTE_ETHER_HDR_LEN + ihl + 8);
+	info->payload_len = (uint16_t)(ulen - 8);
+	info->src_ip = uf_rd32(ip + 12);
+	info->src_port = uf_rd16(ip + ihl);
+	info->ip_id = uf_rd16(ip + 4);
+	info->tos = ip[1] & 0xfc; /* DSCP kept, ECN not */
+	info->udp_cksum = uf_rd16(ip + ihl + 6);
+	return UF_V_FORWARD;
+
+not_udp:
+	if (ip[9] == IPPROTO_ICMP) {
+		if (unlikely(uf_rd32(ip + 16) != port->ip))
+			return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
+		return UF_V_CONTROL;
+	}
+	return uf_drop_as(reason, UF_DROP_NOT_UDP);
+}
+
+/*
+ * The fast test for what nearly every frame is: Ethernet/IPv4 without options to our MAC, IP
+ * and UDP port, not a fragment, lengths consistent, header checksum right. The conditions
+ * are combined without branching between them (callgrind: 100 instructions per frame with
+ * the reason-by-reason walk, 45 with this); any failure goes to uf_classify_full, which
+ * finds the reason. Same verdicts, same counters, either way.
+ */
+static __rte_always_inline enum uf_verdict
+uf_classify_dp(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+	       struct uf_rx_info *info, enum uf_drop *reason)
+{
+	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
+
+	if (likely(len >= UF_HDR_LEN)) {
+		const uint64_t bad_ck =
+				(rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+						RTE_MBUF_F_RX_IP_CKSUM_BAD ||
+				(rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		const uint32_t mac = (uf_rd32(f) ^ uf_rd32(port->mac.addr_bytes)) |
+				     (uint32_t)(uf_rd16(f + 4) ^ uf_rd16(port->mac.addr_bytes + 4));
+		const uint32_t hdr = (uint32_t)(uf_rd16(f + 12) ^
+						rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) |
+				     (uint32_t)(ip[0] ^ 0x45) | (uint32_t)(ip[9] ^ IPPROTO_UDP) |
+				     (uf_rd32(ip + 16) ^ port->ip) |
+				     (uint32_t)(uf_rd16(ip + 6) &
+						rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG |
+								 RTE_IPV4_HDR_OFFSET_MASK)) |
+				     (uint32_t)(uf_rd16(ip + 22) ^ port->listen_udp);
+		const uint32_t tot = uf_be16(uf_rd16(ip + 2)), ulen = uf_be16(uf_rd16(ip + 24));
+
+		if (likely((mac | hdr | bad_ck) == 0 && port->listen && tot >= 28 &&
+			   RTE_ETHER_HDR_LEN + tot <= len && ulen >= 8 && ulen <= tot - 20 &&
+			   ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD ||
+			    uf_ipv4_hdr_ok(ip, 20)))) {
+			info->payload_off = UF_HDR_LEN;
+			info->payload_len = (uint16_t)(ulen - 8);
+			info->src_ip = uf_rd32(ip + 12);
+			info->src_port = uf_rd16(ip + 20);
+			info->ip_id = uf_rd16(ip + 4);
+			info->tos = ip[1] & 0xfc; /* DSCP kept, ECN not */
+			info->udp_cksum = uf_rd16(ip + 26);
+			return UF_V_FORWARD;
+		}
+	}
+	return uf_classify_full(f, len, rx_ck, port, info, reason);
+}
+
 enum uf_verdict uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck,
 			    const struct uf_port_id *port, struct uf_rx_info *info,
 			    enum uf_drop *reason);
@@ -111,9 +289,8 @@ struct uf_tmpl {
 	 * The length is unchanged, so it cancels.
 	 */
 	uint32_t udp_delta;
-	uint32_t repl_src_mask;   /* all-ones: the copy carries another source IP than the input */
-	uint32_t repl_sport_mask; /* all-ones: the copy carries another source port */
-	uint32_t keep_src_mask;   /* ~repl_src_mask */
+	bool keep_src_ip; /* the copy carries the sender's IP (source: original) */
+	bool keep_sport;  /* the copy carries the sender's UDP source port */
 };
 
 struct uf_tmpl_spec {
@@ -147,7 +324,7 @@ uf_in_sum(const struct uf_rx_info *in, const uint8_t *payload, rte_be32_t in_dst
 	s = uf_ck_add32(s, in->src_ip);
 	s = uf_ck_add32(s, in_dst_ip);
 	s += rte_cpu_to_be_16(IPPROTO_UDP);
-	s += 2 * (uint32_t)rte_cpu_to_be_16(in->payload_len + 8);
+	s += 2 * (uint32_t)uf_be16(in->payload_len + 8);
 	s += in->src_port + in_dst_port;
 	return s;
 }
@@ -162,33 +339,35 @@ uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, u
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + RTE_ETHER_HDR_LEN);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + RTE_ETHER_HDR_LEN + 20);
-	const rte_be16_t tot = rte_cpu_to_be_16(in->payload_len + 28);
-	const rte_be16_t ulen = rte_cpu_to_be_16(in->payload_len + 8);
+	const rte_be16_t tot = uf_be16(in->payload_len + 28);
 	uint32_t ipsum, usum;
 
+	/* branches on the template's mode, not masks: per destination they always go the
+	 * same way and predict perfectly, and the common mode skips the work (callgrind: 35
+	 * fewer instructions per copy than the masked form) */
 	memcpy(h, t->hdr, UF_HDR_LEN);
 	ip->type_of_service = in->tos;
 	ip->total_length = tot;
 	ip->packet_id = in->ip_id;
-	ip->src_addr = (ip->src_addr & t->repl_src_mask) | (in->src_ip & t->keep_src_mask);
-	ipsum = t->ip_base + tot + in->ip_id;
-	ipsum += rte_cpu_to_be_16((uint16_t)in->tos) & 0xffff;
-	ipsum += uf_ck_add32(0, in->src_ip) & t->keep_src_mask;
-	ip->hdr_checksum = (uint16_t)~uf_ck_fold(ipsum);
-
-	udp->src_port = (udp->src_port & (uint16_t)t->repl_sport_mask) |
-			(in->src_port & (uint16_t)~t->repl_sport_mask);
-	udp->dgram_len = ulen;
-	if (udp_cksum) {
-		uint16_t ck;
-
-		usum = p_sum + t->udp_delta;
-		usum += uf_ck_neg32(in->src_ip) & t->repl_src_mask;
-		usum += uf_ck_neg16(in->src_port) & t->repl_sport_mask;
-		ck = (uint16_t)~uf_ck_fold(usum);
-		udp->dgram_cksum = ck == 0 ? 0xffff : ck;
+	ipsum = t->ip_base + tot + in->ip_id + uf_be16(in->tos);
+	usum = p_sum + t->udp_delta;
+	if (unlikely(t->keep_src_ip)) {
+		ip->src_addr = in->src_ip;
+		ipsum = uf_ck_add32(ipsum, in->src_ip);
 	} else {
-		udp->dgram_cksum = 0;
+		usum += uf_ck_neg32(in->src_ip);
+	}
+	ip->hdr_checksum = (uint16_t)~uf_ck_fold32(ipsum);
+
+	if (t->keep_sport)
+		udp->src_port = in->src_port;
+	else
+		usum += uf_ck_neg16(in->src_port);
+	udp->dgram_len = uf_be16(in->payload_len + 8);
+	if (udp_cksum) {
+		uint16_t ck = (uint16_t)~uf_ck_fold32(usum);
+
+		udp->dgram_cksum = ck == 0 ? 0xffff : ck;
 	}
 }
 

@@ -75,10 +75,9 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->udp_cksum = cfg->fwd.udp_checksum == UF_CKSUM_COMPUTE;
 	plan->fanout = cfg->fwd.fanout;
 	/* chain: always (above the padding edge); auto: from the measured threshold up */
-	plan->chain_min_payload = RTE_MAX(cfg->fwd.fanout == UF_FANOUT_CHAIN ?
-							  0 :
-							  cfg->fwd.chain_min_payload,
-			(uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
+	plan->chain_min_payload =
+			RTE_MAX(cfg->fwd.fanout == UF_FANOUT_CHAIN ? 0 : cfg->fwd.chain_min_payload,
+				(uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
 	plan->lpm = in->lpm;
 	plan->in_dst_ip = cfg->ports[cfg->listen.port].ip;
 	plan->in_dst_port = rte_cpu_to_be_16(cfg->listen.udp_port);
@@ -123,6 +122,7 @@ uf_plan_build(const struct uf_plan_input *in)
 		set->max_payload = UINT16_MAX;
 		set->chain_ok = true;
 		set->simple = true;
+		set->one_egress = true;
 		for (j = 0; j < n; j++) {
 			uint16_t di = cfg->n_rules > 0 ? cfg->rules[i].to[j] : (uint16_t)j;
 			const struct uf_dest_rt *rt = &plan->dests[di];
@@ -130,11 +130,15 @@ uf_plan_build(const struct uf_plan_input *in)
 			plan->set_dests[n_members++] = di;
 			set->any_resolved |= rt->resolved;
 			set->simple &= rt->resolved && rt->sample <= 1;
+			set->one_egress &= rt->egress ==
+					   plan->dests[plan->set_dests[set->first]].egress;
 			set->chain_ok &= rt->chain_ok;
 			if (rt->max_payload < set->max_payload)
 				set->max_payload = rt->max_payload;
 		}
 	}
+	plan->fast = plan->lpm == NULL && plan->n_sets == 1 && plan->sets[0].simple &&
+		     plan->sets[0].n > 0;
 	return plan;
 }
 

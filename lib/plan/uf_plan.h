@@ -36,6 +36,7 @@ struct uf_set {
 	bool any_resolved;
 	bool chain_ok;
 	bool simple; /* every member resolved and unsampled: the fast path copies to all */
+	bool one_egress; /* every member leaves through the same port */
 };
 
 struct uf_plan {
@@ -43,6 +44,7 @@ struct uf_plan {
 	uint16_t n_dests;
 	uint16_t n_sets;
 	bool udp_cksum;
+	bool fast; /* no rules, set 0 simple: uf_fanout_fast serves every datagram */
 	enum uf_fanout_mode fanout;
 	uint32_t chain_min_payload; /* >= 18, so chained frames never need padding */
 	rte_be32_t in_dst_ip;       /* what datagrams are addressed to: the listen port's IP */

@@ -699,18 +699,16 @@ test_tmpl_layout(void)
 	CHECK_EQ(get16(h + 36), DEST_UDP);
 	CHECK_EQ(get16(h + 38), 0);
 	CHECK_EQ(get16(h + 40), 0);
-	CHECK_EQ(t.repl_src_mask, 0xffffffff);
-	CHECK_EQ(t.keep_src_mask, 0);
-	CHECK_EQ(t.repl_sport_mask, 0xffffffff);
+	CHECK_EQ(t.keep_src_ip, false);
+	CHECK_EQ(t.keep_sport, false);
 
 	c.mode = SRC_ORIGINAL;
 	c.keep_sport = true;
 	make_tmpl(&t, &c);
 	CHECK_EQ(get32(h + 26), 0);
 	CHECK_EQ(get16(h + 34), 0);
-	CHECK_EQ(t.repl_src_mask, 0);
-	CHECK_EQ(t.keep_src_mask, 0xffffffff);
-	CHECK_EQ(t.repl_sport_mask, 0);
+	CHECK_EQ(t.keep_src_ip, true);
+	CHECK_EQ(t.keep_sport, true);
 }
 
 /* ---- uf_classify ---- */

@@ -144,15 +144,15 @@ check_tmpl(const struct uf_plan *plan, int i, const char *src_ip, uint16_t sport
 	CHECK_EQ(h[23], 17);
 	memcpy(&v, h + 26, 4);
 	if (src_ip == NULL) {
-		CHECK_EQ(plan->dests[i].tmpl.keep_src_mask, 0xffffffff);
+		CHECK_EQ(plan->dests[i].tmpl.keep_src_ip, true);
 	} else {
 		CHECK_EQ(v, ip_of(src_ip));
-		CHECK_EQ(plan->dests[i].tmpl.repl_src_mask, 0xffffffff);
+		CHECK_EQ(plan->dests[i].tmpl.keep_src_ip, false);
 	}
 	memcpy(&v, h + 30, 4);
 	CHECK_EQ(v, d->ip);
 	if (sport == 0)
-		CHECK_EQ(plan->dests[i].tmpl.repl_sport_mask, 0);
+		CHECK_EQ(plan->dests[i].tmpl.keep_sport, true);
 	else
 		CHECK_EQ(get16(h + 34), sport);
 	CHECK_EQ(get16(h + 36), d->udp_port);
@@ -211,7 +211,7 @@ test_plan_no_rules(void)
 	if (plan == NULL)
 		return;
 	for (i = 0; i < 3; i++)
-		CHECK_EQ(plan->dests[i].tmpl.repl_sport_mask, 0);
+		CHECK_EQ(plan->dests[i].tmpl.keep_sport, true);
 	CHECK_EQ(plan->chain_min_payload, 512);
 	CHECK_EQ(plan->udp_cksum, false);
 	check_tmpl(plan, 2, "198.51.100.7", 0);

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Unit tests (no EAL) for lib/gen: udpfan-gen's frames against a checksum computed byte by
+ * byte from scratch, the sequence tracker against a naive set, and the sink's tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "uf_genpkt.h"
+#include "uf_seqtrack.h"
+#include "uf_sinkcount.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                \
+	do {                                                                            \
+		if (!(cond)) {                                                          \
+			failures++;                                                     \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                   \
+			fprintf(stderr, "\n");                                          \
+		}                                                                       \
+	} while (0)
+
+/* RFC 1071 over big-endian 16-bit words, byte by byte: independent of the C under test */
+static uint16_t
+ref_sum(const uint8_t *p, size_t n, uint32_t acc)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		acc += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		acc += (uint32_t)p[n - 1] << 8;
+	while (acc >> 16)
+		acc = (acc & 0xffff) + (acc >> 16);
+	return (uint16_t)acc;
+}
+
+static void
+check_frame(const uint8_t *f, uint16_t flen, const struct uf_gen_spec *s, uint64_t seq,
+	    uint16_t flow)
+{
+	const uint8_t *ip = f + 14, *udp = f + 34, *pl = f + 42;
+	uint8_t pseudo[12];
+	uint32_t acc;
+	uint16_t ulen = (uint16_t)(8 + s->payload), ck;
+	uint64_t got;
+	int i;
+
+	CHECK(flen == (42 + s->payload < 60 ? 60 : 42 + s->payload), "frame_len %u", flen);
+	CHECK(f[12] == 0x08 && f[13] == 0x00, "ethertype");
+	CHECK(memcmp(f, &s->dst_mac, 6) == 0 && memcmp(f + 6, &s->src_mac, 6) == 0, "macs");
+	CHECK(ip[0] == 0x45 && ip[9] == 17 && ip[8] == UF_GEN_TTL, "ip basics");
+	CHECK(((ip[2] << 8) | ip[3]) == 28 + s->payload, "total length");
+	CHECK(ip[6] == 0x40 && ip[7] == 0, "DF, no fragment");
+	CHECK(((ip[4] << 8) | ip[5]) == (uint16_t)seq, "ip id %u seq %llu", (ip[4] << 8) | ip[5],
+	      (unsigned long long)seq);
+	CHECK(ref_sum(ip, 20, 0) == 0xffff, "IPv4 header checksum, seq %llu",
+	      (unsigned long long)seq);
+	CHECK(((udp[0] << 8) | udp[1]) == s->sport + flow, "sport");
+	CHECK(((udp[2] << 8) | udp[3]) == s->dport, "dport");
+	CHECK(((udp[4] << 8) | udp[5]) == ulen, "udp length");
+	memcpy(pseudo, ip + 12, 8);
+	pseudo[8] = 0;
+	pseudo[9] = 17;
+	pseudo[10] = (uint8_t)(ulen >> 8);
+	pseudo[11] = (uint8_t)ulen;
+	acc = ref_sum(pseudo, 12, 0);
+	ck = (udp[6] << 8) | udp[7];
+	CHECK(ck != 0, "UDP checksum 0 means none");
+	CHECK(ref_sum(udp, ulen, acc) == 0xffff, "UDP checksum, size %u seq %llu flow %u",
+	      s->payload, (unsigned long long)seq, flow);
+	got = 0;
+	for (i = 7; i >= 0; i--)
+		got = got << 8 | pl[i];
+	CHECK(got == seq, "LE sequence number %llu != %llu", (unsigned long long)got,
+	      (unsigned long long)seq);
+	for (i = 8; i < s->payload; i++)
+		if (pl[i] != (uint8_t)i) {
+			CHECK(0, "filler byte %d", i);
+			break;
+		}
+	for (i = 42 + s->payload; i < flen; i++)
+		if (f[i] != 0) {
+			CHECK(0, "padding byte %d", i);
+			break;
+		}
+}
+
+static void
+test_genpkt(void)
+{
+	static const uint16_t sizes[] = { 8, 9, 10, 17, 18, 32, 33, 64, 511, 1000, 1472 };
+	static const uint64_t seqs[] = {
+		0,       1,          2,          0xfffe,         0xffff,
+		0x10000, 0x12345678, 0xffffffff, 0x100000000ull, 0xfedcba9876543210ull,
+		~0ull
+	};
+	static struct uf_gen_tmpl t;
+	static uint8_t f[UF_GEN_MAX_FRAME + 64];
+	struct uf_gen_spec s = {
+		.src_mac = { { 0x02, 0x18, 0, 0, 0, 0x02 } },
+		.dst_mac = { { 0x02, 0x18, 0, 0, 0, 0x21 } },
+		.sport = 40000,
+		.dport = 6000,
+	};
+	size_t i, j;
+	uint16_t flow;
+
+	s.src_ip = inet_addr("198.18.0.2");
+	s.dst_ip = inet_addr("198.18.0.21");
+	s.payload = 7;
+	CHECK(uf_gen_tmpl_build(&t, &s) != 0, "payload 7 refused");
+	s.payload = UF_GEN_MAX_PAYLOAD + 1;
+	CHECK(uf_gen_tmpl_build(&t, &s) != 0, "payload 1473 refused");
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		s.payload = sizes[i];
+		CHECK(uf_gen_tmpl_build(&t, &s) == 0, "build %u", sizes[i]);
+		for (j = 0; j < RTE_DIM(seqs); j++) {
+			for (flow = 0; flow < 3; flow++) {
+				memset(f, 0xaa, sizeof(f));
+				uf_gen_write(f, &t, seqs[j], flow * 1000);
+				check_frame(f, t.frame_len, &s, seqs[j], flow * 1000);
+			}
+		}
+		/* a run of consecutive sequences: every carry of the incremental sum */
+		for (j = 0; j < 70000; j += 7) {
+			uf_gen_write(f, &t, j, (uint16_t)(j % 5));
+			check_frame(f, t.frame_len, &s, j, (uint16_t)(j % 5));
+		}
+	}
+	/* a flow whose source port wraps the 16-bit sum, and source/destination extremes */
+	s.sport = 65535;
+	s.src_ip = inet_addr("255.255.255.254");
+	s.dst_ip = inet_addr("0.0.0.1");
+	s.dport = 65535;
+	s.payload = 32;
+	CHECK(uf_gen_tmpl_build(&t, &s) == 0, "build extremes");
+	for (j = 0; j < 1000; j++) {
+		uf_gen_write(f, &t, j * 0x10001ull, 0);
+		check_frame(f, t.frame_len, &s, j * 0x10001ull, 0);
+	}
+}
+
+/* ---- sequence tracker against a naive set ---- */
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t
+xorshift(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static struct uf_seqtrack *
+mk(unsigned int log2)
+{
+	struct uf_seqtrack *t = malloc(sizeof(*t));
+	uint64_t *bits = aligned_alloc(64,
+				       uf_seqtrack_bytes(log2) < 64 ? 64 : uf_seqtrack_bytes(log2));
+
+	uf_seqtrack_init(t, bits, log2);
+	return t;
+}
+
+static void
+rm(struct uf_seqtrack *t)
+{
+	free(t->bits);
+	free(t);
+}
+
+static void
+test_seqtrack_basic(void)
+{
+	struct uf_seqtrack *t = mk(10);
+	struct uf_seq_expect e = { 0 };
+	uint64_t s;
+
+	CHECK(uf_seqtrack_lost(t, NULL) == -1, "nothing arrived: unknown");
+	e.has_first = e.has_last = true;
+	e.first = 0;
+	e.last = 9;
+	CHECK(uf_seqtrack_lost(t, &e) == 10, "nothing of 0..9 arrived: all 10 lost");
+	e.has_last = false;
+	CHECK(uf_seqtrack_lost(t, &e) == -1, "only the first expected: still unknown");
+
+	for (s = 100; s < 200; s++)
+		uf_seqtrack_add(t, s);
+	CHECK(t->first == 100 && t->min == 100 && t->max == 199, "span");
+	CHECK(uf_seqtrack_lost(t, NULL) == 0 && t->distinct == 100, "in order");
+	uf_seqtrack_add(t, 150);
+	CHECK(t->duplicated == 1 && t->distinct == 100, "dup");
+	uf_seqtrack_add(t, 205); /* 200..204 missing */
+	CHECK(uf_seqtrack_lost(t, NULL) == 5, "gap of 5: %lld",
+	      (long long)uf_seqtrack_lost(t, NULL));
+	uf_seqtrack_add(t, 202);
+	CHECK(t->reordered == 1 && uf_seqtrack_lost(t, NULL) == 4, "late arrival fills the gap");
+	uf_seqtrack_add(t, 202);
+	CHECK(t->duplicated == 2 && t->reordered == 1, "late duplicate is a duplicate");
+	uf_seqtrack_add(t, 90); /* below the first: extends the span down */
+	CHECK(t->min == 90 && uf_seqtrack_lost(t, NULL) == 4 + 9, "min extended");
+	e.has_first = true;
+	e.first = 0;
+	e.has_last = true;
+	e.last = 300;
+	CHECK(uf_seqtrack_lost(t, &e) == 301 - (int64_t)t->distinct, "expectations widen");
+
+	/* a jump beyond the window clears it; what fell out is beyond the window */
+	uf_seqtrack_add(t, 205 + 5000);
+	CHECK(uf_seqtrack_lost(t, NULL) == (int64_t)(5205 - 90 + 1 - t->distinct), "jump");
+	uf_seqtrack_add(t, 5205 - 1024); /* exactly W behind: out */
+	CHECK(t->beyond_window == 1 && !uf_seqtrack_exact(t), "beyond window");
+	uf_seqtrack_add(t, 5205 - 1023); /* W-1 behind: in, new */
+	CHECK(t->beyond_window == 1 && t->reordered == 3, "edge of window");
+	uf_seqtrack_add(t, 5205 - 1023);
+	CHECK(t->duplicated == 3, "dup at the window's edge");
+	rm(t);
+}
+
+static void
+check_against_naive(unsigned int log2, uint64_t domain, int n, int jitter)
+{
+	struct uf_seqtrack *t = mk(log2);
+	uint8_t *seen = calloc(domain + (uint64_t)jitter + 1, 1);
+	uint64_t distinct = 0, dups = 0, reord = 0, lo = ~0ull, hi = 0, base = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t s;
+
+		/* mostly in order with local reordering, drops and duplicates */
+		base += xorshift() % 3 == 0 ? 0 : 1;
+		s = base + xorshift() % (uint64_t)jitter;
+		if (s > domain)
+			break;
+		if (seen[s]) {
+			dups++;
+		} else {
+			seen[s] = 1;
+			distinct++;
+			if (distinct > 1 && s < hi)
+				reord++;
+		}
+		if (s < lo)
+			lo = s;
+		if (s > hi)
+			hi = s;
+		uf_seqtrack_add(t, s);
+	}
+	CHECK(t->beyond_window == 0, "window too small for this test");
+	CHECK(t->distinct == distinct, "distinct %llu vs %llu", (unsigned long long)t->distinct,
+	      (unsigned long long)distinct);
+	CHECK(t->duplicated == dups, "dups %llu vs %llu", (unsigned long long)t->duplicated,
+	      (unsigned long long)dups);
+	CHECK(t->reordered == reord, "reordered %llu vs %llu", (unsigned long long)t->reordered,
+	      (unsigned long long)reord);
+	CHECK(t->min == lo && t->max == hi, "min/max");
+	CHECK(uf_seqtrack_lost(t, NULL) == (int64_t)(hi - lo + 1 - distinct), "lost");
+	free(seen);
+	rm(t);
+}
+
+static void
+test_seqtrack_random(void)
+{
+	/* the window (64, 1024) is smaller than the run: it slides many times */
+	check_against_naive(10, 3000000, 2000000, 200);
+	check_against_naive(6, 300000, 200000, 40);
+	check_against_naive(20, 3000000, 2000000, 5000);
+}
+
+static void
+test_sinkcount(void)
+{
+	struct uf_sink_count c;
+	uint8_t pl[8];
+	uint64_t s, le;
+	uint32_t i;
+
+	CHECK(uf_sink_count_init(&c, 2, 10) == 0, "init");
+	/* a placeholder for 0.0.0.0:6000 is claimed by the first datagram to port 6000 */
+	uf_sink_dest_add(&c, 0, htons(6000));
+	for (s = 0; s < 10; s++) {
+		le = rte_cpu_to_le_64(s);
+		memcpy(pl, &le, 8);
+		uf_sink_account(&c, inet_addr("198.18.0.21"), htons(6000), inet_addr("198.18.0.2"),
+				htons((uint16_t)(40000 + s % 2)), pl, 8, s);
+	}
+	CHECK(c.n_dests == 1 && c.dests[0].ip == inet_addr("198.18.0.21"), "claimed");
+	CHECK(c.dests[0].received == 10 && uf_seqtrack_lost(&c.dests[0].st, NULL) == 0, "counts");
+	CHECK(c.n_senders == 2, "two senders");
+	uf_sink_account(&c, inet_addr("198.18.0.21"), htons(6001), 1, 1, pl, 3, 11);
+	CHECK(c.n_dests == 2 && c.dests[1].short_payload == 1 && c.dests[1].st.any == false,
+	      "short payload counted, not tracked");
+	uf_sink_account(&c, inet_addr("198.18.0.21"), htons(6002), 1, 1, pl, 8, 12);
+	CHECK(c.dest_overflow == 1, "third destination overflows");
+	for (i = 0; i < UF_SINK_SENDER_SLOTS; i++)
+		uf_sink_account(&c, inet_addr("198.18.0.21"), htons(6000), htonl(i + 100), 7, pl, 8,
+				13);
+	CHECK(c.n_senders == UF_SINK_SENDER_SLOTS / 4 * 3, "sender table fills to 3/4");
+	CHECK(c.sender_overflow == UF_SINK_SENDER_SLOTS + 3 - UF_SINK_SENDER_SLOTS / 4 * 3,
+	      "overflow %llu", (unsigned long long)c.sender_overflow);
+	uf_sink_count_free(&c);
+}
+
+int
+main(void)
+{
+	test_genpkt();
+	test_seqtrack_basic();
+	test_seqtrack_random();
+	test_sinkcount();
+	if (failures != 0) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	printf("ok\n");
+	return 0;
+}
