@@ -49,12 +49,12 @@ struct uf_quirk {
 	uint16_t min_rx_data_room;  /* RX mbuf data room the PMD insists on, 0: none */
 	uint32_t extra_mbufs;       /* mbufs the PMD holds beyond the descriptor rings */
 	bool llq_wc_bar2; /* TX descriptors pushed through BAR2: it must be write-combining */
-	bool needs_ddp; /* ice: no DDP package, no port (or safe mode: no RSS/offloads/flow) */
-	bool needs_timer_manage;    /* rte_timer_manage() must run on the control lcore (ENA) */
-	bool reset_event;           /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
-	const char *kernel_driver;  /* PCI: the kernel driver the device must be bound to */
-	const char *const *xstats;  /* extended stats that account for loss */
-	const char *source;         /* where the facts come from and what was seen */
+	bool needs_ddp;   /* ice: no DDP package, no port (or safe mode: no RSS/offloads/flow) */
+	bool needs_timer_manage;   /* rte_timer_manage() must run on the control lcore (ENA) */
+	bool reset_event;          /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
+	const char *kernel_driver; /* PCI: the kernel driver the device must be bound to */
+	const char *const *xstats; /* extended stats that account for loss */
+	const char *source;        /* where the facts come from and what was seen */
 };
 
 /* The row for a driver name; never NULL (the conservative default row for unknown drivers). */

@@ -382,7 +382,8 @@ check_ice_ddp(struct ck *c, int i, const struct uf_cfg_port *p)
 		       "but %s/{updates/,}intel/ice/ddp/ice%s%s%s.pkg is missing%s; install it "
 		       "uncompressed (firmware-misc-nonfree has it; this DPDK cannot read .xz), or "
 		       "add safe-mode-support=1 to the device string (no RSS, offloads or rte_flow)",
-		       i, p->dev_name, fw_root, dsn[0] ? "[-" : "", dsn[0] ? dsn : "", dsn[0] ? "]" : "",
+		       i, p->dev_name, fw_root, dsn[0] ? "[-" : "", dsn[0] ? dsn : "",
+		       dsn[0] ? "]" : "",
 		       xz ? " (only a compressed ice.pkg.xz/.zst is there: unxz it)" : "");
 }
 

@@ -23,7 +23,7 @@ struct uf_place {
 /* Returns the number of warnings given to `warn`. Reads sysfs/cgroupfs under the root set by
  * uf_env_set_sysfs_root() and /proc/self/cgroup (or `cgroup_file` when not NULL). */
 int uf_placement_check(const struct uf_place *pl, const char *cgroup_file, uf_env_note_fn warn,
-		void *arg);
+		       void *arg);
 
 /* CPUs the cgroup quota allows (cpu.max quota / period, the smallest along the path), or 0
  * when unlimited or unknown. */

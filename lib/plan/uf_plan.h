@@ -35,7 +35,7 @@ struct uf_set {
 	uint16_t max_payload; /* the smallest of its destinations' */
 	bool any_resolved;
 	bool chain_ok;
-	bool simple; /* every member resolved and unsampled: the fast path copies to all */
+	bool simple;     /* every member resolved and unsampled: the fast path copies to all */
 	bool one_egress; /* every member leaves through the same port */
 };
 

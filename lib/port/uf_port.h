@@ -64,7 +64,7 @@ int uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct u
 /* Reset the device (RTE_ETH_EVENT_INTR_RESET, or an operator's request) and bring it back
  * with the same plan, pools and queues. Workers must not touch it meanwhile. */
 int uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
-		struct uf_err *err);
+		  struct uf_err *err);
 
 /* Stop, remove flows, close, free pools. */
 void uf_port_close(struct uf_port *p);
