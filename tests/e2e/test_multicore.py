@@ -29,6 +29,9 @@ stats: { interval_s: 0.5 }
         uf = Udpfan(tb, cfg, wd)
         assert uf.wait_stats(lambda s: all(d["state"] == "reachable"
                                            for d in s["destinations"]), 10), uf.latest()
+        # ARP first: datagrams queued behind the sender's ARP request can be passed by later
+        # ones, which would read as reordering here
+        tb.nsx(tb.ns_src, "ping -c 1 -W 2 %s" % FWD_IP, check=False)
         send(tb, COUNT, RATE, size=32, flows=FLOWS)
         res = [s.result()["6000"] for s in sinks]
         st = uf.stop()
