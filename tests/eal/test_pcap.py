@@ -341,6 +341,26 @@ def case_ring_full():
     assert f["drop"]["not_for_us"] > 0, f
 
 
+def case_null_egress():
+    """the net_null row for real: copies to a port that swallows everything are counted
+    as sent by udpfan and by the PMD alike"""
+    wd = tmpdir()
+    frames = [udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, PORT_IP, 40000 + i, LISTEN,
+                        seq_payload(i, 100)) for i in range(500)]
+    write_pcap(wd + "/in.pcap", frames)
+    dl = [dict(d, port="out", ip=d["ip"].replace("198.18.0.", "198.19.0.")) for d in dests(3)]
+    cfg = config(wd, dl).replace(
+        "listen:", "  - { name: out, device: \"net_null0,no-rx=1\", ip: 198.19.0.10/24 }\nlisten:",
+        1)
+    _, _, objs = run_udpfan(cfg, wd)
+    st = final(objs)
+    f = ledger(st)
+    # the PMD sent our 1500 copies and the port's one gratuitous ARP
+    assert f["tx_ok"] == 1500 and st["ports"]["out"]["opackets"] == 1501, (f, st["ports"])
+    assert f["rx"] == 500 + f["control"], f
+    assert st["ports"]["out"]["driver"] == "net_null", st["ports"]
+
+
 def main():
     s = Suite()
     for n in (1, 2, 8):
@@ -356,6 +376,7 @@ def main():
     s.run(case_icmp_rate_limit)
     s.run(case_control_overflow)
     s.run(case_ring_full)
+    s.run(case_null_egress)
     s.finish()
 
 

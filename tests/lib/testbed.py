@@ -114,7 +114,7 @@ class Testbed:
         self.nsx(self.ns_br, "ip link add br0 type bridge stp_state 0 forward_delay 0")
         self.nsx(self.ns_br, "ip link set br0 mtu %d up" % self.mtu)
         # udpfan's port: no address in the kernel
-        self._port(self.ns_fwd, self.fwd_if, self.fwd_mac, "br0", self.queues)
+        self.fwd_peer = self._port(self.ns_fwd, self.fwd_if, self.fwd_mac, "br0", self.queues)
         self._port(self.ns_src, "src0", self.src_mac, "br0")
         self.nsx(self.ns_src, "ip addr add %s/24 dev src0" % SRC_IP)
         for i, ns in enumerate(self.sink_ns):
