@@ -166,8 +166,10 @@ static const struct uf_quirk table[] = {
 	},
 	{
 		.driver = "net_pcap", .mtu_path = UF_MTU_NA, .imissed = UF_PARTIAL,
+		.queues_from_devargs = true,
 		.xstats = xs_nomiss,
-		.source = "pcap_ethdev.c:737-790 (no offloads, TX linearises; set_mtu -ENOTSUP). "
+		.source = "pcap_ethdev.c:737-790 (no offloads, TX linearises; set_mtu -ENOTSUP), "
+			  "745-746 (one queue per rx_pcap/tx_pcap devarg). "
 			"Byte-exact to a file: no padding.",
 	},
 	{
@@ -280,7 +282,7 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		snprintf(why, why_len,
 			 "%s was created with %u queues but there are %u workers: "
 			 "unpolled queues would lose their share of the traffic; set qpairs= "
-			 "(af_packet) or queue_count= (af_xdp) to %u",
+			 "(af_packet), queue_count= (af_xdp) or the rx_pcap= count (pcap) to %u",
 			 di->driver_name, di->max_rx_queues, req->nb_queues, req->nb_queues);
 		return -EINVAL;
 	}

@@ -26,19 +26,28 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SRC, "tests", "lib"))
-from ufpkt import seq_payload, udp_frame, write_pcap  # noqa: E402
+from ufpkt import arp_frame, seq_payload, udp_frame, write_pcap  # noqa: E402
 
 UDPFAN = os.environ.get("UDPFAN", os.path.join(SRC, "build", "udpfan"))
 PCAP_MAC = "02:70:63:61:70:00"
 LISTEN_IP = "198.18.0.10"
 
 
-def capture(path, payload, flows=64, frames=4096):
-    fr = [udp_frame(PCAP_MAC, "02:18:00:00:00:02", "198.18.0.2", LISTEN_IP,
-                    40000 + (i % flows), 5000, seq_payload(i, payload), ident=i & 0xFFFF)
-          for i in range(frames)]
+def capture(path, payload, flows=64, frames=4096, arp_pct=0.0, mac=PCAP_MAC):
+    """frames datagrams over `flows` source ports; with arp_pct, that share of the frames are
+    ARP requests for udpfan's address instead (the control plane's load)"""
+    fr = []
+    every = int(round(100.0 / arp_pct)) if arp_pct else 0
+    for i in range(frames):
+        if every and i % every == every - 1:
+            fr.append(arp_frame(1, "ff:ff:ff:ff:ff:ff", "02:18:00:00:00:02", "198.18.0.2",
+                                "00:00:00:00:00:00", LISTEN_IP))
+        else:
+            fr.append(udp_frame(mac, "02:18:00:00:00:02", "198.18.0.2", LISTEN_IP,
+                                40000 + (i % flows), 5000, seq_payload(i, payload),
+                                ident=i & 0xFFFF))
     write_pcap(path, fr)
-    return len(fr[0])
+    return len(fr[-1 if not every else 0])
 
 
 def tsc_hz():
@@ -94,12 +103,27 @@ def run_testpmd(mode, pcap, seconds, warmup, log, frame_len=None):
     return rx_rate, tx_rate
 
 
-def run_udpfan(pcap, n_dest, seconds, warmup, log, extra_fwd=""):
+def rules_yaml(n):
+    """n rules, none shadowing another; the sender (198.18.0.2) matches the last one"""
+    if n == 0:
+        return ""
+    lines = ["rules:"]
+    for i in range(n - 1):
+        lines.append("  - { from: 100.%d.%d.0/24, to: [0] }" % (64 + i // 256, i % 256))
+    lines.append("  - { from: 198.18.0.0/24, to: [%s] }" % ", ".join("{d}" for _ in range(1)))
+    return "\n".join(lines) + "\n"
+
+
+def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0):
+    workers = len(pcaps)
     dests = "\n".join("  - { ip: 198.19.0.%d, udp_port: %d, port: out, mac: \"02:18:00:00:01:%02x\" }"
                       % (21 + i, 6000 + i, i) for i in range(n_dest))
-    cfg = """eal: { lcores: "0-1", file_prefix: ufbench }
+    lcores = "0-1" if workers == 1 else "0@0,%s" % ",".join(
+        "%d@%d" % (i + 1, i % 2) for i in range(workers))
+    rx = ",".join("rx_pcap=%s" % p for p in pcaps)
+    cfg = """eal: { lcores: "%s", file_prefix: ufbench }
 ports:
-  - { name: in, device: "net_pcap0,rx_pcap=%s,infinite_rx=1", ip: %s/24 }
+  - { name: in, device: "net_pcap0,%s,infinite_rx=1", ip: %s/24 }
   - { name: out, device: "net_null0,no-rx=1", ip: 198.19.0.10/24 }
 listen: { port: in, udp_port: 5000 }
 destinations:
@@ -107,7 +131,8 @@ destinations:
 forward: { burst: 32 %s}
 stats: { interval_s: 1 }
 arp: { gratuitous: false }
-""" % (pcap, LISTEN_IP, dests, extra_fwd)
+%s""" % (lcores, rx, LISTEN_IP, dests, extra_fwd,
+         rules_yaml(rules).replace("{d}", ", ".join(str(i) for i in range(n_dest))))
     cfg_path = log + ".yaml"
     stats_path = log + ".jsonl"
     with open(cfg_path, "w") as f:
@@ -131,6 +156,7 @@ arp: { gratuitous: false }
         prev = o
     fin = [o for o in objs if o["final"]][0]
     f = fin["fwd"]
+    run_udpfan.last = fin
     drops = sum(f["drop"].values())
     assert f["rx"] == f["forwarded"] + f["control"] + drops, "ledger"
     assert f["copies_attempted"] == f["tx_ok"] + sum(f["tx_drop"].values()), "ledger"
@@ -143,6 +169,8 @@ def main():
     ap.add_argument("--seconds", type=int, default=12)
     ap.add_argument("--warmup", type=int, default=4)
     ap.add_argument("--quick", action="store_true", help="6 s runs, N=1 and N=4 at 32 B only")
+    ap.add_argument("--variants", action="store_true",
+                    help="also: 1%% ARP mixed in, 1/16/1024 rules, two workers")
     ap.add_argument("--out", default=None, help="folder for raw logs (default: a temp dir)")
     ap.add_argument("--json", default=None, help="write the results table as JSON here")
     a = ap.parse_args()
@@ -153,40 +181,63 @@ def main():
     sizes = [32] if a.quick else [32, 256, 1400]
     rows = []
     hz = 0
+
+    def row(label, size, n, pcaps, ref, extra_fwd="", rules=0, in_frame=0):
+        nonlocal hz
+        log = os.path.join(out, "udpfan-%s.log" % label)
+        rx, tx, hz = run_udpfan(pcaps, n, a.seconds, a.warmup, log, extra_fwd, rules)
+        rows.append({"label": label, "payload": size, "frame_in": in_frame, "n": n,
+                     "workers": len(pcaps), "udpfan_rx_pps": rx, "udpfan_tx_pps": tx,
+                     "cycles_per_in": hz * len(pcaps) / rx if rx else 0,
+                     "cycles_per_out": hz * len(pcaps) / tx if tx else 0,
+                     "testpmd_5tswap_pps": ref["5tswap"][0], "testpmd_io_pps": ref["io"][0],
+                     "testpmd_txonly_pps": ref["txonly"][1],
+                     "ratio_in_vs_5tswap": rx / ref["5tswap"][0] if ref["5tswap"][0] else 0,
+                     "ratio_out_vs_txonly": tx / ref["txonly"][1] if ref["txonly"][1] else 0,
+                     "control": run_udpfan.last["fwd"]["control"],
+                     "arp_answered": run_udpfan.last["arp"]["requests_answered"]})
+
     for size in sizes:
         pcap = os.path.join(out, "in%d.pcap" % size)
         in_frame = capture(pcap, size)
-        out_frame = 42 + size
         ref = {}
         for mode in ("5tswap", "io"):
             ref[mode] = run_testpmd(mode, pcap, a.seconds, a.warmup,
                                     os.path.join(out, "testpmd-%s-%d.log" % (mode, size)))
         ref["txonly"] = run_testpmd("txonly", pcap, a.seconds, a.warmup,
                                     os.path.join(out, "testpmd-txonly-%d.log" % size),
-                                    frame_len=max(out_frame, 60))
+                                    frame_len=max(42 + size, 60))
         for n in (1, 4):
-            rx, tx, hz = run_udpfan(pcap, n, a.seconds, a.warmup,
-                                    os.path.join(out, "udpfan-n%d-%d.log" % (n, size)))
-            rows.append({"payload": size, "frame_in": in_frame, "n": n, "udpfan_rx_pps": rx,
-                         "udpfan_tx_pps": tx, "cycles_per_in": hz / rx if rx else 0,
-                         "cycles_per_out": hz / tx if tx else 0,
-                         "testpmd_5tswap_pps": ref["5tswap"][0],
-                         "testpmd_io_pps": ref["io"][0],
-                         "testpmd_txonly_pps": ref["txonly"][1],
-                         "ratio_in_vs_5tswap": rx / ref["5tswap"][0] if ref["5tswap"][0] else 0,
-                         "ratio_out_vs_txonly": tx / ref["txonly"][1] if ref["txonly"][1] else 0})
+            row("n%d-%d" % (n, size), size, n, [pcap], ref, in_frame=in_frame)
+        if size == 32 and a.variants:
+            arp = os.path.join(out, "in32-arp1.pcap")
+            capture(arp, 32, arp_pct=1.0)
+            row("n1-32-arp1pct", 32, 1, [arp], ref, in_frame=in_frame)
+            for r in (1, 16, 1024):
+                row("n1-32-rules%d" % r, 32, 1, [pcap], ref, rules=r, in_frame=in_frame)
+            pcap2 = os.path.join(out, "in32b.pcap")
+            capture(pcap2, 32)
+            for n in (1, 4):
+                row("n%d-32-2workers" % n, 32, n, [pcap, pcap2], ref, in_frame=in_frame)
+
     print("\nbench 1, in memory: net_pcap infinite_rx (64 flows) -> udpfan -> net_null; worker "
-          "on CPU 1, main on CPU 0; TSC %.0f MHz; %d s runs, first %d s discarded"
-          % (hz / 1e6, a.seconds, a.warmup))
-    print("%7s %2s %9s %9s %8s %8s %9s %9s %9s %7s %7s" % (
-        "payload", "N", "in Mpps", "out Mpps", "cyc/in", "cyc/out", "5tswap", "io",
-        "txonly", "in/5ts", "out/txo"))
+          "on CPU 1, main on CPU 0 (two workers: CPU 0 and 1, the main lcore beside the "
+          "first); TSC %.0f MHz; %d s runs, first %d s discarded" % (hz / 1e6, a.seconds,
+                                                                     a.warmup))
+    print("%-18s %2s %2s %8s %8s %7s %7s %8s %8s %8s %6s %6s" % (
+        "run", "N", "W", "in Mpps", "out Mpps", "cyc/in", "cyc/out", "5tswap", "io",
+        "txonly", "in/5ts", "out/tx"))
     for r in rows:
-        print("%7d %2d %9.2f %9.2f %8.1f %8.1f %9.2f %9.2f %9.2f %7.2f %7.2f" % (
-            r["payload"], r["n"], r["udpfan_rx_pps"] / 1e6, r["udpfan_tx_pps"] / 1e6,
-            r["cycles_per_in"], r["cycles_per_out"], r["testpmd_5tswap_pps"] / 1e6,
-            r["testpmd_io_pps"] / 1e6, r["testpmd_txonly_pps"] / 1e6,
-            r["ratio_in_vs_5tswap"], r["ratio_out_vs_txonly"]))
+        print("%-18s %2d %2d %8.2f %8.2f %7.1f %7.1f %8.2f %8.2f %8.2f %6.2f %6.2f" % (
+            r["label"], r["n"], r["workers"], r["udpfan_rx_pps"] / 1e6,
+            r["udpfan_tx_pps"] / 1e6, r["cycles_per_in"], r["cycles_per_out"],
+            r["testpmd_5tswap_pps"] / 1e6, r["testpmd_io_pps"] / 1e6,
+            r["testpmd_txonly_pps"] / 1e6, r["ratio_in_vs_5tswap"], r["ratio_out_vs_txonly"]))
+    one = {r["n"]: r for r in rows if r["label"] in ("n1-32", "n4-32")}
+    for r in rows:
+        if r["workers"] == 2 and r["n"] in one:
+            print("two workers, N=%d: efficiency rate(2) / (2 x rate(1)) = %.2f" % (
+                r["n"], r["udpfan_rx_pps"] / (2 * one[r["n"]]["udpfan_rx_pps"])))
     print("raw logs: %s" % out)
     if a.json:
         with open(a.json, "w") as f:
