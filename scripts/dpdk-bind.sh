@@ -51,6 +51,10 @@ if [ "$(cat /sys/bus/pci/devices/$dev/vendor)" = 0x15b3 ]; then
 	exit 3
 fi
 cur=$(basename "$(readlink -f /sys/bus/pci/devices/$dev/driver 2>/dev/null)" 2>/dev/null || true)
+if [ $noiommu = 1 ]; then
+	modprobe vfio-pci
+	echo 1 >/sys/module/vfio/parameters/enable_unsafe_noiommu_mode
+fi
 if [ "$cur" = vfio-pci ]; then
 	echo "dpdk-bind: $dev is already on vfio-pci"
 	exit 0
@@ -58,17 +62,19 @@ fi
 if [ -n "$cur" ] && ls /sys/bus/pci/devices/$dev/net/ >/dev/null 2>&1; then
 	for ifc in /sys/bus/pci/devices/$dev/net/*; do
 		ifc=${ifc##*/}
-		if ip -o addr show dev "$ifc" 2>/dev/null | grep -q inet && ip route get 1.1.1.1 2>/dev/null | grep -q "dev $ifc "; then
+		# the interface with the default route (or any address) is how you reach this host
+		if ip -4 route show default 2>/dev/null | grep -q "dev $ifc\b"; then
 			echo "udpfan: error: $ifc ($dev) carries this host's default route: binding it would cut you off" >&2
+			exit 3
+		fi
+		if ip -o addr show dev "$ifc" scope global 2>/dev/null | grep -q .; then
+			echo "udpfan: error: $ifc ($dev) has an address in use (ip addr show $ifc): remove it first if this is really the NIC for DPDK" >&2
 			exit 3
 		fi
 		ip link set "$ifc" down 2>/dev/null || true
 	done
 fi
 modprobe vfio-pci
-if [ $noiommu = 1 ]; then
-	echo 1 >/sys/module/vfio/parameters/enable_unsafe_noiommu_mode
-fi
 mkdir -p "$STATE"
 [ -n "$cur" ] && echo "$cur" >"$STATE/$dev"
 "$devbind" -b vfio-pci "$dev"

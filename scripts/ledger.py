@@ -210,7 +210,7 @@ def main():
           "of %d B at %s" % (a.vdev, a.sinks, a.count, a.size,
                              "%d pps" % a.rate if a.rate else "full speed"))
     for name, v, note in rows:
-        print("  %-34s %12s  %s" % (name, "-" if v is None else "{:,}".format(v), note))
+        print("  %-40s %12s  %s" % (name, "-" if v is None else "{:,}".format(v), note))
     print("\n  %-32s %10s   %-56s %10s %12s" % ("difference", "count", "attributed to", "count",
                                                 "unexplained"))
     unexplained = 0

@@ -29,7 +29,8 @@ struct kworker {
 	bool started;
 	pthread_t th;
 	int err;        /* errno that stopped the thread, 0 if none */
-	uint64_t drops; /* SK_MEMINFO_DROPS */
+	uint64_t drops; /* SK_MEMINFO_DROPS before the stop filter: receive-buffer overflows */
+	bool drops_read;
 	struct uf_sink_count cnt;
 	uint8_t bufs[SINK_BATCH][DGRAM_BUF];
 	uint8_t ctl[SINK_BATCH][CMSG_SPACE(sizeof(struct in_pktinfo))];
@@ -77,6 +78,14 @@ drain(struct kworker *w, struct mmsghdr *msgs, struct sockaddr_in *from, rte_be1
 	struct sock_fprog prog = { .len = 1, .filter = &refuse };
 	int i, n;
 
+	uint32_t mem[SK_MEMINFO_VARS];
+	socklen_t len = sizeof(mem);
+
+	/* the receive-buffer drops so far, before the filter adds its refusals to the count */
+	if (getsockopt(w->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) == 0 &&
+	    len > SK_MEMINFO_DROPS * sizeof(uint32_t))
+		w->drops = mem[SK_MEMINFO_DROPS];
+	w->drops_read = true;
 	if (setsockopt(w->fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) != 0)
 		return;
 	for (;;) {
@@ -197,7 +206,8 @@ kernel_stop(void)
 			pthread_join(w->th, NULL);
 			w->started = false;
 		}
-		if (w->fd >= 0 && getsockopt(w->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) == 0 &&
+		if (!w->drops_read && w->fd >= 0 &&
+		    getsockopt(w->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) == 0 &&
 		    len > SK_MEMINFO_DROPS * sizeof(uint32_t))
 			w->drops = mem[SK_MEMINFO_DROPS];
 	}

@@ -301,13 +301,28 @@ handle_resets(struct uf_app *app)
 		if (!__atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL))
 			continue;
 		if (!paused) {
+			bool all = true;
+
 			__atomic_store_n(&app->sh.pause, 1, __ATOMIC_RELEASE);
-			deadline = rte_get_tsc_cycles() + rte_get_tsc_hz();
-			for (k = 0; k < app->n_workers; k++)
+			deadline = rte_get_tsc_cycles() + 5 * rte_get_tsc_hz();
+			for (k = 0; k < app->n_workers; k++) {
 				while (!__atomic_load_n(&app->w[k]->paused, __ATOMIC_ACQUIRE) &&
 				       rte_get_tsc_cycles() < deadline)
 					rte_pause();
+				all &= __atomic_load_n(&app->w[k]->paused, __ATOMIC_ACQUIRE) != 0;
+			}
 			paused = true;
+			if (!all) {
+				/* resetting under a worker still polling would be a crash; stop */
+				uf_err_set(&app->fail, UF_EXIT_OTHER,
+					   "port %s: a worker did not pause "
+					   "within 5 s for the reset; stopping",
+					   app->ports[i].cfg->name);
+				app->failed = true;
+				__atomic_store_n(&app->sh.no_tx, 1, __ATOMIC_RELEASE);
+				uf_app_request_stop(app);
+				break;
+			}
 		}
 		UF_LOG(WARNING, "port %s: resetting (device reset event or request)",
 		       app->ports[i].cfg->name);
@@ -315,6 +330,8 @@ handle_resets(struct uf_app *app)
 			UF_LOG(ERR, "%s; stopping", err.msg);
 			app->fail = err;
 			app->failed = true;
+			/* the port may be down for good: what workers still hold is freed, not sent */
+			__atomic_store_n(&app->sh.no_tx, 1, __ATOMIC_RELEASE);
 			uf_app_request_stop(app);
 			break;
 		}
@@ -473,8 +490,11 @@ check_llq_wc(const struct uf_port *p, struct uf_err *err)
 		       p->cfg->name);
 		return 0;
 	}
-	if (uf_pci_bar_phys(p->cfg->dev_name, 2, &bar) != 0)
+	if (uf_pci_bar_phys(p->cfg->dev_name, 2, &bar) != 0) {
+		UF_LOG(NOTICE, "port %s: cannot read BAR2 of %s; write-combining not verified",
+		       p->cfg->name, p->cfg->dev_name);
 		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/kernel/debug/x86/pat_memtype_list", uf_env_sysfs_root());
 	switch (uf_wc_check(path, bar)) {
 	case 1:

@@ -256,12 +256,17 @@ hugetlbfs_mounted(void)
 static pid_t
 prefix_owner(const char *prefix)
 {
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	char path[512];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s/config", geteuid() == 0 ? "/var/run/dpdk" : "/tmp/dpdk",
-		 prefix);
+	/* where EAL puts it (eal_filesystem.c): /var/run for root, else XDG_RUNTIME_DIR or /tmp */
+	if (geteuid() == 0)
+		snprintf(path, sizeof(path), "/var/run/dpdk/%s/config", prefix);
+	else
+		snprintf(path, sizeof(path), "%s/dpdk/%s/config",
+			 xdg != NULL && xdg[0] != '\0' ? xdg : "/tmp", prefix);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -454,7 +459,7 @@ check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p
 			return problem(c,
 				       "ports[%d].device: %s is a Mellanox NIC bound to \"%s\"; the "
 				       "mlx5 PMD needs it on mlx5_core (do not bind it to vfio-pci): "
-				       "scripts/dpdk-bind.sh --unbind %s",
+				       "dpdk-devbind.py -b mlx5_core %s",
 				       i, p->dev_name, drv[0] ? drv : "no driver", p->dev_name);
 		return 0;
 	}
@@ -484,7 +489,7 @@ check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p
 	}
 	if (vendor == 0x8086 && is_ice(p->dev_name) && check_ice_ddp(c, i, p) < 0)
 		return -1;
-	if (check_node_hugepages(c, i, p) < 0)
+	if (!cfg->eal.no_huge && check_node_hugepages(c, i, p) < 0)
 		return -1;
 	/* ENA devargs that only newer DPDKs know make the probe fail */
 	if (vendor == 0x1d0f && uf_devarg(p->device, "llq_policy", val, sizeof(val)) &&

@@ -93,6 +93,34 @@ drain_ctl_tx(struct uf_worker *w)
 		uf_txb_add(w, w->port_idx[m[i]->port], m[i], UF_DEST_CTL);
 }
 
+/* A port is gone for good: free what the buffers and the control ring hold, counted. */
+static void
+discard_all(struct uf_worker *w)
+{
+	struct rte_mbuf *m;
+	uint16_t pi, i;
+
+	while (rte_ring_sc_dequeue(w->ctl_tx, (void **)&m) == 0) {
+		w->ctr.ctl_tx_drop++;
+		rte_pktmbuf_free(m);
+	}
+	for (pi = 0; pi < w->n_ports; pi++) {
+		struct uf_txbuf *b = &w->txb[pi];
+
+		for (i = 0; i < b->n; i++) {
+			if (b->dest[i] == UF_DEST_CTL) {
+				w->ctr.ctl_tx_drop++;
+			} else {
+				w->dctr[b->dest[i]].tx_drop++;
+				w->ctr.tx_drop[UF_TXDROP_RING_FULL]++;
+			}
+		}
+		rte_pktmbuf_free_bulk(b->m, b->n);
+		b->n = 0;
+		b->n_ctl = 0;
+	}
+}
+
 /* A port is being reset: hand over what is buffered, then wait without touching a queue. */
 static void __rte_noinline
 pause_here(struct uf_worker *w)
@@ -159,6 +187,8 @@ uf_worker_main(void *arg)
 		}
 	}
 	/* drain: what is buffered goes out (or is counted), then stop */
+	if (unlikely(__atomic_load_n(&sh->no_tx, __ATOMIC_ACQUIRE)))
+		discard_all(w);
 	drain_ctl_tx(w);
 	uf_worker_flush(w);
 	w->ctr.busy_cycles = busy;

@@ -45,6 +45,9 @@ struct uf_shared {
 	/* set by the control lcore while it resets a port: workers flush, report paused, and
 	 * touch no queue until it is cleared */
 	volatile int pause;
+	/* set when a port could not be brought back: the workers' last flush frees what they
+	 * hold instead of sending it (counted as ring_full / ctl_tx_drop) */
+	volatile int no_tx;
 };
 
 struct uf_worker {

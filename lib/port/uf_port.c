@@ -192,7 +192,9 @@ create_pools(struct uf_port *p, const struct uf_config *cfg, const struct uf_por
 		}
 		/* copies come from the listen port's pools; whether a copy may be chained is
 		 * the egress port's business (the plan's chain_ok) */
-		if (!o->want_chain || cfg->listen.port != p->idx)
+		/* (one port that cannot chain: no chain can ever leave, no pool needed) */
+		if (!o->want_chain || cfg->listen.port != p->idx ||
+		    (cfg->n_ports == 1 && !p->plan.chain_ok))
 			continue;
 		snprintf(name, sizeof(name), "uf_h%u_q%u", p->idx, q);
 		p->hdr_pool[q] = rte_pktmbuf_pool_create(name, n_mbufs, cache, 0,
@@ -329,7 +331,14 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 		return ret;
 	}
 	p->started = true;
-	uf_steer_setup(p, cfg->listen.port == p->idx ? cfg->listen.udp_port : 0);
+	if (uf_steer_setup(p, cfg->listen.port == p->idx ? cfg->listen.udp_port : 0) != 0) {
+		uf_err_set(err, UF_EXIT_ENV,
+			   "port %s (%s) is in flow isolate mode and %s; give it "
+			   "a DPDK build whose PMD takes the rule, or more than one worker "
+			   "without isolation",
+			   p->cfg->name, p->info.driver_name, p->steering);
+		return -ENOTSUP;
+	}
 	resolve_xstats(p);
 	read_xdp_mode(p);
 

@@ -41,6 +41,7 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item_ipv4 ip_spec, ip_mask;
 	struct rte_flow_item_udp udp_spec, udp_mask;
+	struct rte_flow_item_eth eth_spec, eth_mask;
 	struct rte_flow_action_rss rss = {
 		.func = RTE_ETH_HASH_FUNCTION_DEFAULT,
 		.types = RTE_ETH_RSS_NONFRAG_IPV4_UDP,
@@ -56,54 +57,56 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 
 	memset(res, 0, sizeof(*res));
 	res->kind = nb_queues > 1 ? UF_STEER_RSS : UF_STEER_SINGLE;
-	/* one queue needs no spreading, unless isolated: then rules are what lets traffic in */
-	if ((nb_queues <= 1 && !isolated) || udp_port == 0)
-		return;
 	for (i = 0; i < nb_queues; i++)
 		queues[i] = i;
-
 	memset(&ip_spec, 0, sizeof(ip_spec));
 	memset(&ip_mask, 0, sizeof(ip_mask));
 	ip_spec.hdr.dst_addr = dst_ip;
 	ip_mask.hdr.dst_addr = 0xffffffff;
-	memset(&udp_spec, 0, sizeof(udp_spec));
-	memset(&udp_mask, 0, sizeof(udp_mask));
-	udp_spec.hdr.dst_port = rte_cpu_to_be_16(udp_port);
-	udp_mask.hdr.dst_port = 0xffff;
-	memset(pat, 0, sizeof(pat));
-	pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-	pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
-	pat[1].spec = &ip_spec;
-	pat[1].mask = &ip_mask;
-	pat[2].type = RTE_FLOW_ITEM_TYPE_UDP;
-	pat[2].spec = &udp_spec;
-	pat[2].mask = &udp_mask;
-	pat[3].type = RTE_FLOW_ITEM_TYPE_END;
 	memset(act, 0, sizeof(act));
-	act[0].type = RTE_FLOW_ACTION_TYPE_RSS;
-	act[0].conf = &rss;
 	act[1].type = RTE_FLOW_ACTION_TYPE_END;
 
-	f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
-	if (f == NULL) {
-		snprintf(res->why, sizeof(res->why),
-			 "rte_flow RSS rule for UDP port %u refused "
-			 "(%s): plain RSS",
-			 udp_port, why);
-		return;
+	/* the listen port's datagrams spread over the worker queues; isolated, even one queue
+	 * needs the rule, or nothing reaches it */
+	if (udp_port != 0 && (nb_queues > 1 || isolated)) {
+		memset(&udp_spec, 0, sizeof(udp_spec));
+		memset(&udp_mask, 0, sizeof(udp_mask));
+		udp_spec.hdr.dst_port = rte_cpu_to_be_16(udp_port);
+		udp_mask.hdr.dst_port = 0xffff;
+		memset(pat, 0, sizeof(pat));
+		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+		pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+		pat[1].spec = &ip_spec;
+		pat[1].mask = &ip_mask;
+		pat[2].type = RTE_FLOW_ITEM_TYPE_UDP;
+		pat[2].spec = &udp_spec;
+		pat[2].mask = &udp_mask;
+		pat[3].type = RTE_FLOW_ITEM_TYPE_END;
+		act[0].type = RTE_FLOW_ACTION_TYPE_RSS;
+		act[0].conf = &rss;
+		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
+		if (f != NULL) {
+			res->kind = UF_STEER_FLOW;
+			res->flows[res->n_flows++] = f;
+			snprintf(res->why, sizeof(res->why),
+				 "rte_flow: UDP port %u spread over %u queues by RSS", udp_port,
+				 nb_queues);
+		} else {
+			res->blind = isolated;
+			snprintf(res->why, sizeof(res->why),
+				 "rte_flow RSS rule for UDP port %u refused "
+				 "(%s): %s",
+				 udp_port, why,
+				 isolated ? "isolated, the port would receive no datagram"
+					  : "plain RSS");
+		}
 	}
-	res->kind = UF_STEER_FLOW;
-	res->flows[res->n_flows++] = f;
-	snprintf(res->why, sizeof(res->why), "rte_flow: UDP port %u spread over %u queues by RSS",
-		 udp_port, nb_queues);
 
-	/* the rest: ARP and ICMP to queue 0 when isolated (nothing else reaches us), else a
-	 * lowest-priority catch-all to queue 0 where the PMD has priorities */
 	act[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
 	act[0].conf = &q0;
 	if (isolated) {
-		struct rte_flow_item_eth eth_spec, eth_mask;
-
+		/* nothing but what rules match reaches an isolated port: ARP and ICMP for our
+		 * address go to queue 0, on every port (a port that only sends needs ARP too) */
 		memset(&eth_spec, 0, sizeof(eth_spec));
 		memset(&eth_mask, 0, sizeof(eth_mask));
 		eth_spec.type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
@@ -127,7 +130,10 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
 		if (f != NULL)
 			res->flows[res->n_flows++] = f;
-	} else {
+		if (res->kind != UF_STEER_FLOW && res->n_flows > 0)
+			res->kind = UF_STEER_FLOW;
+	} else if (res->kind == UF_STEER_FLOW) {
+		/* the rest to queue 0 at the lowest priority, where the PMD has priorities */
 		attr.priority = 1;
 		memset(pat, 0, sizeof(pat));
 		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
@@ -162,17 +168,19 @@ setup_reta(struct uf_port *p)
 		       p->cfg->name, rte_strerror(-ret));
 }
 
-void
+int
 uf_steer_setup(struct uf_port *p, uint16_t udp_port)
 {
 	struct uf_steer_result res;
+	bool blind = false;
 	int i;
 
 	if (p->plan.rss)
 		setup_reta(p);
-	if (p->plan.try_flow && udp_port != 0) {
+	if (p->plan.try_flow && (udp_port != 0 || p->flow_isolated)) {
 		uf_steer_flows(p->port_id, p->nb_queues, udp_port, p->cfg->ip, p->flow_isolated,
 			       &uf_flow_ops_rte, &res);
+		blind = res.blind;
 		for (i = 0; i < res.n_flows; i++)
 			p->flows[i] = res.flows[i];
 		p->n_flows = res.n_flows;
@@ -188,6 +196,7 @@ uf_steer_setup(struct uf_port *p, uint16_t udp_port)
 		snprintf(p->steering, sizeof(p->steering), "one queue");
 	}
 	UF_LOG(INFO, "port %s: %s", p->cfg->name, p->steering);
+	return blind ? -ENOTSUP : 0;
 }
 
 void

@@ -36,19 +36,22 @@ struct uf_steer_result {
 	enum uf_steer_kind kind;
 	int n_flows;
 	struct rte_flow *flows[4];
+	bool blind; /* isolated and the listen port's rule refused: no datagram would arrive */
 	char why[160];
 };
 
 /*
  * Try rte_flow for `udp_port` on `port_id` over nb_queues queues: an RSS rule for the listen
- * port, and (not isolated) a lower-priority catch-all to queue 0 where the PMD takes one, or
- * (isolated) ARP and ICMP to queue 0. Falls back to RSS when validation fails.
+ * port (udp_port 0: a port that only sends), and (not isolated) a lower-priority catch-all to
+ * queue 0 where the PMD takes one, or (isolated, on every port) ARP and ICMP to queue 0.
+ * Falls back to RSS when validation fails; `blind` says an isolated port lost its rule.
  */
 void uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t dst_ip,
 		    bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res);
 
-/* Port-level entry points (uf_port.c): RETA + flows, and removal at shutdown. */
-void uf_steer_setup(struct uf_port *p, uint16_t udp_port);
+/* Port-level entry points (uf_port.c): RETA + flows, and removal at shutdown. setup returns
+ * -ENOTSUP when the port is isolated and the listen rule was refused (it would be deaf). */
+int uf_steer_setup(struct uf_port *p, uint16_t udp_port);
 void uf_steer_teardown(struct uf_port *p);
 
 #endif /* UF_STEER_H */

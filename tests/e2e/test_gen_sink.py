@@ -60,9 +60,14 @@ def run_json(proc, name, timeout=60):
         raise AssertionError("%s printed no JSON:\n%s\n%s" % (name, out, err[-3000:]))
 
 
+CHECKS = [0]
+
+
 def check(cond, what, *ctx):
     if not cond:
+        print("%d passed, 1 failed" % CHECKS[0])
         raise AssertionError(what + "".join("\n" + json.dumps(c) for c in ctx))
+    CHECKS[0] += 1
     print("ok: " + what)
 
 
@@ -171,7 +176,7 @@ def main():
         case_late_sink(tb, tmp)
         case_dpdk_sink(tb, tmp)
         case_no_arp(tb, tmp)
-    print("PASS")
+    print("%d passed, 0 failed" % CHECKS[0])
 
 
 if __name__ == "__main__":

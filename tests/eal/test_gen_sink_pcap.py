@@ -33,9 +33,14 @@ def run(argv):
     return json.loads(p.stdout)
 
 
+CHECKS = [0]
+
+
 def check(cond, what, *ctx):
     if not cond:
+        print("%d passed, 1 failed" % CHECKS[0])
         raise AssertionError(what + "".join("\n" + json.dumps(c) for c in ctx))
+    CHECKS[0] += 1
     print("ok: " + what)
 
 
@@ -104,7 +109,7 @@ def main():
         sj = sink(cp, ["--port", "6000", "--expect-last", "99"])
         check(sj["destinations"]["%s:6000" % DST]["lost"] == 3,
               "--expect-last counts the lost tail", sj)
-    print("PASS")
+    print("%d passed, 0 failed" % CHECKS[0])
 
 
 if __name__ == "__main__":

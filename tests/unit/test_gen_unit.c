@@ -11,10 +11,11 @@
 #include "uf_seqtrack.h"
 #include "uf_sinkcount.h"
 
-static int failures;
+static int failures, checks;
 
 #define CHECK(cond, ...)                                                                \
 	do {                                                                            \
+		checks++;                                                               \
 		if (!(cond)) {                                                          \
 			failures++;                                                     \
 			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
@@ -316,10 +317,6 @@ main(void)
 	test_seqtrack_basic();
 	test_seqtrack_random();
 	test_sinkcount();
-	if (failures != 0) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
+	printf("%d passed, %d failed\n", checks - failures, failures);
+	return failures != 0;
 }

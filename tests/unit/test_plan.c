@@ -216,6 +216,15 @@ test_plan_no_rules(void)
 	CHECK_EQ(plan->udp_cksum, false);
 	check_tmpl(plan, 2, "198.51.100.7", 0);
 	uf_plan_free(plan);
+
+	/* fanout: chain chains whatever is above the padding edge; the threshold is auto's */
+	cfg.fwd.fanout = UF_FANOUT_CHAIN;
+	plan = build(8);
+	if (plan == NULL)
+		return;
+	CHECK_EQ(plan->chain_min_payload, 60 - 42);
+	uf_plan_free(plan);
+	cfg.fwd.fanout = UF_FANOUT_AUTO;
 }
 
 static void

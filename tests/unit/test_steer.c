@@ -45,6 +45,7 @@ static struct {
 	int create_calls;
 	int destroy_calls;
 	int fail_validate_from; /* validate calls with this index and after fail; -1: none */
+	int fail_only;          /* this validate call alone fails; -1: none */
 	bool fail_create;
 	const char *msg; /* the PMD's message on failure */
 	struct rule_rec created[8];
@@ -122,7 +123,8 @@ fake_validate(uint16_t port_id, const struct rte_flow_attr *attr,
 	(void)attr;
 	(void)pattern;
 	(void)actions;
-	if (pmd.fail_validate_from >= 0 && idx >= pmd.fail_validate_from) {
+	if ((pmd.fail_validate_from >= 0 && idx >= pmd.fail_validate_from) ||
+	    idx == pmd.fail_only) {
 		if (error != NULL) {
 			error->type = RTE_FLOW_ERROR_TYPE_ACTION;
 			error->message = pmd.msg;
@@ -171,6 +173,7 @@ reset(int fail_from, bool fail_create, const char *msg)
 {
 	memset(&pmd, 0, sizeof(pmd));
 	pmd.fail_validate_from = fail_from;
+	pmd.fail_only = -1;
 	pmd.fail_create = fail_create;
 	pmd.msg = msg;
 }
@@ -383,6 +386,36 @@ test_single_queue(void)
 	CHECK_EQ(pmd.validate_calls, 0);
 }
 
+/* isolated (mlx5): every port gets ARP and ICMP rules, a port that only sends included; a
+ * refused listen rule leaves the port deaf, and the result says so */
+static void
+test_isolated_edges(void)
+{
+	struct uf_steer_result res;
+
+	reset(-1, false, NULL);
+	uf_steer_flows(3, 1, 0, our_ip(), true, &fake_ops, &res);
+	CHECK_EQ(res.n_flows, 2);
+	CHECK_EQ(pmd.validate_calls, 2);
+	CHECK_EQ(res.blind, false);
+
+	reset(-1, false, "no UDP match here");
+	pmd.fail_only = 0;
+	uf_steer_flows(3, 2, 5000, our_ip(), true, &fake_ops, &res);
+	CHECK_EQ(res.blind, true);
+	CHECK_EQ(res.n_flows, 2);
+	CHECK_HAS(res.why, "no UDP match here");
+	CHECK_HAS(res.why, "would receive no datagram");
+
+	/* not isolated, refused: plain RSS, nothing blind about it */
+	reset(-1, false, "no");
+	pmd.fail_only = 0;
+	uf_steer_flows(3, 2, 5000, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.blind, false);
+	CHECK_EQ(res.kind, UF_STEER_RSS);
+	CHECK_EQ(res.n_flows, 0);
+}
+
 int
 main(void)
 {
@@ -390,5 +423,6 @@ main(void)
 	RUN(test_flow_not_isolated);
 	RUN(test_flow_isolated);
 	RUN(test_single_queue);
+	RUN(test_isolated_edges);
 	return uf_t_summary();
 }
