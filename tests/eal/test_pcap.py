@@ -361,6 +361,26 @@ def case_null_egress():
     assert st["ports"]["out"]["driver"] == "net_null", st["ports"]
 
 
+def case_two_egress_ports():
+    """destinations on two ports (the fast path without a single TX buffer): each port gets
+    exactly its copies, byte for byte on the pcap one"""
+    wd = tmpdir()
+    frames, meta = inputs()
+    write_pcap(wd + "/in.pcap", frames)
+    dl = dests(2) + [dict(d, port="out", ip=d["ip"].replace("198.18.0.", "198.19.0."))
+                     for d in dests(4)[2:]]
+    cfg = config(wd, dl).replace(
+        "listen:", "  - { name: out, device: \"net_null0,no-rx=1\", ip: 198.19.0.10/24 }\nlisten:",
+        1)
+    _, _, objs = run_udpfan(cfg, wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["tx_ok"] == 4 * len(frames), f
+    assert st["ports"]["out"]["opackets"] == 2 * len(frames) + 1, st["ports"]["out"]
+    udp, _ = split_out(wd + "/out.pcap")
+    check_frames(udp, expected(meta, dl[:2]))
+
+
 def main():
     s = Suite()
     for n in (1, 2, 8):
@@ -377,6 +397,7 @@ def main():
     s.run(case_control_overflow)
     s.run(case_ring_full)
     s.run(case_null_egress)
+    s.run(case_two_egress_ports)
     s.finish()
 
 
