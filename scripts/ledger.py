@@ -127,6 +127,7 @@ def analyse(res):
     f = st["fwd"]
     port = st["ports"]["lan"]
     xsk = port.get("xsk", {})
+    pks = port.get("pkt_socket", {})
     sent = res["gen"]["sent"]
     rows = [("gen: sent", sent, "udpfan-gen's own count (tx_burst accepted)"),
             ("fwd0 (kernel): rx_packets", res["fwd_if"]["rx_packets"],
@@ -139,6 +140,8 @@ def analyse(res):
              "kernel dropped: XSK RX ring full (the PMD leaves it out of imissed)"),
             ("udpfan AF_XDP: fill_ring_empty", xsk.get("fill_ring_empty", 0),
              "kernel had no buffer from the fill ring"),
+            ("udpfan AF_PACKET: socket drops", pks.get("drops", 0),
+             "kernel dropped: the packet ring was full (the PMD never reads this)"),
             ("udpfan: rx", f["rx"], "classified by udpfan"),
             ("udpfan: forwarded", f["forwarded"], "datagrams fanned out")]
     rows += [("udpfan: drop." + k, v, "") for k, v in f["drop"].items() if v]
@@ -165,9 +168,9 @@ def analyse(res):
     # drops of frames that were never the generator's datagrams (IPv6, ARP about others)
     # explain nothing here
     attributed = port["imissed"] + xsk.get("rx_ring_full", 0) + xsk.get("fill_ring_empty", 0) + \
-        sum(v for k, v in f["drop"].items() if k not in NOT_DATAGRAMS)
+        pks.get("drops", 0) + sum(v for k, v in f["drop"].items() if k not in NOT_DATAGRAMS)
     diffs.append(("gen sent - udpfan forwarded", before_udpfan,
-                  "imissed + XSK ring drops + udpfan drops", attributed,
+                  "imissed + XSK/packet ring drops + udpfan drops", attributed,
                   before_udpfan - attributed))
     in_fwd = f["copies_attempted"] - f["tx_ok"]
     diffs.append(("copies attempted - tx_ok", in_fwd, "udpfan tx_drop (all reasons)",

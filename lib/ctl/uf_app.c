@@ -424,6 +424,18 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		for (k = 0; k < sp->n_xstats; k++)
 			sp->xnames[k] = p->xstat_names[k];
 		sp->has_xsk = p->n_xsk > 0 && uf_xsk_query(p->xsk_fd, p->n_xsk, &sp->xsk) == 0;
+		sp->has_pktsock = p->n_pktsock > 0;
+		if (sp->has_pktsock) {
+			struct uf_pktsock_info pi;
+
+			if (uf_pktsock_query(p->pktsock_fd, p->n_pktsock, &pi) == 0) {
+				p->pkt_packets += pi.packets;
+				p->pkt_drops += pi.drops;
+			}
+			sp->pktsock_n = p->n_pktsock;
+			sp->pktsock_packets = p->pkt_packets;
+			sp->pktsock_drops = p->pkt_drops;
+		}
 		snprintf(sp->xdp_mode, sizeof(sp->xdp_mode), "%s", p->xdp_mode);
 	}
 }

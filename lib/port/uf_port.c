@@ -341,6 +341,15 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	}
 	resolve_xstats(p);
 	read_xdp_mode(p);
+	if (strcmp(p->info.driver_name, "net_af_packet") == 0 && p->info.if_index != 0 &&
+	    p->n_pktsock == 0) {
+		struct uf_pktsock_info pi;
+		int n = uf_pktsock_list(p->info.if_index, p->pktsock_fd, UF_MAX_WORKERS);
+
+		p->n_pktsock = n > 0 ? n : 0;
+		/* start counting now: what the ring dropped before we started is not ours */
+		uf_pktsock_query(p->pktsock_fd, p->n_pktsock, &pi);
+	}
 
 	deadline = rte_get_timer_cycles() + rte_get_timer_hz() * o->link_wait_ms / 1000;
 	do {

@@ -41,6 +41,10 @@ struct uf_port {
 	char xdp_mode[64]; /* af_xdp: what the kernel gave us */
 	int n_xsk;         /* af_xdp: the PMD's sockets, one per queue */
 	int xsk_fd[UF_MAX_WORKERS];
+	int n_pktsock; /* af_packet: the PMD's sockets (qpairs) */
+	int pktsock_fd[UF_MAX_WORKERS];
+	uint64_t pkt_packets; /* PACKET_STATISTICS, accumulated (it resets on read) */
+	uint64_t pkt_drops;
 	bool link_up;
 	uint64_t resets;
 };

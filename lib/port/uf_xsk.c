@@ -9,6 +9,7 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/if_packet.h>
 #include <linux/if_xdp.h>
 
 #ifndef AF_XDP
@@ -93,6 +94,56 @@ uf_xsk_query(const int *fds, int n_fds, struct uf_xsk_info *out)
 			out->fill_ring_empty += st.rx_fill_ring_empty_descs;
 			out->tx_ring_empty += st.tx_ring_empty_descs;
 		}
+	}
+	return out->n_sockets > 0 ? 0 : -ENOENT;
+}
+
+int
+uf_pktsock_list(unsigned int ifindex, int *fds, int max)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -errno;
+	while ((de = readdir(d)) != NULL && n < max) {
+		struct sockaddr_ll sll;
+		socklen_t len = sizeof(int);
+		int fd, domain;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		fd = atoi(de->d_name);
+		if (fd == dirfd(d))
+			continue;
+		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0 ||
+		    domain != AF_PACKET)
+			continue;
+		len = sizeof(sll);
+		if (getsockname(fd, (struct sockaddr *)&sll, &len) == 0 &&
+		    (unsigned int)sll.sll_ifindex == ifindex)
+			fds[n++] = fd;
+	}
+	closedir(d);
+	return n;
+}
+
+int
+uf_pktsock_query(const int *fds, int n_fds, struct uf_pktsock_info *out)
+{
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n_fds; i++) {
+		struct tpacket_stats st;
+		socklen_t len = sizeof(st);
+
+		if (getsockopt(fds[i], SOL_PACKET, PACKET_STATISTICS, &st, &len) != 0)
+			continue;
+		out->n_sockets++;
+		out->packets += st.tp_packets;
+		out->drops += st.tp_drops;
 	}
 	return out->n_sockets > 0 ? 0 : -ENOENT;
 }

@@ -27,6 +27,21 @@ int uf_xsk_list_fds(int *fds, int max);
 /* Sum over the given AF_XDP sockets. 0, or -ENOENT when none answers. */
 int uf_xsk_query(const int *fds, int n_fds, struct uf_xsk_info *out);
 
+/*
+ * The same gap for af_packet: the PMD never reads PACKET_STATISTICS, so frames its rings had
+ * no room for vanish (imissed stays 0). Its sockets are opened at probe; these are the
+ * AF_PACKET sockets of ours bound to ifindex. PACKET_STATISTICS resets on every read: the
+ * caller accumulates (control lcore only).
+ */
+int uf_pktsock_list(unsigned int ifindex, int *fds, int max);
+
+struct uf_pktsock_info {
+	int n_sockets;
+	uint64_t packets; /* since the previous read */
+	uint64_t drops;   /* since the previous read */
+};
+int uf_pktsock_query(const int *fds, int n_fds, struct uf_pktsock_info *out);
+
 /* IFLA_XDP_ATTACHED of ifindex: 0 none, 1 native (drv), 2 generic (skb), 3 offload,
  * 4 several; -errno on failure. */
 int uf_xdp_attach_mode(unsigned int ifindex);

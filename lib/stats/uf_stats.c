@@ -148,6 +148,11 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 		for (j = 0; j < p->n_xstats; j++)
 			fprintf(f, "%s\"%s\": %" PRIu64, j ? ", " : "", p->xnames[j], p->xvals[j]);
 		fprintf(f, "}");
+		if (p->has_pktsock)
+			fprintf(f,
+				", \"pkt_socket\": {\"sockets\": %d, \"packets\": %" PRIu64
+				", \"drops\": %" PRIu64 "}",
+				p->pktsock_n, p->pktsock_packets, p->pktsock_drops);
 		if (p->has_xsk)
 			fprintf(f,
 				", \"xdp_mode\": \"%s\", \"xsk\": {\"sockets\": %d, "

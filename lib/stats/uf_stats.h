@@ -43,6 +43,10 @@ struct uf_snap_port {
 	uint64_t xvals[UF_SNAP_XSTATS];
 	bool has_xsk;
 	struct uf_xsk_info xsk;
+	bool has_pktsock;
+	int pktsock_n;
+	uint64_t pktsock_packets;
+	uint64_t pktsock_drops;
 	char xdp_mode[64];
 	char steering[160];
 	uint64_t resets;

@@ -106,6 +106,16 @@ port_dict(const struct uf_snap_port *p)
 			add_container(d, "xsk", x);
 		}
 	}
+	if (p->has_pktsock) {
+		x = rte_tel_data_alloc();
+		if (x != NULL) {
+			rte_tel_data_start_dict(x);
+			rte_tel_data_add_dict_int(x, "sockets", p->pktsock_n);
+			tel_u64(x, "packets", p->pktsock_packets);
+			tel_u64(x, "drops", p->pktsock_drops);
+			add_container(d, "pkt_socket", x);
+		}
+	}
 	rte_tel_data_add_dict_string(d, "steering", p->steering);
 	tel_u64(d, "resets", p->resets);
 	return d;

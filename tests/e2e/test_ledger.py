@@ -4,7 +4,9 @@ udpfan-gen and udpfan-sink.
 
   1. well inside capacity: every stage agrees exactly, nothing lost, nothing unexplained;
   2. overload (the generator at full speed): datagrams are lost, and every one of them is
-     attributed to a counter (on veth: the AF_XDP socket's RX ring), none unexplained;
+     attributed to a counter (on veth: the AF_XDP socket's RX ring; on af_packet: the
+     packet socket's drop count, which udpfan reads because the PMD does not), none
+     unexplained;
   3. a sink stopped mid-run: its gap, and nothing else, shows, attributed to the kernel's
      kernel's counters in its namespace (InErrors while the sink drains, NoPorts once it
      closed); the other sinks lose nothing."""
@@ -46,6 +48,18 @@ def case_overload():
         assert s["received"] == d["tx_ok"], (s, d)
 
 
+def case_overload_af_packet():
+    """the same on net_af_packet, whose PMD never reads PACKET_STATISTICS (imissed stays 0):
+    udpfan reads the kernel's drop count from the PMD's own sockets, and the loss is
+    attributed to it"""
+    rc, res = ledger("--count", "400000", "--rate", "0", "--vdev", "af_packet")
+    f = res["udpfan"]["fwd"]
+    lost = res["gen"]["sent"] - f["forwarded"]
+    drops = res["udpfan"]["ports"]["lan"]["pkt_socket"]["drops"]
+    assert lost > 0 and drops == lost, (lost, res["udpfan"]["ports"]["lan"])
+    assert rc == 0 and res["unexplained"] == 0, res["diffs"]
+
+
 def case_sink_stopped():
     rc, res = ledger("--count", "80000", "--rate", "20000", "--stop-sink-after", "2")
     assert rc == 0 and res["unexplained"] == 0, res["diffs"]
@@ -62,6 +76,7 @@ def main():
     s = Suite()
     s.run(case_clean)
     s.run(case_overload)
+    s.run(case_overload_af_packet)
     s.run(case_sink_stopped)
     s.finish()
 
