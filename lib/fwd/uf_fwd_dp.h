@@ -82,10 +82,19 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
  * fresh mbuf; chaining writes the header into a small mbuf whose next segment is the received
  * mbuf, shared by refcount. Chaining saves the payload copy but costs a second mbuf per
  * frame, a refcount update, two TX descriptors on the NIC, and it rules out MBUF_FAST_FREE
- * and PMDs that mangle chains (af_xdp). Measured with tests/perf/uf_fanout_bench (one lcore,
- * build N copies and free them, cycles per output frame, this 2-core AMD EPYC VM, N = 4):
- * see UF_CHAIN_MIN_PAYLOAD_DEFAULT and docs/benchmarks.md for the table; copy wins below the
- * threshold, chain above it.
+ * and PMDs that mangle chains (af_xdp).
+ *
+ * Measured (tests/perf/uf_fanout_bench -n 4 -i 200000: build N = 4 frames with this code and
+ * free them through net_null, cycles per output frame, one lcore, 2-vCPU AMD EPYC VM at
+ * 2.6 GHz, 2026-11-30; docs/benchmarks.md):
+ *
+ *   payload   32    64   128   256   512  1024  1400
+ *   copy    47.0  47.9  51.4  56.8  67.0  79.6  90.8
+ *   chain   64.8  64.9  64.8  65.5  65.8  65.9  65.4
+ *
+ * Chaining wins from about 512 bytes, before counting the NIC's second descriptor and DMA
+ * read, which this bench cannot see and which move the crossing further up: auto chains at
+ * 512 (UF_CHAIN_MIN_PAYLOAD_DEFAULT) where every egress PMD of the set can, copies below.
  */
 static inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,

@@ -118,8 +118,14 @@ def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0):
     workers = len(pcaps)
     dests = "\n".join("  - { ip: 198.19.0.%d, udp_port: %d, port: out, mac: \"02:18:00:00:01:%02x\" }"
                       % (21 + i, 6000 + i, i) for i in range(n_dest))
-    lcores = "0-1" if workers == 1 else "0@0,%s" % ",".join(
-        "%d@%d" % (i + 1, i % 2) for i in range(workers))
+    ncpu = os.cpu_count() or 2
+    if workers == 1:
+        lcores = "0-1"
+    elif workers < ncpu:
+        lcores = "0-%d" % workers  # main on CPU 0, a CPU of its own for every worker
+    else:
+        # fewer CPUs than lcores (this 2-vCPU VM): the main lcore sleeps beside worker 1
+        lcores = "0@0,%s" % ",".join("%d@%d" % (i + 1, i % ncpu) for i in range(workers))
     rx = ",".join("rx_pcap=%s" % p for p in pcaps)
     cfg = """eal: { lcores: "%s", file_prefix: ufbench }
 ports:
@@ -171,6 +177,9 @@ def main():
     ap.add_argument("--quick", action="store_true", help="6 s runs, N=1 and N=4 at 32 B only")
     ap.add_argument("--variants", action="store_true",
                     help="also: 1%% ARP mixed in, 1/16/1024 rules, two workers")
+    ap.add_argument("--scaling", default=None,
+                    help="worker counts, e.g. 1,2,4,8: N=1 and N=4 at 32 B each, and the "
+                    "efficiency rate(k) / (k x rate(1)) (the 16-core machine's run)")
     ap.add_argument("--out", default=None, help="folder for raw logs (default: a temp dir)")
     ap.add_argument("--json", default=None, help="write the results table as JSON here")
     a = ap.parse_args()
@@ -197,6 +206,8 @@ def main():
                      "control": run_udpfan.last["fwd"]["control"],
                      "arp_answered": run_udpfan.last["arp"]["requests_answered"]})
 
+    if a.scaling:
+        sizes = [32]
     for size in sizes:
         pcap = os.path.join(out, "in%d.pcap" % size)
         in_frame = capture(pcap, size)
@@ -207,6 +218,17 @@ def main():
         ref["txonly"] = run_testpmd("txonly", pcap, a.seconds, a.warmup,
                                     os.path.join(out, "testpmd-txonly-%d.log" % size),
                                     frame_len=max(42 + size, 60))
+        if a.scaling:
+            counts = [int(x) for x in a.scaling.split(",")]
+            pcaps = [pcap]
+            for w in range(2, max(counts) + 1):
+                pcaps.append(os.path.join(out, "in32-%d.pcap" % w))
+                capture(pcaps[-1], 32)
+            for w in counts:
+                for n in (1, 4):
+                    row("n%d-32-%dworkers" % (n, w), size, n, pcaps[:w], ref,
+                        in_frame=in_frame)
+            continue
         for n in (1, 4):
             row("n%d-%d" % (n, size), size, n, [pcap], ref, in_frame=in_frame)
         if size == 32 and a.variants:
@@ -233,11 +255,13 @@ def main():
             r["udpfan_tx_pps"] / 1e6, r["cycles_per_in"], r["cycles_per_out"],
             r["testpmd_5tswap_pps"] / 1e6, r["testpmd_io_pps"] / 1e6,
             r["testpmd_txonly_pps"] / 1e6, r["ratio_in_vs_5tswap"], r["ratio_out_vs_txonly"]))
-    one = {r["n"]: r for r in rows if r["label"] in ("n1-32", "n4-32")}
+    one = {r["n"]: r for r in rows if r["workers"] == 1 and r["payload"] == 32 and
+           ("rules" not in r["label"] and "arp" not in r["label"])}
     for r in rows:
-        if r["workers"] == 2 and r["n"] in one:
-            print("two workers, N=%d: efficiency rate(2) / (2 x rate(1)) = %.2f" % (
-                r["n"], r["udpfan_rx_pps"] / (2 * one[r["n"]]["udpfan_rx_pps"])))
+        if r["workers"] > 1 and r["n"] in one:
+            print("%d workers, N=%d: efficiency rate(%d) / (%d x rate(1)) = %.2f" % (
+                r["workers"], r["n"], r["workers"], r["workers"],
+                r["udpfan_rx_pps"] / (r["workers"] * one[r["n"]]["udpfan_rx_pps"])))
     print("raw logs: %s" % out)
     if a.json:
         with open(a.json, "w") as f:

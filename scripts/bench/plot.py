@@ -30,7 +30,7 @@ def plot_inmem(js, out):
         lines.append('"%s B, N=%d" %.2f %.2f %.2f %.2f' % (
             r["payload"], r["n"], r["udpfan_rx_pps"] / 1e6, r["udpfan_tx_pps"] / 1e6,
             r["testpmd_5tswap_pps"] / 1e6, r["testpmd_txonly_pps"] / 1e6))
-    gnuplot("""set terminal png size 900,420 font ",10"
+    gnuplot("""set terminal png size 900,420 font ",10" noenhanced
 set output "%s"
 set title "bench 1, in memory (net_pcap -> net_null, one worker): Mpps"
 set style data histograms
@@ -46,10 +46,16 @@ plot "DATA" using 2:xtic(1) title "udpfan in", '' using 3 title "udpfan out", \\
 
 
 def plot_veth(js, out):
-    rows = js["rows"]
-    lines = ['"%s" %.1f %.1f' % (r["contender"], r.get("clean_kpps_n1") or 0,
-                                   r.get("clean_kpps_n4") or 0) for r in rows]
-    gnuplot("""set terminal png size 900,420 font ",10"
+    clean = js["modes"]["default"]["clean"]
+    names = []
+    for key in clean:
+        name = key.rsplit("/", 1)[0]
+        if name not in names:
+            names.append(name)
+    lines = ['"%s" %.1f %.1f' % (nm, (clean.get(nm + "/1") or {}).get("pps", 0) / 1e3,
+                                   (clean.get(nm + "/4") or {}).get("pps", 0) / 1e3)
+             for nm in names]
+    gnuplot("""set terminal png size 900,420 font ",10" noenhanced
 set output "%s"
 set title "bench 2, veth: highest rate with < 0.1%% loss (kpps in; higher bars may be generator-bound)"
 set style data histograms
