@@ -132,7 +132,7 @@ static const struct uf_quirk table[] = {
 		.driver = "net_af_xdp", .mtu_path = UF_MTU_SET_MTU,
 		.sw_pad60 = true, .pow2_desc = true, .rxq_eq_txq = true,
 		.queues_from_devargs = true, .imissed = UF_PARTIAL,
-		.oerrors_counts_unsent = true, .extra_mbufs = 4096, .xstats = xs_generic,
+		.oerrors_counts_unsent = true, .extra_mbufs = 4096, .kernel_sock = UF_KSOCK_XSK, .xstats = xs_generic,
 		.source = "rte_eth_af_xdp.c:509-588 (multi-seg TX copies only segment 0: corrupt), "
 			"834-870 (imissed = XDP rx_dropped only; rx_ring_full ignored), "
 			"1853-1860 (nb_rx_q == nb_tx_q == queue_count). Seen here: veth does not pad, "
@@ -141,7 +141,7 @@ static const struct uf_quirk table[] = {
 	{
 		.driver = "net_af_packet", .mtu_path = UF_MTU_SET_MTU, .max_mtu = 1500,
 		.sw_pad60 = true, .multiseg_tx_ok = true, .rxq_eq_txq = true,
-		.queues_from_devargs = true, .imissed = UF_NO, .xstats = xs_nomiss,
+		.queues_from_devargs = true, .imissed = UF_NO, .kernel_sock = UF_KSOCK_PACKET, .xstats = xs_nomiss,
 		.source = "rte_eth_af_packet.c:375-405 (imissed and rx_nombuf never read), "
 			"889-896 (qpairs sockets in one fanout group: unpolled ones still get their "
 			"share), 142-149 (RX beyond framesz silently truncated). Seen here: the kernel "
@@ -334,10 +334,7 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 				snprintf(why, why_len,
 					 "%s offers no RSS (flow_type_rss_offloads = 0%s) "
 					 "so %u workers cannot share its traffic; run one worker",
-					 di->driver_name,
-					 strcmp(di->driver_name, "net_ice") == 0
-							 ? ", ice safe mode?"
-							 : "",
+					 di->driver_name, q->needs_ddp ? ", ice safe mode?" : "",
 					 req->nb_queues);
 				return -EINVAL;
 			}
@@ -399,7 +396,7 @@ uf_quirk_print(FILE *f, bool json)
 				"\"oerrors_counts_unsent\": %s, \"min_rx_data_room\": %u, "
 				"\"extra_mbufs\": %u, \"needs_timer_manage\": %s, "
 				"\"reset_event\": %s, \"llq_wc_bar2\": %s, \"needs_ddp\": %s, "
-				"\"kernel_driver\": %s%s%s, \"xstats\": [",
+				"\"kernel_sock\": %s, \"kernel_driver\": %s%s%s, \"xstats\": [",
 				i ? "," : "", q->driver,
 				q->prefix                     ? "prefix"
 				: strcmp(q->driver, "*") == 0 ? "default"
@@ -417,6 +414,9 @@ uf_quirk_print(FILE *f, bool json)
 				q->needs_timer_manage ? "true" : "false",
 				q->reset_event ? "true" : "false",
 				q->llq_wc_bar2 ? "true" : "false", q->needs_ddp ? "true" : "false",
+				q->kernel_sock == UF_KSOCK_XSK      ? "\"xsk\""
+				: q->kernel_sock == UF_KSOCK_PACKET ? "\"packet\""
+								    : "null",
 				q->kernel_driver ? "\"" : "",
 				q->kernel_driver ? q->kernel_driver : "null",
 				q->kernel_driver ? "\"" : "");

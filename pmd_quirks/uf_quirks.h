@@ -28,6 +28,13 @@ enum uf_tristate {
 	UF_PARTIAL,
 };
 
+/* Kernel sockets behind a PMD whose own counters udpfan reads (the PMD leaves some out). */
+enum uf_kernel_sock {
+	UF_KSOCK_NONE = 0,
+	UF_KSOCK_XSK,    /* AF_XDP: XDP_STATISTICS, XDP_OPTIONS; XDP attach mode by netlink */
+	UF_KSOCK_PACKET, /* AF_PACKET: PACKET_STATISTICS */
+};
+
 struct uf_quirk {
 	const char *driver; /* driver_name, or its prefix when prefix is set */
 	bool prefix;
@@ -50,6 +57,7 @@ struct uf_quirk {
 	uint32_t extra_mbufs;       /* mbufs the PMD holds beyond the descriptor rings */
 	bool llq_wc_bar2; /* TX descriptors pushed through BAR2: it must be write-combining */
 	bool needs_ddp;   /* ice: no DDP package, no port (or safe mode: no RSS/offloads/flow) */
+	enum uf_kernel_sock kernel_sock;
 	bool needs_timer_manage;   /* rte_timer_manage() must run on the control lcore (ENA) */
 	bool reset_event;          /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
 	const char *kernel_driver; /* PCI: the kernel driver the device must be bound to */

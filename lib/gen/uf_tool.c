@@ -17,6 +17,7 @@
 #include "uf_config.h"
 #include "uf_env.h"
 #include "uf_pkt.h"
+#include "uf_quirks.h"
 #include "uf_tool.h"
 
 RTE_LOG_REGISTER(uf_tool_logtype, user.udpfan.tool, INFO);
@@ -185,7 +186,7 @@ uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
 	p->if_index = info.if_index;
-	p->is_af_xdp = strcmp(info.driver_name, "net_af_xdp") == 0;
+	p->is_af_xdp = uf_quirk_lookup(info.driver_name)->kernel_sock == UF_KSOCK_XSK;
 	p->socket = rte_eth_dev_socket_id(p->port_id);
 	if (p->socket < 0)
 		p->socket = (int)rte_socket_id();

@@ -80,7 +80,7 @@ static int
 configure(struct uf_port *p, struct uf_err *err)
 {
 	const struct uf_cfg_port *pc = p->cfg;
-	bool is_af_xdp = strcmp(p->info.driver_name, "net_af_xdp") == 0;
+	bool is_af_xdp = p->quirk->kernel_sock == UF_KSOCK_XSK;
 	int before[256], n_before = 0;
 	struct rte_eth_conf conf;
 	uint16_t q, rxd, txd;
@@ -306,7 +306,7 @@ read_xdp_mode(struct uf_port *p)
 	struct uf_xsk_info xi;
 	int mode;
 
-	if (strcmp(p->info.driver_name, "net_af_xdp") != 0 || p->info.if_index == 0)
+	if (p->quirk->kernel_sock != UF_KSOCK_XSK || p->info.if_index == 0)
 		return;
 	/* the PMD does not say which mode it got; the kernel does */
 	mode = uf_xdp_attach_mode(p->info.if_index);
@@ -341,7 +341,7 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	}
 	resolve_xstats(p);
 	read_xdp_mode(p);
-	if (strcmp(p->info.driver_name, "net_af_packet") == 0 && p->info.if_index != 0 &&
+	if (p->quirk->kernel_sock == UF_KSOCK_PACKET && p->info.if_index != 0 &&
 	    p->n_pktsock == 0) {
 		struct uf_pktsock_info pi;
 		int n = uf_pktsock_list(p->info.if_index, p->pktsock_fd, UF_MAX_WORKERS);
