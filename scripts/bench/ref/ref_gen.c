@@ -26,89 +26,17 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <arpa/inet.h>
 #include <endian.h>
-#include <errno.h>
-#include <getopt.h>
-#include <netinet/in.h>
-#include <netinet/udp.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
 
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103
-#endif
-#ifndef SOL_UDP
-#define SOL_UDP 17
-#endif
+#define REF_TOOL "ref_gen"
+#include "ref_common.h"
 
-#define MAX_DST 64
 #define MAX_FLOWS 64
-#define MAX_BATCH 1024
 #define MAX_GSO 64
 #define MAX_DURATION 600.0
-
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static void
-die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("ref_gen: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static int
-parse_ipport(const char *s, struct sockaddr_in *sa)
-{
-	const char *c = strrchr(s, ':');
-	char host[INET_ADDRSTRLEN];
-	char *end;
-	unsigned long port;
-
-	if (!c || c == s || (size_t)(c - s) >= sizeof(host))
-		return -1;
-	memcpy(host, s, (size_t)(c - s));
-	host[c - s] = '\0';
-	errno = 0;
-	port = strtoul(c + 1, &end, 10);
-	if (errno || end == c + 1 || *end || port == 0 || port > 65535)
-		return -1;
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_port = htons((uint16_t)port);
-	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -1;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void
 sleep_until(double t)
@@ -123,11 +51,6 @@ sleep_until(double t)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !stop)
 		;
 }
-
-union ctrl {
-	struct cmsghdr align;
-	char buf[CMSG_SPACE(sizeof(uint16_t))];
-};
 
 static struct {
 	uint64_t sent, bytes, errors, refused;
@@ -261,30 +184,14 @@ main(int argc, char **argv)
 	if (flows < 1 || flows > MAX_FLOWS)
 		die("--flows must be 1..%d", MAX_FLOWS);
 
-	if (cpu >= 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) < 0)
-			die("sched_setaffinity(cpu %d): %s", cpu, strerror(errno));
-	}
+	pin_cpu(cpu);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* pacing sleeps of ~100 us must be on time */
-
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	catch_signals();
 
 	static int fd[MAX_DST][MAX_FLOWS];
 	for (unsigned int d = 0; d < ndst; d++) {
 		for (unsigned int f = 0; f < flows; f++) {
-			int v = 4 << 20;
-			fd[d][f] = socket(AF_INET, SOCK_DGRAM, 0);
-			if (fd[d][f] < 0)
-				die("socket: %s", strerror(errno));
-			if (setsockopt(fd[d][f], SOL_SOCKET, SO_SNDBUFFORCE, &v, sizeof(v)) < 0)
-				setsockopt(fd[d][f], SOL_SOCKET, SO_SNDBUF, &v, sizeof(v));
+			fd[d][f] = tx_socket();
 			if (connect(fd[d][f], (struct sockaddr *)&dst[d], sizeof(dst[d])) < 0)
 				die("connect: %s", strerror(errno));
 		}
@@ -327,17 +234,8 @@ main(int argc, char **argv)
 			memset(&m[nm], 0, sizeof(m[nm]));
 			m[nm].msg_hdr.msg_iov = &iov[nm];
 			m[nm].msg_hdr.msg_iovlen = 1;
-			if (k > 1) {
-				uint16_t seg = (uint16_t)size;
-				struct cmsghdr *c;
-				m[nm].msg_hdr.msg_control = ctl[nm].buf;
-				m[nm].msg_hdr.msg_controllen = sizeof(ctl[nm].buf);
-				c = CMSG_FIRSTHDR(&m[nm].msg_hdr);
-				c->cmsg_level = SOL_UDP;
-				c->cmsg_type = UDP_SEGMENT;
-				c->cmsg_len = CMSG_LEN(sizeof(seg));
-				memcpy(CMSG_DATA(c), &seg, sizeof(seg));
-			}
+			if (k > 1)
+				put_udp_segment(&m[nm].msg_hdr, &ctl[nm], (uint16_t)size);
 			dg[nm] = k;
 			by[nm] = len;
 			done += k;
@@ -380,14 +278,7 @@ main(int argc, char **argv)
 		 (unsigned long long)seq, (unsigned long long)st.sent, (unsigned long long)st.bytes,
 		 (unsigned long long)st.errors, (unsigned long long)st.refused, st.last_errno,
 		 seconds, (double)st.sent / ndst / seconds, ndst, (unsigned long long)late,
-		 (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6,
-		 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6);
-	fputs(json, stdout);
-	fflush(stdout);
-	if (json_path) {
-		FILE *f = fopen(json_path, "w");
-		if (!f || fputs(json, f) < 0 || fclose(f) != 0)
-			die("cannot write %s: %s", json_path, strerror(errno));
-	}
+		 tv_s(ru.ru_utime), tv_s(ru.ru_stime));
+	write_json(json, json_path);
 	return 0;
 }

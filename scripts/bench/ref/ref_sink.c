@@ -23,91 +23,12 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <arpa/inet.h>
 #include <endian.h>
-#include <errno.h>
-#include <getopt.h>
-#include <linux/sock_diag.h>
-#include <netinet/in.h>
-#include <netinet/udp.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
 
-#ifndef SO_MEMINFO
-#define SO_MEMINFO 55
-#endif
-#ifndef UDP_GRO
-#define UDP_GRO 104
-#endif
-#ifndef SOL_UDP
-#define SOL_UDP 17
-#endif
-
-#define MAX_BATCH 1024
-#define SLOT_SIZE 65536
-
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static void
-die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("ref_sink: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double
-tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
-}
-
-static uint32_t
-sock_drops(int fd)
-{
-	uint32_t mem[SK_MEMINFO_VARS];
-	socklen_t len = sizeof(mem);
-
-	memset(mem, 0, sizeof(mem));
-	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len) < 0 ||
-	    len < (socklen_t)((SK_MEMINFO_DROPS + 1) * sizeof(uint32_t)))
-		return 0;
-	return mem[SK_MEMINFO_DROPS];
-}
-
-union ctrl {
-	struct cmsghdr align;
-	char buf[CMSG_SPACE(sizeof(int))];
-};
+#define REF_TOOL "ref_sink"
+#include "ref_common.h"
 
 static struct {
 	uint64_t dgrams, bytes, distinct, dups, reordered, out_of_range, short_dg, calls, bufs;
@@ -248,18 +169,8 @@ main(int argc, char **argv)
 	if (inet_pton(AF_INET, bind_ip, &sa_bind.sin_addr) != 1)
 		die("bad --bind '%s'", bind_ip);
 
-	if (cpu >= 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) < 0)
-			die("sched_setaffinity(cpu %d): %s", cpu, strerror(errno));
-	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	pin_cpu(cpu);
+	catch_signals();
 
 	seen = calloc((size_t)(max_seq_slots + 63) / 64, sizeof(uint64_t));
 	uint8_t *slots = aligned_alloc(4096, (size_t)batch * SLOT_SIZE);
@@ -268,34 +179,9 @@ main(int argc, char **argv)
 	union ctrl *ctl = calloc(batch, sizeof(*ctl));
 	if (!seen || !slots || !m || !iov || !ctl)
 		die("out of memory");
-	for (unsigned int i = 0; i < batch; i++) {
-		iov[i].iov_base = slots + (size_t)i * SLOT_SIZE;
-		iov[i].iov_len = SLOT_SIZE;
-		m[i].msg_hdr.msg_iov = &iov[i];
-		m[i].msg_hdr.msg_iovlen = 1;
-		if (gro) {
-			m[i].msg_hdr.msg_control = ctl[i].buf;
-			m[i].msg_hdr.msg_controllen = sizeof(ctl[i].buf);
-		}
-	}
+	rx_slots(m, iov, gro ? ctl : NULL, slots, batch);
 
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		die("socket: %s", strerror(errno));
-	if (rcvbuf > 0) {
-		int v = (int)rcvbuf;
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) < 0)
-			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
-	}
-	if (gro) {
-		int one = 1;
-		if (setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) < 0)
-			die("setsockopt UDP_GRO: %s", strerror(errno));
-	}
-	struct timeval tmo = { .tv_sec = 0, .tv_usec = 100000 };
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo));
-	if (bind(fd, (struct sockaddr *)&sa_bind, sizeof(sa_bind)) < 0)
-		die("bind: %s", strerror(errno));
+	int fd = rx_socket(&sa_bind, rcvbuf, gro, 100000);
 	if (ready) {
 		FILE *f = fopen(ready, "w");
 		if (!f)
@@ -322,19 +208,10 @@ main(int argc, char **argv)
 			st.calls++;
 			st.bufs += (unsigned int)n;
 			for (int i = 0; i < n; i++) {
-				struct msghdr *h = &m[i].msg_hdr;
 				const uint8_t *p = iov[i].iov_base;
-				unsigned int len = m[i].msg_len, seg = 0;
-				for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c;
-				     c = CMSG_NXTHDR(h, c)) {
-					if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
-						int v;
-						memcpy(&v, CMSG_DATA(c), sizeof(v));
-						seg = v > 0 ? (unsigned int)v : 0;
-					}
-				}
-				if (gro)
-					h->msg_controllen = sizeof(ctl[i].buf);
+				unsigned int len = m[i].msg_len;
+				unsigned int seg = gro_segment(&m[i].msg_hdr, gro);
+
 				if (!seg || len <= seg) {
 					count(p, len);
 					continue;
@@ -359,8 +236,8 @@ main(int argc, char **argv)
 		 "{\"tool\": \"ref_sink\", \"port\": %ld, \"received\": %llu, \"bytes\": %llu, "
 		 "\"distinct\": %llu, \"duplicates\": %llu, \"reordered\": %llu, "
 		 "\"out_of_range\": %llu, \"short\": %llu, \"max_seq\": %lld, \"rx_calls\": %llu, "
-		 "\"rx_buffers\": %llu, \"rx_sock_drops\": %u, \"gro\": %s, \"poll_us\": %ld, \"active_s\": %.3f, "
-		 "\"cpu_user_s\": %.3f, \"cpu_sys_s\": %.3f}\n",
+		 "\"rx_buffers\": %llu, \"rx_sock_drops\": %u, \"gro\": %s, \"poll_us\": %ld, "
+		 "\"active_s\": %.3f, \"cpu_user_s\": %.3f, \"cpu_sys_s\": %.3f}\n",
 		 port, (unsigned long long)st.dgrams, (unsigned long long)st.bytes,
 		 (unsigned long long)st.distinct, (unsigned long long)st.dups,
 		 (unsigned long long)st.reordered, (unsigned long long)st.out_of_range,
@@ -368,12 +245,6 @@ main(int argc, char **argv)
 		 (unsigned long long)st.calls, (unsigned long long)st.bufs, sock_drops(fd) - drops0,
 		 gro ? "true" : "false", poll_us, t_lastrx ? t_lastrx - t_first : 0.0,
 		 tv_s(ru1.ru_utime) - tv_s(ru0.ru_utime), tv_s(ru1.ru_stime) - tv_s(ru0.ru_stime));
-	fputs(json, stdout);
-	fflush(stdout);
-	if (json_path) {
-		FILE *f = fopen(json_path, "w");
-		if (!f || fputs(json, f) < 0 || fclose(f) != 0)
-			die("cannot write %s: %s", json_path, strerror(errno));
-	}
+	write_json(json, json_path);
 	return 0;
 }
