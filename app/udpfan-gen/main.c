@@ -38,7 +38,7 @@
 #define TXD 2048
 
 struct gen_opts {
-	const char *dev;
+	struct uf_tool_opts t; /* --dev is t.eal.dev */
 	rte_be32_t ip;
 	uint8_t prefix_len;
 	rte_be32_t dst_ip;
@@ -54,12 +54,6 @@ struct gen_opts {
 	uint16_t size;
 	double duration; /* 0: none */
 	uint64_t count;  /* 0: none */
-	const char *lcores;
-	const char *file_prefix;
-	bool in_memory;
-	bool no_huge;
-	const char *json;
-	const char *ready;
 };
 
 enum stop_reason {
@@ -270,15 +264,6 @@ usage(FILE *f)
 }
 
 static int
-usage_err(const char *fmt, const char *arg)
-{
-	fprintf(stderr, PROG ": error: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (" PROG " --help)\n");
-	return UF_EXIT_CONFIG;
-}
-
-static int
 parse_dst(const char *s, rte_be32_t *ip, uint16_t *port)
 {
 	char buf[32];
@@ -312,12 +297,7 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 		{ "size", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 't' },
 		{ "count", required_argument, NULL, 'n' },
-		{ "lcores", required_argument, NULL, 'l' },
-		{ "file-prefix", required_argument, NULL, 'F' },
-		{ "in-memory", no_argument, NULL, 'm' },
-		{ "no-huge", no_argument, NULL, 'H' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "ready", required_argument, NULL, 'R' },
+		UF_TOOL_LONGOPTS,
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -327,92 +307,82 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (uf_tool_opt(c, optarg, &o->t))
+			continue;
 		switch (c) {
 		case 'd':
-			o->dev = optarg;
+			o->t.eal.dev = optarg;
 			break;
 		case 'i':
 			if (uf_parse_ipv4_prefix(optarg, &o->ip, &o->prefix_len) != 0 ||
 			    o->prefix_len == 0 || o->prefix_len > 31)
-				return usage_err("--ip: \"%s\" is not A.B.C.D/LEN with LEN 1..31",
-						 optarg);
+				return uf_tool_usage_err(
+						"--ip: \"%s\" is not A.B.C.D/LEN with LEN 1..31",
+						optarg);
 			has_ip = true;
 			break;
 		case 'D':
 			if (parse_dst(optarg, &o->dst_ip, &o->dst_port) != 0)
-				return usage_err("--dst: \"%s\" is not IP:PORT (198.18.0.21:6000)",
-						 optarg);
+				return uf_tool_usage_err(
+						"--dst: \"%s\" is not IP:PORT (198.18.0.21:6000)",
+						optarg);
 			has_dst = true;
 			break;
 		case 'M':
 			if (uf_parse_mac(optarg, &o->dst_mac) != 0 ||
 			    !rte_is_unicast_ether_addr(&o->dst_mac))
-				return usage_err("--dst-mac: \"%s\" is not a unicast MAC", optarg);
+				return uf_tool_usage_err("--dst-mac: \"%s\" is not a unicast MAC",
+							 optarg);
 			o->has_dst_mac = true;
 			break;
 		case 'g':
 			if (uf_parse_ipv4(optarg, &o->gateway) != 0)
-				return usage_err("--gateway: \"%s\" is not an IPv4 address",
-						 optarg);
+				return uf_tool_usage_err("--gateway: \"%s\" is not an IPv4 address",
+							 optarg);
 			o->has_gateway = true;
 			break;
 		case 'r':
 			if (uf_tool_parse_double(optarg, &o->rate) != 0 || o->rate > 1e9)
-				return usage_err(
+				return uf_tool_usage_err(
 						"--rate: \"%s\" is not a rate in datagrams per second "
 						"(0: as fast as possible)",
 						optarg);
 			break;
 		case 'b':
 			if (uf_tool_parse_u64(optarg, &v) != 0 || v < 1 || v > UF_MAX_BURST)
-				return usage_err("--burst: \"%s\" is not 1..64", optarg);
+				return uf_tool_usage_err("--burst: \"%s\" is not 1..64", optarg);
 			o->burst = (uint16_t)v;
 			break;
 		case 'f':
 			if (uf_tool_parse_u64(optarg, &v) != 0 || v < 1 || v > 65535)
-				return usage_err("--flows: \"%s\" is not 1..65535", optarg);
+				return uf_tool_usage_err("--flows: \"%s\" is not 1..65535", optarg);
 			o->flows = (uint32_t)v;
 			break;
 		case 'p':
 			if (uf_tool_parse_u64(optarg, &v) != 0 || v < 1 || v > 65535)
-				return usage_err("--sport: \"%s\" is not a port 1..65535", optarg);
+				return uf_tool_usage_err("--sport: \"%s\" is not a port 1..65535",
+							 optarg);
 			o->sport = (uint16_t)v;
 			break;
 		case 's':
 			if (uf_tool_parse_u64(optarg, &v) != 0 || v < UF_GEN_MIN_PAYLOAD ||
 			    v > UF_GEN_MAX_PAYLOAD)
-				return usage_err("--size: \"%s\" is not a payload size 8..1472",
-						 optarg);
+				return uf_tool_usage_err(
+						"--size: \"%s\" is not a payload size 8..1472",
+						optarg);
 			o->size = (uint16_t)v;
 			break;
 		case 't':
 			if (uf_tool_parse_double(optarg, &o->duration) != 0 || !(o->duration > 0) ||
 			    o->duration > 1e6)
-				return usage_err(
+				return uf_tool_usage_err(
 						"--duration: \"%s\" is not a number of seconds > 0",
 						optarg);
 			break;
 		case 'n':
 			if (uf_tool_parse_u64(optarg, &o->count) != 0 || o->count == 0)
-				return usage_err("--count: \"%s\" is not a count >= 1", optarg);
-			break;
-		case 'l':
-			o->lcores = optarg;
-			break;
-		case 'F':
-			o->file_prefix = optarg;
-			break;
-		case 'm':
-			o->in_memory = true;
-			break;
-		case 'H':
-			o->no_huge = true;
-			break;
-		case 'j':
-			o->json = optarg;
-			break;
-		case 'R':
-			o->ready = optarg;
+				return uf_tool_usage_err("--count: \"%s\" is not a count >= 1",
+							 optarg);
 			break;
 		case 'V':
 			printf(PROG " %s (udpfan)\n", UF_VERSION);
@@ -425,16 +395,17 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 			return UF_EXIT_CONFIG;
 		}
 	}
-	if (o->dev == NULL)
-		return usage_err("%s", "--dev is required");
+	if (o->t.eal.dev == NULL)
+		return uf_tool_usage_err("%s", "--dev is required");
 	if (!has_ip)
-		return usage_err("%s", "--ip A.B.C.D/LEN is required");
+		return uf_tool_usage_err("%s", "--ip A.B.C.D/LEN is required");
 	if (!has_dst)
-		return usage_err("%s", "--dst IP:PORT is required");
+		return uf_tool_usage_err("%s", "--dst IP:PORT is required");
 	if (o->duration == 0 && o->count == 0)
-		return usage_err("%s", "give --duration or --count (or both): runs are bounded");
+		return uf_tool_usage_err("%s",
+					 "give --duration or --count (or both): runs are bounded");
 	if ((uint32_t)o->sport + o->flows - 1 > 65535)
-		return usage_err("%s", "--sport + --flows - 1 is beyond port 65535");
+		return uf_tool_usage_err("%s", "--sport + --flows - 1 is beyond port 65535");
 	if (o->rate > 0 && o->rate < 1.0 * o->burst / 100)
 		fprintf(stderr,
 			PROG ": note: at --rate below burst/100 bursts are > 100 s apart\n");
@@ -497,14 +468,12 @@ main(int argc, char **argv)
 		.flows = 1,
 		.sport = 40000,
 		.size = 32,
-		.lcores = "0,1",
-		.file_prefix = PROG,
+		.t.eal = { .lcores = "0,1", .file_prefix = PROG },
 	};
 	static struct uf_gen_tmpl tmpl;
 	static struct gen_lcore lc;
 	struct uf_tool_port port = { 0 };
 	struct uf_gen_spec spec;
-	struct uf_tool_eal eo;
 	struct uf_err err = { 0 };
 	struct rte_ether_addr next_mac;
 	char line[2048], ipa[16], ipb[16], *buf = NULL;
@@ -531,23 +500,16 @@ main(int argc, char **argv)
 		return UF_EXIT_CONFIG;
 	}
 
-	eo = (struct uf_tool_eal){
-		.dev = o.dev,
-		.lcores = o.lcores,
-		.file_prefix = o.file_prefix,
-		.in_memory = o.in_memory,
-		.no_huge = o.no_huge,
-		.n_extra = argc - optind,
-		.extra = argv + optind,
-	};
-	if (uf_tool_eal_init(&eo, &err, line, sizeof(line)) != 0)
+	o.t.eal.n_extra = argc - optind;
+	o.t.eal.extra = argv + optind;
+	if (uf_tool_eal_init(&o.t.eal, &err, line, sizeof(line)) != 0)
 		return fail(&err);
 	UF_TOOL_LOG(INFO, "EAL: %s", line);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
 	rc = UF_EXIT_OK;
-	if (uf_tool_port_open(&port, o.dev, RXD, TXD, &err) != 0) {
+	if (uf_tool_port_open(&port, o.t.eal.dev, RXD, TXD, &err) != 0) {
 		rc = fail(&err);
 		goto out;
 	}
@@ -565,7 +527,7 @@ main(int argc, char **argv)
 					   "(or give --dst-mac)",
 					   uf_tool_ip_str(hop, ipa),
 					   hop == o.dst_ip ? "" : " (the gateway)", ARP_TRIES,
-					   ARP_INTERVAL_MS, uf_tool_ip_str(o.ip, ipb), o.dev);
+					   ARP_INTERVAL_MS, uf_tool_ip_str(o.ip, ipb), o.t.eal.dev);
 			else
 				uf_err_set(&err, UF_EXIT_ENV, "ARP: %s", rte_strerror(-ret));
 			rc = fail(&err);
@@ -614,12 +576,12 @@ main(int argc, char **argv)
 		rc = fail(&err);
 		goto out;
 	}
-	if (o.ready != NULL) {
+	if (o.t.ready != NULL) {
 		while (UF_LOAD(&lc.c.sent) == 0 && !__atomic_load_n(&lc.c.done, __ATOMIC_ACQUIRE))
 			rte_delay_us_sleep(1000);
-		ret = uf_tool_touch(o.ready);
+		ret = uf_tool_touch(o.t.ready);
 		if (ret != 0)
-			UF_TOOL_LOG(WARNING, "--ready %s: %s", o.ready, strerror(-ret));
+			UF_TOOL_LOG(WARNING, "--ready %s: %s", o.t.ready, strerror(-ret));
 	}
 	/* rte_eal_wait_lcore spins: sleep instead, the main lcore may share a CPU with a sink */
 	while (!__atomic_load_n(&lc.c.done, __ATOMIC_ACQUIRE))
@@ -640,8 +602,8 @@ main(int argc, char **argv)
 	fclose(mem);
 	fputs(buf, stdout);
 	fflush(stdout);
-	if (o.json != NULL && (ret = uf_tool_write_file(o.json, buf)) != 0) {
-		uf_err_set(&err, UF_EXIT_OTHER, "--json %s: %s", o.json, strerror(-ret));
+	if (o.t.json != NULL && (ret = uf_tool_write_file(o.t.json, buf)) != 0) {
+		uf_err_set(&err, UF_EXIT_OTHER, "--json %s: %s", o.t.json, strerror(-ret));
 		rc = fail(&err);
 	}
 	if (rc == UF_EXIT_OK && lc.c.sent == 0 && lc.c.stop != STOP_SIGNAL) {

@@ -65,15 +65,6 @@ usage(FILE *f)
 }
 
 static int
-usage_err(const char *fmt, const char *arg)
-{
-	fprintf(stderr, PROG ": error: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (" PROG " --help)\n");
-	return UF_EXIT_CONFIG;
-}
-
-static int
 parse_ports(const char *s, struct sink_opts *o)
 {
 	char buf[256], *tok, *save = NULL;
@@ -105,17 +96,12 @@ parse_args(int argc, char **argv, struct sink_opts *o)
 		{ "dev", required_argument, NULL, 'd' },
 		{ "ip", required_argument, NULL, 'i' },
 		{ "no-csum-check", no_argument, NULL, 'C' },
-		{ "lcores", required_argument, NULL, 'l' },
-		{ "file-prefix", required_argument, NULL, 'F' },
-		{ "in-memory", no_argument, NULL, 'm' },
-		{ "no-huge", no_argument, NULL, 'H' },
 		{ "duration", required_argument, NULL, 't' },
 		{ "idle", required_argument, NULL, 'I' },
 		{ "expect-first", required_argument, NULL, 'e' },
 		{ "expect-last", required_argument, NULL, 'E' },
 		{ "window", required_argument, NULL, 'w' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "ready", required_argument, NULL, 'R' },
+		UF_TOOL_LONGOPTS,
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -124,83 +110,73 @@ parse_args(int argc, char **argv, struct sink_opts *o)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (uf_tool_opt(c, optarg, &o->t))
+			continue;
 		switch (c) {
 		case 'k':
 			o->kernel = true;
 			break;
 		case 'p':
 			if (parse_ports(optarg, o) != 0)
-				return usage_err(
+				return uf_tool_usage_err(
 						"--port: \"%s\" is not a list of distinct UDP ports "
 						"1..65535 (at most 16)",
 						optarg);
 			break;
 		case 'B':
 			if (uf_parse_ipv4(optarg, &o->bind) != 0)
-				return usage_err("--bind: \"%s\" is not an IPv4 address", optarg);
+				return uf_tool_usage_err("--bind: \"%s\" is not an IPv4 address",
+							 optarg);
 			o->has_bind = true;
 			break;
 		case 'd':
-			o->dev = optarg;
+			o->t.eal.dev = optarg;
 			break;
 		case 'i':
 			if (uf_parse_ipv4_prefix(optarg, &o->ip, &o->prefix_len) != 0 ||
 			    o->prefix_len == 0 || o->prefix_len > 31)
-				return usage_err("--ip: \"%s\" is not A.B.C.D/LEN with LEN 1..31",
-						 optarg);
+				return uf_tool_usage_err(
+						"--ip: \"%s\" is not A.B.C.D/LEN with LEN 1..31",
+						optarg);
 			o->has_ip = true;
 			break;
 		case 'C':
 			o->csum_check = false;
 			break;
-		case 'l':
-			o->lcores = optarg;
-			break;
-		case 'F':
-			o->file_prefix = optarg;
-			break;
-		case 'm':
-			o->in_memory = true;
-			break;
-		case 'H':
-			o->no_huge = true;
-			break;
 		case 't':
 			if (uf_tool_parse_double(optarg, &o->duration) != 0 || !(o->duration > 0))
-				return usage_err(
+				return uf_tool_usage_err(
 						"--duration: \"%s\" is not a number of seconds > 0",
 						optarg);
 			break;
 		case 'I':
 			if (uf_tool_parse_double(optarg, &o->idle) != 0 || !(o->idle > 0))
-				return usage_err("--idle: \"%s\" is not a number of seconds > 0",
-						 optarg);
+				return uf_tool_usage_err(
+						"--idle: \"%s\" is not a number of seconds > 0",
+						optarg);
 			break;
 		case 'e':
 			if (uf_tool_parse_u64(optarg, &o->expect.first) != 0)
-				return usage_err("--expect-first: \"%s\" is not a sequence number",
-						 optarg);
+				return uf_tool_usage_err(
+						"--expect-first: \"%s\" is not a sequence number",
+						optarg);
 			o->expect.has_first = true;
 			break;
 		case 'E':
 			if (uf_tool_parse_u64(optarg, &o->expect.last) != 0)
-				return usage_err("--expect-last: \"%s\" is not a sequence number",
-						 optarg);
+				return uf_tool_usage_err(
+						"--expect-last: \"%s\" is not a sequence number",
+						optarg);
 			o->expect.has_last = true;
 			break;
 		case 'w':
 			if (uf_tool_parse_u64(optarg, &v) != 0 || v == 0 || (v & (v - 1)) != 0 ||
 			    v < (UINT64_C(1) << UF_SEQ_WIN_LOG2_MIN) ||
 			    v > (UINT64_C(1) << UF_SEQ_WIN_LOG2_MAX))
-				return usage_err("--window: \"%s\" is not a power of two 64..2^30",
-						 optarg);
+				return uf_tool_usage_err(
+						"--window: \"%s\" is not a power of two 64..2^30",
+						optarg);
 			o->win_log2 = (unsigned int)__builtin_ctzll(v);
-			break;
-		case 'j':
-			o->json = optarg;
-			break;
-		case 'R':
-			o->ready = optarg;
 			break;
 		case 'V':
 			printf(PROG " %s (udpfan)\n", UF_VERSION);
@@ -213,25 +189,27 @@ parse_args(int argc, char **argv, struct sink_opts *o)
 			return UF_EXIT_CONFIG;
 		}
 	}
-	o->n_extra = argc - optind;
-	o->extra = argv + optind;
+	o->t.eal.n_extra = argc - optind;
+	o->t.eal.extra = argv + optind;
 	if (o->kernel) {
-		if (o->dev != NULL || o->has_ip)
-			return usage_err("%s",
-					 "--kernel takes no --dev or --ip (those are DPDK mode)");
+		if (o->t.eal.dev != NULL || o->has_ip)
+			return uf_tool_usage_err(
+					"%s",
+					"--kernel takes no --dev or --ip (those are DPDK mode)");
 		if (o->n_ports == 0)
-			return usage_err("%s", "--kernel needs --port P[,P...]");
-		if (o->n_extra != 0)
-			return usage_err("unexpected argument \"%s\"", argv[optind]);
+			return uf_tool_usage_err("%s", "--kernel needs --port P[,P...]");
+		if (o->t.eal.n_extra != 0)
+			return uf_tool_usage_err("unexpected argument \"%s\"", argv[optind]);
 	} else {
-		if (o->dev == NULL || !o->has_ip)
-			return usage_err("%s", "give --kernel --port P, or --dev DEVICE --ip "
-					       "A.B.C.D/LEN");
+		if (o->t.eal.dev == NULL || !o->has_ip)
+			return uf_tool_usage_err("%s",
+						 "give --kernel --port P, or --dev DEVICE --ip "
+						 "A.B.C.D/LEN");
 		if (o->has_bind)
-			return usage_err("%s", "--bind is for --kernel mode");
+			return uf_tool_usage_err("%s", "--bind is for --kernel mode");
 	}
 	if (o->expect.has_first && o->expect.has_last && o->expect.last < o->expect.first)
-		return usage_err("%s", "--expect-last is below --expect-first");
+		return uf_tool_usage_err("%s", "--expect-last is below --expect-first");
 	return 0;
 }
 
@@ -354,8 +332,7 @@ main(int argc, char **argv)
 	struct sink_opts o = {
 		.win_log2 = UF_SEQ_WIN_LOG2_DEFAULT,
 		.csum_check = true,
-		.lcores = "0,1",
-		.file_prefix = PROG,
+		.t.eal = { .lcores = "0,1", .file_prefix = PROG },
 	};
 	const struct sink_mode *mode;
 	struct uf_err err = { 0 };
@@ -381,8 +358,8 @@ main(int argc, char **argv)
 		mode->fini();
 		return err.code != 0 ? err.code : UF_EXIT_OTHER;
 	}
-	if (o.ready != NULL && (ret = uf_tool_touch(o.ready)) != 0)
-		fprintf(stderr, PROG ": warning: --ready %s: %s\n", o.ready, strerror(-ret));
+	if (o.t.ready != NULL && (ret = uf_tool_touch(o.t.ready)) != 0)
+		fprintf(stderr, PROG ": warning: --ready %s: %s\n", o.t.ready, strerror(-ret));
 
 	t0 = last_change = mono_s();
 	while (!sink_stopping()) {
@@ -416,8 +393,8 @@ main(int argc, char **argv)
 	fclose(mem);
 	fputs(buf, stdout);
 	fflush(stdout);
-	if (o.json != NULL && (ret = uf_tool_write_file(o.json, buf)) != 0) {
-		fprintf(stderr, PROG ": error: --json %s: %s\n", o.json, strerror(-ret));
+	if (o.t.json != NULL && (ret = uf_tool_write_file(o.t.json, buf)) != 0) {
+		fprintf(stderr, PROG ": error: --json %s: %s\n", o.t.json, strerror(-ret));
 		rc = UF_EXIT_OTHER;
 	}
 	free(buf);

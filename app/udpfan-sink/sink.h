@@ -12,6 +12,7 @@
 #include "uf_common.h"
 #include "uf_seqtrack.h"
 #include "uf_sinkcount.h"
+#include "uf_tool.h"
 
 #define PROG "udpfan-sink"
 #define SINK_MAX_PORTS 16
@@ -20,11 +21,11 @@
 
 struct sink_opts {
 	bool kernel;
+	struct uf_tool_opts t; /* DPDK mode: --dev is t.eal.dev */
 	int n_ports;
 	uint16_t ports[SINK_MAX_PORTS]; /* host order */
 	bool has_bind;
 	rte_be32_t bind;
-	const char *dev;
 	bool has_ip;
 	rte_be32_t ip;
 	uint8_t prefix_len;
@@ -33,14 +34,6 @@ struct sink_opts {
 	struct uf_seq_expect expect;
 	unsigned int win_log2;
 	bool csum_check;
-	const char *lcores;
-	const char *file_prefix;
-	bool in_memory;
-	bool no_huge;
-	int n_extra;
-	char **extra;
-	const char *json;
-	const char *ready;
 };
 
 /* set by the signal handler and by the control loop; receivers check it once per pass */

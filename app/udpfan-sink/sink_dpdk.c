@@ -200,23 +200,14 @@ dpdk_loop(void *arg)
 static int
 dpdk_start(const struct sink_opts *o, struct uf_err *err)
 {
-	struct uf_tool_eal eo = {
-		.dev = o->dev,
-		.lcores = o->lcores,
-		.file_prefix = o->file_prefix,
-		.in_memory = o->in_memory,
-		.no_huge = o->no_huge,
-		.n_extra = o->n_extra,
-		.extra = o->extra,
-	};
 	char line[2048];
 	int i, ret;
 
-	if (uf_tool_eal_init(&eo, err, line, sizeof(line)) != 0)
+	if (uf_tool_eal_init(&o->t.eal, err, line, sizeof(line)) != 0)
 		return -1;
 	eal_up = true;
 	UF_TOOL_LOG(INFO, "EAL: %s", line);
-	if (uf_tool_port_open(&dport, o->dev, RXD, TXD, err) != 0)
+	if (uf_tool_port_open(&dport, o->t.eal.dev, RXD, TXD, err) != 0)
 		return -1;
 
 	dl.port_id = dport.port_id;

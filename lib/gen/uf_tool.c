@@ -17,6 +17,7 @@
 #include "uf_config.h"
 #include "uf_env.h"
 #include "uf_pkt.h"
+#include "uf_port.h"
 #include "uf_quirks.h"
 #include "uf_tool.h"
 
@@ -155,7 +156,6 @@ uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_
 	struct rte_eth_rxconf rxc;
 	struct rte_eth_conf conf;
 	struct rte_eth_link link;
-	uint64_t deadline;
 	uint32_t n_mbufs;
 	char norm[UF_DEVSTR_MAX];
 	size_t n;
@@ -259,15 +259,7 @@ uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_
 	p->started = true;
 	read_xdp_mode(p);
 
-	deadline = rte_get_timer_cycles() + rte_get_timer_hz() * LINK_WAIT_MS / 1000;
-	do {
-		memset(&link, 0, sizeof(link));
-		ret = rte_eth_link_get_nowait(p->port_id, &link);
-		if (ret == 0 && link.link_status == RTE_ETH_LINK_UP)
-			break;
-		rte_delay_ms(50);
-	} while (rte_get_timer_cycles() < deadline);
-	p->link_up = ret == 0 && link.link_status == RTE_ETH_LINK_UP;
+	p->link_up = uf_port_link_wait(p->port_id, LINK_WAIT_MS, &link);
 	if (!p->link_up)
 		UF_TOOL_LOG(WARNING, "%s: link still down after %u ms; starting anyway",
 			    p->dev_name, LINK_WAIT_MS);
@@ -483,4 +475,40 @@ uf_tool_touch(const char *path)
 		return -errno;
 	close(fd);
 	return 0;
+}
+
+bool
+uf_tool_opt(int c, const char *arg, struct uf_tool_opts *t)
+{
+	switch (c) {
+	case 'l':
+		t->eal.lcores = arg;
+		return true;
+	case 'F':
+		t->eal.file_prefix = arg;
+		return true;
+	case 'm':
+		t->eal.in_memory = true;
+		return true;
+	case 'H':
+		t->eal.no_huge = true;
+		return true;
+	case 'j':
+		t->json = arg;
+		return true;
+	case 'R':
+		t->ready = arg;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int
+uf_tool_usage_err(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: error: ", uf_tool_name);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (%s --help)\n", uf_tool_name);
+	return UF_EXIT_CONFIG;
 }

@@ -32,6 +32,30 @@ struct uf_tool_eal {
 	char **extra;
 };
 
+/* The options both tools take besides their own: EAL (but --dev), --json and --ready. */
+struct uf_tool_opts {
+	struct uf_tool_eal eal;
+	const char *json;  /* also write the summary there */
+	const char *ready; /* create this file once running */
+};
+
+/* their getopt_long entries (the includer has <getopt.h>) */
+/* clang-format off */
+#define UF_TOOL_LONGOPTS                                     \
+	{ "lcores", required_argument, NULL, 'l' },          \
+	{ "file-prefix", required_argument, NULL, 'F' },     \
+	{ "in-memory", no_argument, NULL, 'm' },             \
+	{ "no-huge", no_argument, NULL, 'H' },               \
+	{ "json", required_argument, NULL, 'j' },            \
+	{ "ready", required_argument, NULL, 'R' }
+/* clang-format on */
+
+/* If getopt's c is one of UF_TOOL_LONGOPTS, store arg in t and return true. */
+bool uf_tool_opt(int c, const char *arg, struct uf_tool_opts *t);
+
+/* "<tool>: error: <fmt with arg> (<tool> --help)" on stderr; returns UF_EXIT_CONFIG. */
+int uf_tool_usage_err(const char *fmt, const char *arg);
+
 /*
  * Check the environment (root, hugepages, the interface) and initialise EAL with only `dev`
  * (--vdev, or -a for a PCI address; --no-pci for a vdev). 0, or -1 with err (exit code 2 or

@@ -320,7 +320,6 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	      struct uf_err *err)
 {
 	struct rte_eth_link link;
-	uint64_t deadline;
 	int ret;
 
 	(void)cfg;
@@ -351,15 +350,7 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 		uf_pktsock_query(p->pktsock_fd, p->n_pktsock, &pi);
 	}
 
-	deadline = rte_get_timer_cycles() + rte_get_timer_hz() * o->link_wait_ms / 1000;
-	do {
-		memset(&link, 0, sizeof(link));
-		ret = rte_eth_link_get_nowait(p->port_id, &link);
-		if (ret == 0 && link.link_status == RTE_ETH_LINK_UP)
-			break;
-		rte_delay_ms(50);
-	} while (rte_get_timer_cycles() < deadline);
-	p->link_up = ret == 0 && link.link_status == RTE_ETH_LINK_UP;
+	p->link_up = uf_port_link_wait(p->port_id, o->link_wait_ms, &link);
 	if (!p->link_up)
 		UF_LOG(WARNING, "port %s: link still down after %u ms; forwarding starts anyway",
 		       p->cfg->name, o->link_wait_ms);
@@ -424,6 +415,22 @@ uf_port_close(struct uf_port *p)
 		p->pool[q] = p->hdr_pool[q] = NULL;
 	}
 	p->cfg = NULL;
+}
+
+bool
+uf_port_link_wait(uint16_t port_id, uint32_t ms, struct rte_eth_link *link)
+{
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
+
+	for (;;) {
+		memset(link, 0, sizeof(*link));
+		if (rte_eth_link_get_nowait(port_id, link) == 0 &&
+		    link->link_status == RTE_ETH_LINK_UP)
+			return true;
+		if (rte_get_timer_cycles() >= deadline)
+			return false;
+		rte_delay_ms(50);
+	}
 }
 
 int

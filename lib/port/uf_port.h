@@ -73,6 +73,9 @@ int uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct u
 /* Stop, remove flows, close, free pools. */
 void uf_port_close(struct uf_port *p);
 
+/* Poll the link every 50 ms for up to ms: true once it is up (link filled), false if not. */
+bool uf_port_link_wait(uint16_t port_id, uint32_t ms, struct rte_eth_link *link);
+
 /* Read the xstats named in the row into vals[] (n_xstats values). 0 or -errno. */
 int uf_port_xstats(const struct uf_port *p, uint64_t *vals);
 
