@@ -34,6 +34,41 @@ nl_open(int proto)
 }
 
 /*
+ * Our open sockets of `domain`, from /proc/self/fd; with ifindex != 0 only those bound to
+ * that interface (getsockname; AF_XDP has none, so it is listed without). n or -errno.
+ */
+static int
+list_sockets(int domain, unsigned int ifindex, int *fds, int max)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -errno;
+	while ((de = readdir(d)) != NULL && n < max) {
+		struct sockaddr_ll sll;
+		socklen_t len = sizeof(int);
+		int fd, got;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		fd = atoi(de->d_name);
+		if (fd == dirfd(d))
+			continue;
+		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &got, &len) != 0 || got != domain)
+			continue;
+		len = sizeof(sll);
+		if (ifindex != 0 && (getsockname(fd, (struct sockaddr *)&sll, &len) != 0 ||
+				     (unsigned int)sll.sll_ifindex != ifindex))
+			continue;
+		fds[n++] = fd;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
  * The PMD keeps its AF_XDP sockets to itself; they are ours all the same. It opens one per
  * RX queue in rx_queue_setup, so the port remembers which of our descriptors appeared there
  * (AF_XDP has no getsockname to tell them apart later), and asks each for XDP_STATISTICS
@@ -43,26 +78,7 @@ nl_open(int proto)
 int
 uf_xsk_list_fds(int *fds, int max)
 {
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (d == NULL)
-		return -errno;
-	while ((de = readdir(d)) != NULL && n < max) {
-		socklen_t len = sizeof(int);
-		int fd, domain;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		fd = atoi(de->d_name);
-		if (fd == dirfd(d))
-			continue;
-		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) == 0 && domain == AF_XDP)
-			fds[n++] = fd;
-	}
-	closedir(d);
-	return n;
+	return list_sockets(AF_XDP, 0, fds, max);
 }
 
 int
@@ -101,32 +117,7 @@ uf_xsk_query(const int *fds, int n_fds, struct uf_xsk_info *out)
 int
 uf_pktsock_list(unsigned int ifindex, int *fds, int max)
 {
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (d == NULL)
-		return -errno;
-	while ((de = readdir(d)) != NULL && n < max) {
-		struct sockaddr_ll sll;
-		socklen_t len = sizeof(int);
-		int fd, domain;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		fd = atoi(de->d_name);
-		if (fd == dirfd(d))
-			continue;
-		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0 ||
-		    domain != AF_PACKET)
-			continue;
-		len = sizeof(sll);
-		if (getsockname(fd, (struct sockaddr *)&sll, &len) == 0 &&
-		    (unsigned int)sll.sll_ifindex == ifindex)
-			fds[n++] = fd;
-	}
-	closedir(d);
-	return n;
+	return list_sockets(AF_PACKET, ifindex, fds, max);
 }
 
 int
