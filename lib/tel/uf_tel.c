@@ -65,15 +65,40 @@ add_container(struct rte_tel_data *d, const char *name, struct rte_tel_data *c)
 		rte_tel_data_free(c);
 }
 
+/* an empty dict, or NULL when telemetry is out of memory (the caller leaves it out) */
+static struct rte_tel_data *
+new_dict(void)
+{
+	struct rte_tel_data *x = rte_tel_data_alloc();
+
+	if (x != NULL)
+		rte_tel_data_start_dict(x);
+	return x;
+}
+
+/* d[key] = { names[i]: vals[i] for i < n } */
+static void
+add_counters(struct rte_tel_data *d, const char *key, const char *const *names,
+	     const uint64_t *vals, int n)
+{
+	struct rte_tel_data *x = new_dict();
+	int i;
+
+	if (x == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		tel_u64(x, names[i], vals[i]);
+	add_container(d, key, x);
+}
+
 static struct rte_tel_data *
 port_dict(const struct uf_snap_port *p)
 {
-	struct rte_tel_data *d = rte_tel_data_alloc(), *x;
+	struct rte_tel_data *d = new_dict(), *x;
 	int j;
 
 	if (d == NULL)
 		return NULL;
-	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "driver", p->driver);
 	rte_tel_data_add_dict_int(d, "link_up", p->link_up);
 	tel_u64(d, "ipackets", p->st.ipackets);
@@ -84,18 +109,16 @@ port_dict(const struct uf_snap_port *p)
 	tel_u64(d, "ierrors", p->st.ierrors);
 	tel_u64(d, "oerrors", p->st.oerrors);
 	tel_u64(d, "rx_nombuf", p->st.rx_nombuf);
-	x = rte_tel_data_alloc();
+	x = new_dict();
 	if (x != NULL) {
-		rte_tel_data_start_dict(x);
 		for (j = 0; j < p->n_xstats; j++)
 			tel_u64(x, p->xnames[j], p->xvals[j]);
 		add_container(d, "xstats", x);
 	}
 	if (p->has_xsk) {
 		rte_tel_data_add_dict_string(d, "xdp_mode", p->xdp_mode);
-		x = rte_tel_data_alloc();
+		x = new_dict();
 		if (x != NULL) {
-			rte_tel_data_start_dict(x);
 			rte_tel_data_add_dict_int(x, "sockets", p->xsk.n_sockets);
 			tel_u64(x, "rx_dropped", p->xsk.rx_dropped);
 			tel_u64(x, "rx_invalid", p->xsk.rx_invalid);
@@ -107,9 +130,8 @@ port_dict(const struct uf_snap_port *p)
 		}
 	}
 	if (p->has_pktsock) {
-		x = rte_tel_data_alloc();
+		x = new_dict();
 		if (x != NULL) {
-			rte_tel_data_start_dict(x);
 			rte_tel_data_add_dict_int(x, "sockets", p->pktsock_n);
 			tel_u64(x, "packets", p->pktsock_packets);
 			tel_u64(x, "drops", p->pktsock_drops);
@@ -124,12 +146,11 @@ port_dict(const struct uf_snap_port *p)
 static struct rte_tel_data *
 ports_dict(const struct uf_snap *s)
 {
-	struct rte_tel_data *d = rte_tel_data_alloc();
+	struct rte_tel_data *d = new_dict();
 	int i;
 
 	if (d == NULL)
 		return NULL;
-	rte_tel_data_start_dict(d);
 	for (i = 0; i < s->n_ports; i++) {
 		struct rte_tel_data *p = port_dict(&s->ports[i]);
 
@@ -142,12 +163,11 @@ ports_dict(const struct uf_snap *s)
 static struct rte_tel_data *
 dest_dict(const struct uf_snap_dest *dd)
 {
-	struct rte_tel_data *d = rte_tel_data_alloc();
+	struct rte_tel_data *d = new_dict();
 	char a[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
 
 	if (d == NULL)
 		return NULL;
-	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "ip", ip_str(dd->ip, a));
 	rte_tel_data_add_dict_int(d, "udp_port", dd->udp_port);
 	rte_tel_data_add_dict_string(d, "port", dd->port);
@@ -172,12 +192,11 @@ dest_dict(const struct uf_snap_dest *dd)
 static struct rte_tel_data *
 dests_dict(const struct uf_snap *s, int first)
 {
-	struct rte_tel_data *c = rte_tel_data_alloc();
+	struct rte_tel_data *c = new_dict();
 	int i;
 
 	if (c == NULL)
 		return NULL;
-	rte_tel_data_start_dict(c);
 	for (i = RTE_MAX(first, 0); i < s->n_dests && i < first + TEL_MAX_DESTS; i++) {
 		struct rte_tel_data *x = dest_dict(&s->dests[i]);
 		char key[16];
@@ -210,11 +229,8 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_int(d, "final", s->final);
 	tel_u64(d, "plan_version", s->plan_version);
 
-	c = rte_tel_data_alloc();
+	c = new_dict();
 	if (c != NULL) {
-		struct rte_tel_data *x;
-
-		rte_tel_data_start_dict(c);
 		tel_u64(c, "rx", s->tot.rx);
 		tel_u64(c, "forwarded", s->tot.forwarded);
 		tel_u64(c, "control", s->tot.control);
@@ -222,29 +238,16 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		tel_u64(c, "sampled_out", s->tot.sampled_out);
 		tel_u64(c, "copies_attempted", s->tot.copies_attempted);
 		tel_u64(c, "tx_ok", s->tot.tx_ok);
-		x = rte_tel_data_alloc();
-		if (x != NULL) {
-			rte_tel_data_start_dict(x);
-			for (i = 0; i < UF_DROP_MAX; i++)
-				tel_u64(x, uf_drop_names[i], s->tot.drop[i]);
-			add_container(c, "drop", x);
-		}
-		x = rte_tel_data_alloc();
-		if (x != NULL) {
-			rte_tel_data_start_dict(x);
-			for (i = 0; i < UF_TXDROP_MAX; i++)
-				tel_u64(x, uf_txdrop_names[i], s->tot.tx_drop[i]);
-			add_container(c, "tx_drop", x);
-		}
+		add_counters(c, "drop", uf_drop_names, s->tot.drop, UF_DROP_MAX);
+		add_counters(c, "tx_drop", uf_txdrop_names, s->tot.tx_drop, UF_TXDROP_MAX);
 		tel_u64(c, "tx_retries", s->tot.tx_retries);
 		tel_u64(c, "chained", s->tot.chained);
 		tel_u64(c, "ctl_tx_ok", s->tot.ctl_tx_ok);
 		tel_u64(c, "ctl_tx_drop", s->tot.ctl_tx_drop);
 		add_container(d, "fwd", c);
 	}
-	c = rte_tel_data_alloc();
+	c = new_dict();
 	if (c != NULL) {
-		rte_tel_data_start_dict(c);
 		tel_u64(c, "requests_answered", s->ctl.arp_requests_answered);
 		tel_u64(c, "replies_learned", s->ctl.arp_replies_learned);
 		tel_u64(c, "requests_sent", s->ctl.arp_requests_sent);
@@ -252,9 +255,8 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		tel_u64(c, "ignored", s->ctl.arp_ignored);
 		add_container(d, "arp", c);
 	}
-	c = rte_tel_data_alloc();
+	c = new_dict();
 	if (c != NULL) {
-		rte_tel_data_start_dict(c);
 		tel_u64(c, "echo_answered", s->ctl.icmp_echo_answered);
 		tel_u64(c, "rate_limited", s->ctl.icmp_rate_limited);
 		tel_u64(c, "ignored", s->ctl.icmp_ignored);
@@ -263,11 +265,10 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	c = ports_dict(s);
 	if (c != NULL)
 		add_container(d, "ports", c);
-	c = rte_tel_data_alloc();
+	c = new_dict();
 	if (c != NULL) {
-		rte_tel_data_start_dict(c);
 		for (i = 0; i < s->n_lcores; i++) {
-			struct rte_tel_data *l = rte_tel_data_alloc();
+			struct rte_tel_data *l = new_dict();
 			char key[16];
 			double pct = s->lc[i].total_cycles == 0
 						     ? 0.0
@@ -276,7 +277,6 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 
 			if (l == NULL)
 				continue;
-			rte_tel_data_start_dict(l);
 			tel_u64(l, "rx", s->lc[i].rx);
 			tel_u64(l, "tx", s->lc[i].tx);
 			snprintf(v, sizeof(v), "%.1f", pct);
