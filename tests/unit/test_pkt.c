@@ -31,12 +31,6 @@ put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 static uint32_t
 get32(const uint8_t *p)
 {
@@ -70,27 +64,6 @@ be16(uint16_t host)
 
 /* ---- RFC 1071 from scratch ---- */
 
-/* sum of big-endian 16-bit words; an odd last byte is the high half of a word */
-static uint32_t
-sum16(uint32_t acc, const uint8_t *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		acc += (uint32_t)(b[i] << 8 | b[i + 1]);
-	if (n & 1)
-		acc += (uint32_t)b[n - 1] << 8;
-	return acc;
-}
-
-static uint16_t
-fold(uint64_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
-
 /* IPv4 header checksum of hdr (ihl bytes), the checksum field taken as zero */
 static uint16_t
 ref_ip_cksum(const uint8_t *hdr, size_t ihl)
@@ -99,7 +72,7 @@ ref_ip_cksum(const uint8_t *hdr, size_t ihl)
 
 	memcpy(tmp, hdr, ihl);
 	tmp[10] = tmp[11] = 0;
-	return (uint16_t)~fold(sum16(0, tmp, ihl));
+	return (uint16_t)~uf_t_fold(uf_t_sum16(0, tmp, ihl));
 }
 
 /* sum of the UDP pseudo-header + UDP header (checksum as zero) + payload */
@@ -117,14 +90,14 @@ ref_udp_sum(uint32_t sip, uint32_t dip, const uint8_t *udp, size_t ulen)
 	s += (uint32_t)ulen;
 	memcpy(h, udp, 8);
 	h[6] = h[7] = 0;
-	s = sum16(s, h, 8);
-	return sum16(s, udp + 8, ulen - 8);
+	s = uf_t_sum16(s, h, 8);
+	return uf_t_sum16(s, udp + 8, ulen - 8);
 }
 
 static uint16_t
 ref_udp_cksum(uint32_t sip, uint32_t dip, const uint8_t *udp, size_t ulen)
 {
-	uint16_t ck = (uint16_t)~fold(ref_udp_sum(sip, dip, udp, ulen));
+	uint16_t ck = (uint16_t)~uf_t_fold(ref_udp_sum(sip, dip, udp, ulen));
 
 	return ck == 0 ? 0xffff : ck;
 }
@@ -133,7 +106,7 @@ ref_udp_cksum(uint32_t sip, uint32_t dip, const uint8_t *udp, size_t ulen)
 static bool
 ip_verifies(const uint8_t *ip)
 {
-	return fold(sum16(0, ip, (size_t)(ip[0] & 0xf) * 4)) == 0xffff;
+	return uf_t_fold(uf_t_sum16(0, ip, (size_t)(ip[0] & 0xf) * 4)) == 0xffff;
 }
 
 /* does the UDP datagram of the IPv4 packet at ip verify (checksum present and right)? */
@@ -142,14 +115,14 @@ udp_verifies(const uint8_t *ip)
 {
 	size_t ihl = (size_t)(ip[0] & 0xf) * 4;
 	const uint8_t *udp = ip + ihl;
-	size_t ulen = get16(udp + 4);
+	size_t ulen = uf_t_get16(udp + 4);
 	uint32_t sip = get32(ip + 12), dip = get32(ip + 16);
 	uint32_t s = (sip >> 16) + (sip & 0xffff) + (dip >> 16) + (dip & 0xffff) + 17 +
 		     (uint32_t)ulen;
 
-	if (get16(udp + 6) == 0)
+	if (uf_t_get16(udp + 6) == 0)
 		return false;
-	return fold(sum16(s, udp, ulen)) == 0xffff;
+	return uf_t_fold(uf_t_sum16(s, udp, ulen)) == 0xffff;
 }
 
 /* ---- a tiny PRNG for payloads and addresses (xorshift32) ---- */
@@ -427,7 +400,7 @@ check_combo_payload(const struct combo *c, const uint8_t *fixed)
 	if (c->out_cksum)
 		CHECK(udp_verifies(out + 14), "%s: UDP checksum does not verify", what);
 	else
-		CHECK_EQ(get16(out + 40), 0);
+		CHECK_EQ(uf_t_get16(out + 40), 0);
 }
 
 static void
@@ -542,7 +515,7 @@ test_hdr_write_zero_result(void)
 				payload[6] = exp[40];
 				payload[7] = exp[41];
 				expected_hdr(exp, &c, payload);
-				CHECK_EQ(get16(exp + 40), 0xffff);
+				CHECK_EQ(uf_t_get16(exp + 40), 0xffff);
 				check_combo_payload(&c, payload);
 			}
 		}
@@ -598,10 +571,10 @@ test_in_sum_no_cksum(void)
 		CHECK_EQ(info.udp_cksum, 0);
 		/* uf_in_sum adds 16-bit words as they lie in memory: read its folded sum back
 		 * through memory to compare it with the big-endian reference */
-		got = fold(uf_in_sum(&info, f + 42, be32(OUR_IP), be16(OUR_UDP)));
+		got = uf_t_fold(uf_in_sum(&info, f + 42, be32(OUR_IP), be16(OUR_UDP)));
 		memcpy(b, &got, 2);
-		CHECK_EQ(get16(b),
-			 fold(ref_udp_sum(PEER_IP, OUR_IP, f + 34, 8 + (size_t)plens[i])));
+		CHECK_EQ(uf_t_get16(b),
+			 uf_t_fold(ref_udp_sum(PEER_IP, OUR_IP, f + 34, 8 + (size_t)plens[i])));
 	}
 }
 
@@ -642,7 +615,7 @@ test_corruption_carried(void)
 					build_udp(in, &fs);
 					CHECK(udp_verifies(in + 14),
 					      "the input is good before we break it");
-					ck = get16(in + 40);
+					ck = uf_t_get16(in + 40);
 					if (how == 0)
 						in[42 + plens[i] / 2] ^= 0x10; /* payload damaged */
 					else if (how == 1)
@@ -657,7 +630,7 @@ test_corruption_carried(void)
 					p = uf_in_sum(&info, in + 42, be32(OUR_IP), be16(OUR_UDP));
 					uf_hdr_write(out, &t, &info, p, true);
 					memcpy(out + 42, in + 42, c.plen);
-					CHECK(get16(out + 40) != 0,
+					CHECK(uf_t_get16(out + 40) != 0,
 					      "mode %s keep_sport %d plen %u how %d: "
 					      "a zero checksum would hide the damage",
 					      src_mode_name[m], k, plens[i], how);
@@ -686,19 +659,19 @@ test_tmpl_layout(void)
 	make_tmpl(&t, &c);
 	CHECK_MEM(h, DEST_MAC, 6);
 	CHECK_MEM(h + 6, EGRESS_MAC, 6);
-	CHECK_EQ(get16(h + 12), 0x0800);
+	CHECK_EQ(uf_t_get16(h + 12), 0x0800);
 	CHECK_EQ(h[14], 0x45);
-	CHECK_EQ(get16(h + 16), 0); /* total length: per copy */
-	CHECK_EQ(get16(h + 18), 0); /* id: per copy */
-	CHECK_EQ(get16(h + 20), 0x4000);
+	CHECK_EQ(uf_t_get16(h + 16), 0); /* total length: per copy */
+	CHECK_EQ(uf_t_get16(h + 18), 0); /* id: per copy */
+	CHECK_EQ(uf_t_get16(h + 20), 0x4000);
 	CHECK_EQ(h[22], 17);
 	CHECK_EQ(h[23], 17);
 	CHECK_EQ(get32(h + 26), FIXED_IP);
 	CHECK_EQ(get32(h + 30), DEST_IP);
-	CHECK_EQ(get16(h + 34), OUR_SPORT);
-	CHECK_EQ(get16(h + 36), DEST_UDP);
-	CHECK_EQ(get16(h + 38), 0);
-	CHECK_EQ(get16(h + 40), 0);
+	CHECK_EQ(uf_t_get16(h + 34), OUR_SPORT);
+	CHECK_EQ(uf_t_get16(h + 36), DEST_UDP);
+	CHECK_EQ(uf_t_get16(h + 38), 0);
+	CHECK_EQ(uf_t_get16(h + 40), 0);
 	CHECK_EQ(t.keep_src_ip, false);
 	CHECK_EQ(t.keep_sport, false);
 
@@ -706,7 +679,7 @@ test_tmpl_layout(void)
 	c.keep_sport = true;
 	make_tmpl(&t, &c);
 	CHECK_EQ(get32(h + 26), 0);
-	CHECK_EQ(get16(h + 34), 0);
+	CHECK_EQ(uf_t_get16(h + 34), 0);
 	CHECK_EQ(t.keep_src_ip, true);
 	CHECK_EQ(t.keep_sport, true);
 }
@@ -763,7 +736,7 @@ test_classify_forward(void)
 	CHECK_EQ(info.src_port, be16(PEER_UDP));
 	CHECK_EQ(info.ip_id, be16(0xabcd));
 	CHECK_EQ(info.tos, 0xb9 & 0xfc); /* DSCP kept, ECN cleared */
-	CHECK_EQ(info.udp_cksum, be16(get16(f + 40)));
+	CHECK_EQ(info.udp_cksum, be16(uf_t_get16(f + 40)));
 	CHECK(info.udp_cksum != 0, "the sender's checksum is reported");
 
 	/* no checksum */
@@ -781,7 +754,7 @@ test_classify_forward(void)
 		CHECK_EQ(info.payload_off, 14 + i * 4 + 8);
 		CHECK_EQ(info.payload_len, 33);
 		CHECK_EQ(info.src_port, be16(PEER_UDP));
-		CHECK_EQ(info.udp_cksum, be16(get16(f + 14 + i * 4 + 6)));
+		CHECK_EQ(info.udp_cksum, be16(uf_t_get16(f + 14 + i * 4 + 6)));
 	}
 
 	/* a short datagram padded to 60 bytes: the length comes from UDP, not the frame */
@@ -1161,7 +1134,7 @@ hand_echo(uint8_t *f, uint16_t ident, uint16_t seq, const uint8_t *data, size_t 
 	put16(icmp + 6, seq);
 	if (dlen > 0)
 		memcpy(icmp + 8, data, dlen);
-	put16(icmp + 2, (uint16_t)~fold(sum16(0, icmp, 8 + dlen)));
+	put16(icmp + 2, (uint16_t)~uf_t_fold(uf_t_sum16(0, icmp, 8 + dlen)));
 	return 14 + tot;
 }
 
@@ -1191,14 +1164,14 @@ check_echo_reply(uint16_t ident, uint16_t seq, size_t dlen, uint8_t ihl_words, b
 	      ident, seq, dlen);
 	CHECK_EQ(icmp[0], 0);
 	CHECK_EQ(icmp[1], 0);
-	CHECK_EQ(get16(icmp + 4), ident);
-	CHECK_EQ(get16(icmp + 6), seq);
+	CHECK_EQ(uf_t_get16(icmp + 4), ident);
+	CHECK_EQ(uf_t_get16(icmp + 6), seq);
 	CHECK_MEM(icmp + 8, orig + 14 + ihl + 8, dlen);
-	CHECK(fold(sum16(0, icmp, 8 + dlen)) == 0xffff,
+	CHECK(uf_t_fold(uf_t_sum16(0, icmp, 8 + dlen)) == 0xffff,
 	      "ident 0x%04x seq 0x%04x dlen %zu ihl %zu: ICMP checksum 0x%04x does not "
 	      "verify",
-	      ident, seq, dlen, ihl, get16(icmp + 2));
-	CHECK_EQ(get16(ip + 2), ihl + 8 + dlen);
+	      ident, seq, dlen, ihl, uf_t_get16(icmp + 2));
+	CHECK_EQ(uf_t_get16(ip + 2), ihl + 8 + dlen);
 }
 
 static void
@@ -1231,7 +1204,7 @@ test_icmp_echo(void)
 	len = hand_echo(f, 1, 1, data, sizeof(data), 5);
 	f[14 + 20] = 0; /* an echo reply (checksum fixed up) */
 	put16(f + 14 + 20 + 2, 0);
-	put16(f + 14 + 20 + 2, (uint16_t)~fold(sum16(0, f + 34, 8 + sizeof(data))));
+	put16(f + 14 + 20 + 2, (uint16_t)~uf_t_fold(uf_t_sum16(0, f + 34, 8 + sizeof(data))));
 	CHECK_EQ(uf_icmp_echo_reply(f, (uint32_t)len, &mac), -1);
 	len = hand_echo(f, 1, 1, data, sizeof(data), 5);
 	CHECK_EQ(uf_icmp_echo_reply(f, (uint32_t)len - 1, &mac), -1);

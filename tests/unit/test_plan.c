@@ -19,12 +19,6 @@ ip_of(const char *s)
 	return a.s_addr;
 }
 
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 static struct rte_ether_addr
 mac(uint8_t a, uint8_t last)
 {
@@ -138,7 +132,7 @@ check_tmpl(const struct uf_plan *plan, int i, const char *src_ip, uint16_t sport
 
 	CHECK_MEM(h, dest_mac[i].addr_bytes, 6);
 	CHECK_MEM(h + 6, port_mac[d->port].addr_bytes, 6);
-	CHECK_EQ(get16(h + 12), 0x0800);
+	CHECK_EQ(uf_t_get16(h + 12), 0x0800);
 	CHECK_EQ(h[14], 0x45);
 	CHECK_EQ(h[22], d->ttl);
 	CHECK_EQ(h[23], 17);
@@ -154,8 +148,8 @@ check_tmpl(const struct uf_plan *plan, int i, const char *src_ip, uint16_t sport
 	if (sport == 0)
 		CHECK_EQ(plan->dests[i].tmpl.keep_sport, true);
 	else
-		CHECK_EQ(get16(h + 34), sport);
-	CHECK_EQ(get16(h + 36), d->udp_port);
+		CHECK_EQ(uf_t_get16(h + 34), sport);
+	CHECK_EQ(uf_t_get16(h + 36), d->udp_port);
 }
 
 static void
@@ -175,7 +169,7 @@ test_plan_no_rules(void)
 	CHECK_EQ(plan->fanout, UF_FANOUT_AUTO);
 	CHECK_EQ(plan->chain_min_payload, 60 - 42); /* chained frames never need padding */
 	CHECK_EQ(plan->in_dst_ip, ip_of("10.0.0.10"));
-	CHECK_EQ(get16((const uint8_t *)&plan->in_dst_port), 5000);
+	CHECK_EQ(uf_t_get16((const uint8_t *)&plan->in_dst_port), 5000);
 	CHECK(plan->lpm == NULL, "no rules, no LPM");
 	CHECK_EQ(plan->rte_mem, false);
 
@@ -298,34 +292,14 @@ test_plan_unresolved(void)
 
 /* ---- a copy written from the plan's template verifies from scratch ---- */
 
-static uint32_t
-sum16(uint32_t acc, const uint8_t *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		acc += (uint32_t)(b[i] << 8 | b[i + 1]);
-	if (n & 1)
-		acc += (uint32_t)b[n - 1] << 8;
-	return acc;
-}
-
-static uint16_t
-fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
-
 static bool
 udp_ok(const uint8_t *ip)
 {
 	const uint8_t *udp = ip + 20;
-	size_t ulen = get16(udp + 4);
-	uint32_t s = sum16(0, ip + 12, 8) + 17 + (uint32_t)ulen;
+	size_t ulen = uf_t_get16(udp + 4);
+	uint32_t s = uf_t_sum16(0, ip + 12, 8) + 17 + (uint32_t)ulen;
 
-	return fold(sum16(s, udp, ulen)) == 0xffff;
+	return uf_t_fold(uf_t_sum16(s, udp, ulen)) == 0xffff;
 }
 
 static void
@@ -356,7 +330,8 @@ test_plan_copy_verifies(void)
 	for (d = 0; d < 3; d++) {
 		uf_hdr_write(out, &plan->dests[d].tmpl, &in, p, plan->udp_cksum);
 		memcpy(out + 42, payload, sizeof(payload));
-		CHECK(fold(sum16(0, out + 14, 20)) == 0xffff, "dest %d: IPv4 checksum", d);
+		CHECK(uf_t_fold(uf_t_sum16(0, out + 14, 20)) == 0xffff, "dest %d: IPv4 checksum",
+		      d);
 		CHECK(udp_ok(out + 14), "dest %d: UDP checksum", d);
 	}
 	uf_plan_free(plan);

@@ -184,4 +184,35 @@ uf_t_symlink(const char *root, const char *rel, const char *target)
 	}
 }
 
+/* ---- packet checks from scratch (RFC 1071), independent of the code under test ---- */
+
+/* big-endian 16-bit read */
+static inline uint16_t
+uf_t_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* acc + the big-endian 16-bit words of b; an odd last byte is the high half of a word */
+static inline uint32_t
+uf_t_sum16(uint32_t acc, const uint8_t *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		acc += (uint32_t)(b[i] << 8 | b[i + 1]);
+	if (n & 1)
+		acc += (uint32_t)b[n - 1] << 8;
+	return acc;
+}
+
+/* ones-complement fold to 16 bits */
+static inline uint16_t
+uf_t_fold(uint64_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
 #endif /* UF_TEST_H */
