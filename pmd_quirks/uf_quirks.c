@@ -208,6 +208,24 @@ uf_quirk_lookup(const char *driver_name)
 }
 
 const struct uf_quirk *
+uf_quirk_lookup_vdev(const char *devstr)
+{
+	char name[64];
+	size_t n = strcspn(devstr, ",");
+
+	if (n >= sizeof(name))
+		return uf_quirk_lookup(NULL);
+	if (strncmp(devstr, "eth_", 4) == 0)
+		snprintf(name, sizeof(name), "net_%.*s", (int)(n - 4), devstr + 4);
+	else
+		snprintf(name, sizeof(name), "%.*s", (int)n, devstr);
+	n = strlen(name);
+	while (n > 0 && name[n - 1] >= '0' && name[n - 1] <= '9') /* the instance number */
+		name[--n] = '\0';
+	return uf_quirk_lookup(name);
+}
+
+const struct uf_quirk *
 uf_quirk_table(int *n)
 {
 	*n = N_ROWS;

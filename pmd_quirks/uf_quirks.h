@@ -28,7 +28,10 @@ enum uf_tristate {
 	UF_PARTIAL,
 };
 
-/* Kernel sockets behind a PMD whose own counters udpfan reads (the PMD leaves some out). */
+/*
+ * Kernel sockets behind a PMD whose own counters udpfan reads (the PMD leaves some out).
+ * Such a vdev runs on an existing kernel interface (iface=): checked before EAL.
+ */
 enum uf_kernel_sock {
 	UF_KSOCK_NONE = 0,
 	UF_KSOCK_XSK,    /* AF_XDP: XDP_STATISTICS, XDP_OPTIONS; XDP attach mode by netlink */
@@ -67,6 +70,12 @@ struct uf_quirk {
 
 /* The row for a driver name; never NULL (the conservative default row for unknown drivers). */
 const struct uf_quirk *uf_quirk_lookup(const char *driver_name);
+
+/*
+ * The row for a vdev string before EAL has probed it: "net_af_xdp0,iface=eth1" is
+ * net_af_xdp's, and DPDK's eth_ aliases ("eth_af_packet0") are the net_ drivers'.
+ */
+const struct uf_quirk *uf_quirk_lookup_vdev(const char *devstr);
 
 /* The whole table, for --list-quirks; count in *n, the default row last. */
 const struct uf_quirk *uf_quirk_table(int *n);

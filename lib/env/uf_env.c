@@ -302,12 +302,6 @@ static int __rte_format_printf(2, 3) problem(struct ck *c, const char *fmt, ...)
 	return 0;
 }
 
-static bool
-vdev_is(const char *dev, const char *drv, const char *alias)
-{
-	return strncmp(dev, drv, strlen(drv)) == 0 || strncmp(dev, alias, strlen(alias)) == 0;
-}
-
 static unsigned int
 pci_id(const char *bdf, const char *what)
 {
@@ -581,6 +575,7 @@ uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_en
 
 	for (i = 0; i < cfg->n_ports; i++) {
 		const struct uf_cfg_port *p = &cfg->ports[i];
+		const struct uf_quirk *q;
 		char iface[64], path[512];
 
 		if (p->is_pci) {
@@ -589,8 +584,8 @@ uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_en
 				return -1;
 			continue;
 		}
-		if (vdev_is(p->device, "net_af_xdp", "eth_af_xdp") ||
-		    vdev_is(p->device, "net_af_packet", "eth_af_packet")) {
+		q = uf_quirk_lookup_vdev(p->device);
+		if (q->kernel_sock != UF_KSOCK_NONE) {
 			needs_root = true;
 			if (!uf_devarg(p->device, "iface", iface, sizeof(iface))) {
 				if (problem(&c, "ports[%d].device: \"%s\" needs iface=<interface>",
@@ -608,7 +603,7 @@ uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_en
 					return -1;
 				continue;
 			}
-			if (vdev_is(p->device, "net_af_xdp", "eth_af_xdp") &&
+			if (q->kernel_sock == UF_KSOCK_XSK &&
 			    check_xdp_queues(&c, i, p->device, iface) < 0)
 				return -1;
 		}

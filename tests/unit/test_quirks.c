@@ -57,6 +57,20 @@ test_lookup(void)
 	CHECK(uf_quirk_lookup("") == def, "empty name: default row");
 	CHECK(uf_quirk_lookup(NULL) == def, "NULL: default row");
 	CHECK(uf_quirk_lookup("*") == def, "\"*\" is the default row");
+
+	/* vdev strings before EAL: instance number and devargs off, eth_ aliases to net_ */
+	CHECK(uf_quirk_lookup_vdev("net_af_xdp0,iface=eth1,queue_count=2") ==
+			      uf_quirk_lookup("net_af_xdp"),
+	      "net_af_xdp0,...: the af_xdp row");
+	CHECK_EQ(uf_quirk_lookup_vdev("net_af_xdp0,iface=eth1")->kernel_sock, UF_KSOCK_XSK);
+	CHECK_EQ(uf_quirk_lookup_vdev("eth_af_packet12,iface=v0")->kernel_sock, UF_KSOCK_PACKET);
+	CHECK_EQ(uf_quirk_lookup_vdev("net_af_packet")->kernel_sock, UF_KSOCK_PACKET);
+	CHECK(uf_quirk_lookup_vdev("net_null0,no-rx=1") == uf_quirk_lookup("net_null"),
+	      "net_null0: the null row");
+	CHECK_EQ(uf_quirk_lookup_vdev("net_null0")->kernel_sock, UF_KSOCK_NONE);
+	CHECK_EQ(uf_quirk_lookup_vdev("net_ring0")->kernel_sock, UF_KSOCK_NONE);
+	CHECK(uf_quirk_lookup_vdev("net_bonding0,mode=1") == def, "unknown vdev: default row");
+	CHECK(uf_quirk_lookup_vdev("") == def, "empty: default row");
 	/* the default row is the conservative one */
 	CHECK(def->sw_pad60 && !def->multiseg_tx_ok && !def->fast_free_ok && !def->hw_cksum_ok,
 	      "the default row pads and trusts nothing");
