@@ -40,10 +40,10 @@ def main():
             uf = Udpfan(tb, f.read(), wd)
         print("demo: udpfan is up (log: %s); waiting for ARP to resolve every sink" % uf.log)
         uf.wait_stats(lambda s: all(d["state"] == "reachable" for d in s["destinations"]), 10)
-        t0 = time.time()
+        t0 = time.monotonic()
         res = send(tb, a.count, a.rate, size=64)
         print("demo: sent %d datagrams from %s at %d/s in %.1f s" % (res["sent"], SRC_IP,
-                                                                   a.rate, time.time() - t0))
+                                                                   a.rate, time.monotonic() - t0))
         got = [(ip, s.result()["6000"]) for ip, s in sinks]
         st = uf.stop()
         with open(uf.log) as f:

@@ -378,18 +378,18 @@ stats: { interval_s: 1 }
                 g = tb.popen(tb.ns_src, gargv, stdout=go, stderr=ge)
             perf_p = None
             # perf: from 3 s after the generator's start (EAL init, warm-up) for half the run
-            t_perf = time.time() + 3 if perf else None
+            t_perf = time.monotonic() + 3 if perf else None
             # our own processes' CPU (utime, stime), sampled while they run
             own = {"gen": (0, 0)}
             ksoft = [ksoftirqd_cpu()]
-            t_end = time.time() + a.seconds + 60
-            while g.poll() is None and time.time() < t_end:
+            t_end = time.monotonic() + a.seconds + 60
+            while g.poll() is None and time.monotonic() < t_end:
                 own["gen"] = proc_cpu(g.pid) or own["gen"]
                 if fpid:
                     f1 = proc_cpu(fpid)
                     if f1:
                         own["udpfan"] = (f1[0] - f0[0], f1[1] - f0[1])
-                if t_perf and time.time() >= t_perf:
+                if t_perf and time.monotonic() >= t_perf:
                     t_perf = None
                     perf_p = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-C",
                                                str(FWD_CPU), "-F", "999", "-g", "-o", perf,
@@ -822,7 +822,7 @@ def main():
         ladders[1] = [int(float(x)) for x in a.ladder1.split(",")]
     if a.ladder4:
         ladders[4] = [int(float(x)) for x in a.ladder4.split(",")]
-    t_start = time.time()
+    t_start = time.monotonic()
     summary = {"argv": sys.argv, "started": stamp, "kernel": os.uname().release,
                "cpus": os.cpu_count(), "samplicator": samplicator_note(), "modes": {}}
     log("udpfan bench 2 (veth), raw logs in %s" % a.raw)
@@ -872,7 +872,7 @@ def main():
                 finally:
                     b.contender_teardown()
             table(ms, contenders, mdests, mode, a)
-    summary["elapsed_s"] = time.time() - t_start
+    summary["elapsed_s"] = time.monotonic() - t_start
     log("\nelapsed %.0f s" % summary["elapsed_s"])
     if a.json:
         with open(a.json, "w") as f:

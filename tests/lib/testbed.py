@@ -156,8 +156,8 @@ class Testbed:
 
 
 def wait_for(pred, timeout, step=0.05):
-    end = time.time() + timeout
-    while time.time() < end:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
         if pred():
             return True
         time.sleep(step)

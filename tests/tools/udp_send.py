@@ -29,7 +29,7 @@ def main():
             s.bind((args.bind, args.sport + i if args.sport else 0))
         socks.append(s)
     pad = bytes(max(args.size, 8) - 8)
-    t0 = time.time()
+    t0 = time.monotonic()
     sent = errors = 0
     for n in range(args.count):
         seq = args.start_seq + n
@@ -39,10 +39,10 @@ def main():
         except OSError:
             errors += 1
         if args.rate > 0:
-            ahead = (n + 1) / args.rate - (time.time() - t0)
+            ahead = (n + 1) / args.rate - (time.monotonic() - t0)
             if ahead > 0.001:
                 time.sleep(ahead)
-    print(json.dumps({"sent": sent, "errors": errors, "seconds": round(time.time() - t0, 3)}))
+    print(json.dumps({"sent": sent, "errors": errors, "seconds": round(time.monotonic() - t0, 3)}))
 
 
 if __name__ == "__main__":

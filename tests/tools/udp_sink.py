@@ -41,10 +41,10 @@ def main():
     res = {p: {"received": 0, "duplicates": 0, "reordered": 0, "reordered_per_flow": 0,
                "bad": 0, "max_seq": -1, "seqs": set(), "senders": {}, "flow_max": {}}
            for p in args.port}
-    t0 = time.time()
+    t0 = time.monotonic()
     last = None
     while not stop:
-        now = time.time()
+        now = time.monotonic()
         if last is not None and now - last > args.idle:
             break
         if last is None and now - t0 > args.timeout:
@@ -57,7 +57,7 @@ def main():
                     data, addr = s.recvfrom(65535, socket.MSG_DONTWAIT)
                 except BlockingIOError:
                     break
-                last = time.time()
+                last = time.monotonic()
                 c = res[p]
                 c["received"] += 1
                 key = "%s:%d" % addr

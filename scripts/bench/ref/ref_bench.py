@@ -85,13 +85,13 @@ def cpu_busy():
 
 def wait_quiet(limit, max_wait):
     """Other people share these 2 cores: wait (bounded) for a second with < limit cores busy."""
-    t_end = time.time() + max_wait
+    t_end = time.monotonic() + max_wait
     while True:
         c0 = cpu_busy()
         time.sleep(1)
         c1 = cpu_busy()
         busy = (c1[0] - c0[0]) / max(1, c1[1] - c0[1]) * os.cpu_count()
-        if busy < limit or time.time() > t_end:
+        if busy < limit or time.monotonic() > t_end:
             return busy
 
 
