@@ -112,18 +112,27 @@ class Collector:
         link = GaugeMetricFamily("udpfan_port_link_up", "link state", labels=["port"])
         resets = CounterMetricFamily("udpfan_port_resets_total", "device resets handled",
                                      labels=["port"])
+        retries = CounterMetricFamily("udpfan_port_reset_retries_total", "resets the PMD "
+                                      "called -EAGAIN and udpfan tried again", labels=["port"])
+        faults = CounterMetricFamily("udpfan_port_fault_resets_total", "resets requested "
+                                     "because a reset-worthy xstat rose", labels=["port"])
         for pname, p in st["ports"].items():
             for name, v in p.get("xstats", {}).items():
-                xs.add_metric([pname, name], v)
+                if v is not None:  # null: an implausible reading, unavailable
+                    xs.add_metric([pname, name], v)
             for name, v in p.get("xsk", {}).items():
                 if name != "sockets":
                     xsk.add_metric([pname, name], v)
             link.add_metric([pname], p["link_up"])
             resets.add_metric([pname], p.get("resets", 0))
+            retries.add_metric([pname], p.get("reset_retries", 0))
+            faults.add_metric([pname], p.get("fault_resets", 0))
         yield xs
         yield xsk
         yield link
         yield resets
+        yield retries
+        yield faults
 
         lrx = CounterMetricFamily("udpfan_lcore_rx_total", "frames a worker received",
                                   labels=["lcore"])

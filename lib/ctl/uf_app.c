@@ -53,11 +53,13 @@ publish_plan(struct uf_app *app)
 	struct rte_ether_addr port_mac[UF_MAX_PORTS];
 	uint16_t port_mtu[UF_MAX_PORTS];
 	bool port_chain[UF_MAX_PORTS];
+	uint16_t port_chain_min[UF_MAX_PORTS];
 	struct uf_plan_input in = {
 		.cfg = cfg,
 		.port_mac = port_mac,
 		.port_mtu = port_mtu,
 		.port_chain_ok = port_chain,
+		.port_chain_min_frame = port_chain_min,
 		.dest_mac = app->dest_mac,
 		.dest_resolved = app->dest_resolved,
 		.lpm = app->lpm,
@@ -71,6 +73,7 @@ publish_plan(struct uf_app *app)
 		port_mac[i] = app->ports[i].mac;
 		port_mtu[i] = app->ports[i].plan.mtu;
 		port_chain[i] = app->ports[i].plan.chain_ok;
+		port_chain_min[i] = app->ports[i].plan.chain_min_frame;
 	}
 	for (i = 0; i < cfg->n_dests; i++) {
 		const struct uf_neigh *e;
@@ -351,7 +354,8 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	const struct uf_config *cfg = app->cfg;
 	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
 	struct timespec ts;
-	int i, k;
+	char fault[128];
+	int i, k, ret;
 
 	memset(&s->tot, 0, sizeof(s->tot));
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -413,14 +417,24 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		snprintf(sp->driver, sizeof(sp->driver), "%s", p->info.driver_name);
 		snprintf(sp->steering, sizeof(sp->steering), "%s", p->steering);
 		sp->resets = p->resets;
+		sp->reset_retries = p->reset_retries;
+		sp->fault_resets = p->fault_resets;
 		memset(&sp->st, 0, sizeof(sp->st));
 		sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
 		memset(&link, 0, sizeof(link));
 		sp->link_up = rte_eth_link_get_nowait(p->port_id, &link) == 0 &&
 			      link.link_status == RTE_ETH_LINK_UP;
 		sp->n_xstats = RTE_MIN(p->n_xstats, UF_SNAP_XSTATS);
-		if (uf_port_xstats(p, sp->xvals) != 0)
+		ret = uf_port_xstats(p, sp->xvals, sp->xvalid, fault, sizeof(fault));
+		if (ret < 0)
 			sp->n_xstats = 0;
+		if (ret == 1 && !final) {
+			/* the PMD broke a queue and waits for a reset it will not signal (ENA) */
+			UF_LOG(ERR, "port %s: %s rose: requesting a port reset", p->cfg->name,
+			       fault);
+			p->fault_resets++;
+			uf_app_request_reset(app, i);
+		}
 		for (k = 0; k < sp->n_xstats; k++)
 			sp->xnames[k] = p->xstat_names[k];
 		sp->has_xsk = p->n_xsk > 0 && uf_xsk_query(p->xsk_fd, p->n_xsk, &sp->xsk) == 0;
@@ -672,7 +686,8 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	po.nb_workers = app->n_workers;
 	po.burst = cfg->fwd.burst;
 	po.n_dests = (uint16_t)cfg->n_dests;
-	po.want_chain = cfg->fwd.fanout != UF_FANOUT_COPY;
+	po.want_chain = uf_plan_may_chain(cfg);
+	po.chain_forced = cfg->fwd.fanout == UF_FANOUT_CHAIN;
 	po.link_wait_ms = o->link_wait_ms != 0 ? o->link_wait_ms : LINK_WAIT_MS_DEFAULT;
 	for (i = 0; i < cfg->n_ports; i++) {
 		ret = uf_port_init(&app->ports[i], cfg, (uint16_t)i, &po, err);

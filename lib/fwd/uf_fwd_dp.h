@@ -233,7 +233,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	}
 
 	chain = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok &&
-		in->payload_len >= plan->chain_min_payload && k > 1;
+		in->payload_len >= set->chain_min_payload && k > 1;
 	need = chain ? k : (uint16_t)(k > 0 ? k - 1 : 0);
 	got = need;
 	if (need > 0) {
@@ -345,7 +345,7 @@ uf_fanout_fast(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	const bool cksum = plan->udp_cksum;
 	const uint32_t chain_min = (plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL &&
 				    set->chain_ok && k > 1)
-						   ? plan->chain_min_payload
+						   ? set->chain_min_payload
 						   : UINT32_MAX;
 	const struct uf_dest_rt *last = &plan->dests[sel[k - 1]];
 	const uint16_t last_pad = w->txb[last->egress].pad_to;

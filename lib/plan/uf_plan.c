@@ -121,6 +121,7 @@ uf_plan_build(const struct uf_plan_input *in)
 		set->n = (uint16_t)n;
 		set->max_payload = UINT16_MAX;
 		set->chain_ok = true;
+		set->chain_min_payload = plan->chain_min_payload;
 		set->simple = true;
 		set->one_egress = true;
 		for (j = 0; j < n; j++) {
@@ -133,6 +134,12 @@ uf_plan_build(const struct uf_plan_input *in)
 			set->one_egress &= rt->egress ==
 					   plan->dests[plan->set_dests[set->first]].egress;
 			set->chain_ok &= rt->chain_ok;
+			if (in->port_chain_min_frame != NULL &&
+			    in->port_chain_min_frame[rt->egress] > UF_HDR_LEN &&
+			    (uint32_t)(in->port_chain_min_frame[rt->egress] - UF_HDR_LEN) >
+					    set->chain_min_payload)
+				set->chain_min_payload =
+						in->port_chain_min_frame[rt->egress] - UF_HDR_LEN;
 			if (rt->max_payload < set->max_payload)
 				set->max_payload = rt->max_payload;
 		}
@@ -140,6 +147,28 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->fast = plan->lpm == NULL && plan->n_sets == 1 && plan->sets[0].simple &&
 		     plan->sets[0].n > 0;
 	return plan;
+}
+
+bool
+uf_plan_may_chain(const struct uf_config *cfg)
+{
+	uint32_t min_payload = cfg->fwd.fanout == UF_FANOUT_CHAIN
+					       ? (uint32_t)(UF_MIN_FRAME - UF_HDR_LEN)
+					       : RTE_MAX(cfg->fwd.chain_min_payload,
+							 (uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
+	uint16_t mtu = cfg->ports[cfg->listen.port].mtu; /* 0: the device's, not known yet */
+	bool multi = false;
+	int i;
+
+	if (cfg->fwd.fanout == UF_FANOUT_COPY)
+		return false;
+	if (mtu != 0 && (uint32_t)mtu < min_payload + 28)
+		return false;
+	if (cfg->n_rules == 0)
+		multi = cfg->n_dests > 1;
+	for (i = 0; i < cfg->n_rules && !multi; i++)
+		multi = cfg->rules[i].n_to > 1;
+	return multi;
 }
 
 void

@@ -37,6 +37,9 @@ struct uf_set {
 	bool chain_ok;
 	bool simple;     /* every member resolved and unsampled: the fast path copies to all */
 	bool one_egress; /* every member leaves through the same port */
+	/* chain at and above this payload: the plan's, raised to what every member's egress PMD
+	 * can chain (ENA LLQ: no chained frame under 225 B) */
+	uint32_t chain_min_payload;
 };
 
 struct uf_plan {
@@ -62,6 +65,7 @@ struct uf_plan_input {
 	const struct rte_ether_addr *port_mac; /* [cfg->n_ports] */
 	const uint16_t *port_mtu;              /* [cfg->n_ports] */
 	const bool *port_chain_ok;             /* [cfg->n_ports] */
+	const uint16_t *port_chain_min_frame;  /* [cfg->n_ports]: 0 any; NULL: none anywhere */
 	const struct rte_ether_addr *dest_mac; /* [cfg->n_dests]: the next hop's MAC */
 	const bool *dest_resolved;             /* [cfg->n_dests] */
 	const struct rte_lpm *lpm;
@@ -70,6 +74,14 @@ struct uf_plan_input {
 };
 
 struct uf_plan *uf_plan_build(const struct uf_plan_input *in);
+
+/*
+ * Can this config ever produce a chained copy? Not with fanout: copy, not without a sender's
+ * set of two or more destinations (one copy reuses the received mbuf), and not when the
+ * listen port's configured MTU leaves no payload at or above chain_min_payload. Ports ask
+ * for MULTI_SEGS (and give up fast-free) only when it can (docs/pmd-quirks.md).
+ */
+bool uf_plan_may_chain(const struct uf_config *cfg);
 void uf_plan_free(struct uf_plan *plan);
 
 /* The next hop of a destination: itself on its port's subnet, else the port's gateway.

@@ -145,8 +145,14 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 			i ? ", " : "", p->name, p->driver, p->link_up ? "true" : "false",
 			p->st.ipackets, p->st.opackets, p->st.ibytes, p->st.obytes, p->st.imissed,
 			p->st.ierrors, p->st.oerrors, p->st.rx_nombuf);
-		for (j = 0; j < p->n_xstats; j++)
-			fprintf(f, "%s\"%s\": %" PRIu64, j ? ", " : "", p->xnames[j], p->xvals[j]);
+		for (j = 0; j < p->n_xstats; j++) {
+			/* an implausible reading (docs/loss-accounting.md): unavailable */
+			if (!p->xvalid[j])
+				fprintf(f, "%s\"%s\": null", j ? ", " : "", p->xnames[j]);
+			else
+				fprintf(f, "%s\"%s\": %" PRIu64, j ? ", " : "", p->xnames[j],
+					p->xvals[j]);
+		}
 		fprintf(f, "}");
 		if (p->has_pktsock)
 			fprintf(f,
@@ -162,8 +168,10 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 				p->xdp_mode, p->xsk.n_sockets, p->xsk.rx_dropped, p->xsk.rx_invalid,
 				p->xsk.rx_ring_full, p->xsk.fill_ring_empty, p->xsk.tx_invalid,
 				p->xsk.tx_ring_empty);
-		fprintf(f, ", \"steering\": \"%s\", \"resets\": %" PRIu64 "}", p->steering,
-			p->resets);
+		fprintf(f,
+			", \"steering\": \"%s\", \"resets\": %" PRIu64
+			", \"reset_retries\": %" PRIu64 ", \"fault_resets\": %" PRIu64 "}",
+			p->steering, p->resets, p->reset_retries, p->fault_resets);
 	}
 	fprintf(f, "}, \"lcores\": {");
 	for (i = 0; i < s->n_lcores; i++) {

@@ -268,6 +268,85 @@ test_plan_rules(void)
 	port_chain[1] = false;
 }
 
+/* A set chains from the larger of the plan's threshold and what each member's egress PMD can
+ * chain: ENA LLQ copies frames under 225 B (chain_min_frame 225 = payload 183). */
+static void
+test_plan_chain_min(void)
+{
+	uint16_t chain_min[2] = { 225, 0 };
+	struct uf_plan_input in = {
+		.cfg = &cfg,
+		.port_mac = port_mac,
+		.port_mtu = port_mtu,
+		.port_chain_ok = port_chain,
+		.port_chain_min_frame = chain_min,
+		.dest_mac = dest_mac,
+		.dest_resolved = dest_res,
+		.socket = -1,
+	};
+	struct uf_plan *plan;
+
+	setup();
+	cfg.fwd.fanout = UF_FANOUT_CHAIN; /* the plan's own threshold: 18 */
+	cfg.rules = rules;
+	cfg.n_rules = 2;
+	plan = uf_plan_build(&in);
+	CHECK(plan != NULL, "built");
+	if (plan == NULL)
+		return;
+	CHECK_EQ(plan->chain_min_payload, 18);
+	CHECK_EQ(plan->sets[0].chain_min_payload, 225 - 42); /* 2 (lan) and 0 (wan: ENA) */
+	CHECK_EQ(plan->sets[1].chain_min_payload, 225 - 42); /* 1 (wan) */
+	uf_plan_free(plan);
+	/* the other port's set keeps the plan's; auto's 512 is above ENA's already */
+	rule1_to[0] = 2;
+	plan = uf_plan_build(&in);
+	if (plan != NULL)
+		CHECK_EQ(plan->sets[1].chain_min_payload, 18);
+	uf_plan_free(plan);
+	rule1_to[0] = 1;
+	cfg.fwd.fanout = UF_FANOUT_AUTO;
+	cfg.fwd.chain_min_payload = 512;
+	plan = uf_plan_build(&in);
+	if (plan != NULL)
+		CHECK_EQ(plan->sets[0].chain_min_payload, 512);
+	uf_plan_free(plan);
+	/* no per-port array (unit callers, old inputs): the plan's */
+	in.port_chain_min_frame = NULL;
+	plan = uf_plan_build(&in);
+	if (plan != NULL)
+		CHECK_EQ(plan->sets[1].chain_min_payload, 512);
+	uf_plan_free(plan);
+}
+
+/* Ports ask for MULTI_SEGS only when the config can produce a chained copy. */
+static void
+test_may_chain(void)
+{
+	setup();
+	cfg.fwd.chain_min_payload = 512;
+	CHECK_EQ(uf_plan_may_chain(&cfg), true); /* auto, 3 destinations, MTU the device's */
+	cfg.fwd.fanout = UF_FANOUT_COPY;
+	CHECK_EQ(uf_plan_may_chain(&cfg), false);
+	cfg.fwd.fanout = UF_FANOUT_AUTO;
+	cfg.ports[0].mtu = 500; /* at most 472 B of payload: never 512 */
+	CHECK_EQ(uf_plan_may_chain(&cfg), false);
+	cfg.fwd.fanout = UF_FANOUT_CHAIN; /* chain from 18 B */
+	CHECK_EQ(uf_plan_may_chain(&cfg), true);
+	cfg.fwd.fanout = UF_FANOUT_AUTO;
+	cfg.ports[0].mtu = 1500;
+	CHECK_EQ(uf_plan_may_chain(&cfg), true);
+	cfg.n_dests = 1; /* one copy per datagram: the received mbuf itself */
+	CHECK_EQ(uf_plan_may_chain(&cfg), false);
+	cfg.n_dests = 3;
+	cfg.rules = rules; /* rules of 2 and 1 destinations: rule 0 can chain */
+	cfg.n_rules = 2;
+	CHECK_EQ(uf_plan_may_chain(&cfg), true);
+	rules[0].n_to = 1;
+	CHECK_EQ(uf_plan_may_chain(&cfg), false);
+	rules[0].n_to = 2;
+}
+
 static void
 test_plan_unresolved(void)
 {
@@ -395,6 +474,8 @@ main(void)
 {
 	RUN(test_plan_no_rules);
 	RUN(test_plan_rules);
+	RUN(test_plan_chain_min);
+	RUN(test_may_chain);
 	RUN(test_plan_unresolved);
 	RUN(test_plan_copy_verifies);
 	RUN(test_next_hop);
