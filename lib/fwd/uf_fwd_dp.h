@@ -95,6 +95,8 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
  * Chaining wins from about 512 bytes, before counting the NIC's second descriptor and DMA
  * read, which this bench cannot see and which move the crossing further up: auto chains at
  * 512 (UF_CHAIN_MIN_PAYLOAD_DEFAULT) where every egress PMD of the set can, copies below.
+ * The threshold is the set's: the plan's, raised where an egress PMD breaks short chains
+ * (ENA LLQ, chain_min_frame in docs/pmd-quirks.md), at no extra cost here.
  */
 static inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
