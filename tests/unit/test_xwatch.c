@@ -82,7 +82,7 @@ test_watch(void)
 	memset(&w, 0, sizeof(w));
 	CHECK_EQ(uf_xwatch_rose(&w, 5), false); /* baseline, whatever it is */
 	CHECK_EQ(uf_xwatch_rose(&w, 5), false);
-	CHECK_EQ(uf_xwatch_rose(&w, 6), true); /* a bad req_id seen: reset */
+	CHECK_EQ(uf_xwatch_rose(&w, 6), true);  /* a bad req_id seen: reset */
 	CHECK_EQ(uf_xwatch_rose(&w, 6), false); /* once per rise */
 	CHECK_EQ(uf_xwatch_rose(&w, 0), false); /* rings re-initialised */
 	CHECK_EQ(uf_xwatch_rose(&w, 1), true);
