@@ -358,27 +358,28 @@ resolve_xstats(struct uf_port *p)
 	for (i = 0; want != NULL && want[i] != NULL && p->n_xstats < UF_XSTATS_MAX; i++) {
 		uint64_t id;
 
-		if (rte_eth_xstats_get_id_by_name(p->port_id, want[i], &id) == 0 && id < basic) {
+		if (rte_eth_xstats_get_id_by_name(p->port_id, want[i], &id) != 0) {
+			UF_LOG(NOTICE,
+			       "port %s: %s has no xstat \"%s\" (expected by its quirk row); "
+			       "it is left out of the stats, not reported as 0",
+			       p->cfg->name, p->info.driver_name, want[i]);
+			continue;
+		}
+		if (id < basic) {
 			/* one basic id sends rte_eth_xstats_get_by_id to the PMD's full
 			 * xstats_get; the value is in rte_eth_stats anyway */
 			UF_LOG(NOTICE,
 			       "port %s: xstat \"%s\" is one of ethdev's basic stats "
 			       "(in the port's rte_eth_stats); left out of xstats",
 			       p->cfg->name, want[i]);
-		} else if (rte_eth_xstats_get_id_by_name(p->port_id, want[i], &id) == 0) {
-			/* a reset leaves the guards as they were: the reading after it is checked
-			 * against the reset (uf_xguard_check) */
-			p->xstat_ids[p->n_xstats] = id;
-			p->xstat_names[p->n_xstats] = want[i];
-			p->xstat_guarded[p->n_xstats] =
-					uf_xstat_match(p->quirk->guarded_xstats, want[i]);
-			p->n_xstats++;
-		} else {
-			UF_LOG(NOTICE,
-			       "port %s: %s has no xstat \"%s\" (expected by its quirk row); "
-			       "it is left out of the stats, not reported as 0",
-			       p->cfg->name, p->info.driver_name, want[i]);
+			continue;
 		}
+		/* a reset leaves the guards as they were: the reading after it is checked
+		 * against the reset (uf_xguard_check) */
+		p->xstat_ids[p->n_xstats] = id;
+		p->xstat_names[p->n_xstats] = want[i];
+		p->xstat_guarded[p->n_xstats] = uf_xstat_match(p->quirk->guarded_xstats, want[i]);
+		p->n_xstats++;
 	}
 	resolve_xwatch(p, basic);
 }
