@@ -172,6 +172,9 @@ main(int argc, char **argv)
 		return UF_EXIT_CONFIG;
 	}
 
+	/* from here on no signal kills without its final stats object, SIGHUP none at all */
+	if (!check)
+		install_signals();
 	cfg = uf_config_load(cfg_path, &err);
 	if (cfg == NULL)
 		return fail(&err);
@@ -190,7 +193,6 @@ main(int argc, char **argv)
 		uf_config_free(cfg);
 		return UF_EXIT_OK;
 	}
-	install_signals();
 	if (uf_env_check(cfg, true, &err, NULL, NULL) < 0) {
 		uf_config_free(cfg);
 		return fail(&err);

@@ -45,19 +45,41 @@ def case_second_refused(kind):
         assert r["received"] == COUNT and r["distinct"] == COUNT, r
 
 
+def packet_holder(tb, ready, fanout):
+    """a packet socket bound to fwd0 in another process, in a fanout group or (a tap like
+    tcpdump's) not"""
+    prog = ("import socket,sys,time\n"
+            "s=socket.socket(socket.AF_PACKET,socket.SOCK_RAW,socket.htons(3))\n"
+            "s.bind(('fwd0',0))\n"
+            "%s\n"
+            "open(sys.argv[1],'w').close()\n"
+            "time.sleep(30)\n") % ("s.setsockopt(263,18,0x4242)" if fanout else "")
+    return tb.popen(tb.ns_fwd, [PY, "-c", prog, ready])
+
+
+def case_tap_socket_allowed():
+    """a plain packet socket on the interface (tcpdump's kind) is no owner: udpfan starts"""
+    wd = tmpdir()
+    ready = os.path.join(wd, "ready")
+    with Testbed(prefix="ufe", sinks=1) as tb:
+        holder = packet_holder(tb, ready, fanout=False)
+        try:
+            assert wait_for(lambda: os.path.exists(ready), 10), "tap did not start"
+            cfg = write(os.path.join(wd, "u.yaml"), config(tb, "af_packet"))
+            rc, err = run_in_fwd(tb, cfg, extra="--duration 1")
+            assert rc == 0, "exited %d:\n%s" % (rc, err[-2000:])
+        finally:
+            holder.kill()
+            holder.wait()
+
+
 def case_foreign_fanout_socket():
     """another program's packet socket in a fanout group on the interface: af_packet refused
     with the socket's pid, and the socket keeps its interface"""
     wd = tmpdir()
-    prog = ("import socket,sys,time\n"
-            "s=socket.socket(socket.AF_PACKET,socket.SOCK_RAW,socket.htons(3))\n"
-            "s.bind(('fwd0',0))\n"
-            "s.setsockopt(263,18,0x4242)\n"
-            "open(sys.argv[1],'w').close()\n"
-            "time.sleep(30)\n")
     ready = os.path.join(wd, "ready")
     with Testbed(prefix="ufe", sinks=1) as tb:
-        holder = tb.popen(tb.ns_fwd, [PY, "-c", prog, ready])
+        holder = packet_holder(tb, ready, fanout=True)
         try:
             assert wait_for(lambda: os.path.exists(ready), 10), "fanout holder did not start"
             cfg = write(os.path.join(wd, "u.yaml"), config(tb, "af_packet"))
@@ -101,6 +123,7 @@ def main():
     for kind in ("af_xdp", "af_packet"):
         s.run(case_second_refused, kind)
     s.run(case_foreign_fanout_socket)
+    s.run(case_tap_socket_allowed)
     s.run(case_foreign_xdp_program)
     s.finish()
 
