@@ -749,6 +749,23 @@ uf_app_request_stop(struct uf_app *app)
 	__atomic_store_n(&app->sh.quit, 1, __ATOMIC_RELAXED);
 }
 
+void
+uf_app_request_reload(struct uf_app *app)
+{
+	__atomic_store_n(&app->reload_pending, 1, __ATOMIC_RELAXED);
+}
+
+static void
+answer_reload(struct uf_app *app)
+{
+	if (!__atomic_exchange_n(&app->reload_pending, 0, __ATOMIC_RELAXED))
+		return;
+	if (app->opts.on_reload != NULL)
+		app->opts.on_reload(app, app->opts.reload_arg);
+	else
+		UF_LOG(NOTICE, "SIGHUP: reload is not implemented yet; ignored");
+}
+
 int
 uf_app_run(struct uf_app *app, struct uf_err *err)
 {
@@ -809,6 +826,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		uint64_t now;
 
 		ctl_tick(app);
+		answer_reload(app);
 		now = rte_rdtsc();
 		if (now >= next) {
 			check_links(app);

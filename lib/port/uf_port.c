@@ -161,8 +161,12 @@ configure(struct uf_port *p, struct uf_err *err)
 			n_before = uf_xsk_list_fds(before, RTE_DIM(before));
 		ret = rte_eth_rx_queue_setup(p->port_id, q, rxd, p->socket, &rxc, p->pool[q]);
 		if (ret != 0) {
-			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s",
-				   pc->name, q, errstr(ret));
+			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s%s",
+				   pc->name, q, errstr(ret),
+				   is_af_xdp ? " (the PMD's log above says why: capabilities, "
+					       "locked memory, the interface's queues; "
+					       "docs/deployment.md)"
+					     : "");
 			return ret;
 		}
 		if (is_af_xdp)
@@ -181,8 +185,12 @@ configure(struct uf_port *p, struct uf_err *err)
 		if (ret == -ENOTSUP) {
 			p->plan.mtu_path = UF_MTU_NA;
 		} else if (ret != 0) {
-			uf_err_set(err, UF_EXIT_ENV, "port %s (%s): MTU %u refused: %s", pc->name,
-				   p->info.driver_name, p->plan.mtu, errstr(ret));
+			uf_err_set(err, UF_EXIT_ENV, "port %s (%s): MTU %u refused: %s%s", pc->name,
+				   p->info.driver_name, p->plan.mtu, errstr(ret),
+				   p->quirk->kernel_sock != UF_KSOCK_NONE
+						   ? " (a kernel interface takes an MTU only from "
+						     "CAP_NET_ADMIN)"
+						   : "");
 			return ret;
 		}
 	}
@@ -264,7 +272,8 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			   cfg->path, pc->device_pos.line, pc->device_pos.col, idx, pc->device,
 			   errstr(ret),
 			   pc->is_pci ? "is it bound to vfio-pci? (scripts/dpdk-bind.sh)"
-				      : "check the vdev string and that the interface exists");
+				      : "the PMD's log above says why (a vdev string, an interface, "
+					"or a capability: docs/deployment.md)");
 		return -ENODEV;
 	}
 	ret = rte_eth_dev_info_get(p->port_id, &p->info);
