@@ -1109,7 +1109,7 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 			perr_pos(p, &d->pos, key, "%s cannot be a destination", ip_str(d->ip, a));
 			return -1;
 		}
-		if (RTE_IS_IPV4_MCAST(hip) && d->has_mac) {
+		if (uf_ipv4_is_mcast(hip) && d->has_mac) {
 			perr_pos(p, &d->pos, key,
 				 "%s is multicast: its MAC follows from the address; "
 				 "drop the mac key",
@@ -1121,7 +1121,7 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 				 eg->name);
 			return -1;
 		}
-		if (!RTE_IS_IPV4_MCAST(hip) && !d->has_mac &&
+		if (!uf_ipv4_is_mcast(hip) && !d->has_mac &&
 		    !in_subnet(d->ip, eg->ip, eg->prefix_len) && !eg->has_gateway) {
 			perr_pos(p, &d->pos, key,
 				 "%s is not on port %s's subnet %s/%u and the port has "

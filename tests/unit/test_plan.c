@@ -390,6 +390,34 @@ test_mcast_mac(void)
 	CHECK_MEM(m.addr_bytes, m2, 6);
 }
 
+/* uf_ipv4_is_mcast, which replaces RTE_IS_IPV4_MCAST (UBSan: a signed shift in 22.11) */
+static void
+test_ipv4_is_mcast(void)
+{
+	static const struct {
+		uint32_t ip;
+		bool mcast;
+	} c[] = {
+		{ 0x00000000, false }, /* 0.0.0.0 */
+		{ 0x7fffffff, false }, /* 127.255.255.255 */
+		{ 0x80000000, false }, /* 128.0.0.0 */
+		{ 0xdfffffff, false }, /* 223.255.255.255: the last below */
+		{ 0xe0000000, true },  /* 224.0.0.0: the first */
+		{ 0xe0000001, true },  /* 224.0.0.1 */
+		{ 0xefffffff, true },  /* 239.255.255.255: the last */
+		{ 0xf0000000, false }, /* 240.0.0.0: the first above */
+		{ 0xfffffffe, false }, /* 255.255.255.254 */
+		{ 0xffffffff, false }, /* 255.255.255.255 */
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(c); i++)
+		CHECK(uf_ipv4_is_mcast(c[i].ip) == c[i].mcast, "0x%08x", c[i].ip);
+	/* as the config and the control plane use it: network order in, swapped */
+	CHECK(uf_ipv4_is_mcast(rte_be_to_cpu_32(ip_of("239.1.2.3"))), "239.1.2.3");
+	CHECK(!uf_ipv4_is_mcast(rte_be_to_cpu_32(ip_of("198.18.0.1"))), "198.18.0.1");
+}
+
 int
 main(void)
 {
@@ -399,5 +427,6 @@ main(void)
 	RUN(test_plan_copy_verifies);
 	RUN(test_next_hop);
 	RUN(test_mcast_mac);
+	RUN(test_ipv4_is_mcast);
 	return uf_t_summary();
 }
