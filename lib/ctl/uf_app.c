@@ -400,8 +400,8 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 			d->next_hop = e->ip;
 			d->mac = e->mac;
 		} else {
-			d->state = RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(cd->ip)) ? "multicast"
-									       : "static";
+			d->state = uf_ipv4_is_mcast(rte_be_to_cpu_32(cd->ip)) ? "multicast"
+									      : "static";
 		}
 		for (k = 0; k < app->n_workers; k++)
 			uf_dest_ctr_add(&d->c, &app->w[k]->dctr[i]);
@@ -712,7 +712,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 		const struct uf_cfg_dest *d = &cfg->dests[i];
 
 		app->dest_neigh[i] = -1;
-		if (RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(d->ip))) {
+		if (uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
 			uf_mcast_mac(d->ip, &app->dest_mac[i]);
 			app->dest_resolved[i] = true;
 		} else if (d->has_mac) {

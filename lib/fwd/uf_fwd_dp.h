@@ -205,8 +205,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	if (plan->lpm != NULL) {
 		uint32_t nh;
 
-		if (unlikely(rte_lpm_lookup((struct rte_lpm *)(uintptr_t)plan->lpm,
-					    rte_be_to_cpu_32(in->src_ip), &nh) != 0)) {
+		if (unlikely(!uf_plan_lookup(plan, in->src_ip, &nh))) {
 			w->ctr.drop[UF_DROP_NO_RULE]++;
 			rte_pktmbuf_free(m);
 			return;

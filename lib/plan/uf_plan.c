@@ -79,6 +79,10 @@ uf_plan_build(const struct uf_plan_input *in)
 			RTE_MAX(cfg->fwd.fanout == UF_FANOUT_CHAIN ? 0 : cfg->fwd.chain_min_payload,
 				(uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
 	plan->lpm = in->lpm;
+	plan->catch_all = UF_SET_NONE;
+	for (i = 0; i < cfg->n_rules; i++)
+		if (cfg->rules[i].len == 0)
+			plan->catch_all = (uint32_t)i;
 	plan->in_dst_ip = cfg->ports[cfg->listen.port].ip;
 	plan->in_dst_port = rte_cpu_to_be_16(cfg->listen.udp_port);
 	plan->dests = (struct uf_dest_rt *)(mem + off_dests);
@@ -117,7 +121,7 @@ uf_plan_build(const struct uf_plan_input *in)
 		struct uf_set *set = &plan->sets[i];
 		int n = cfg->n_rules > 0 ? cfg->rules[i].n_to : cfg->n_dests;
 
-		set->first = (uint16_t)n_members;
+		set->first = (uint32_t)n_members;
 		set->n = (uint16_t)n;
 		set->max_payload = UINT16_MAX;
 		set->chain_ok = true;
@@ -206,8 +210,12 @@ uf_rules_lpm(const struct uf_config *cfg, int socket)
 	 * First match wins (INTERFACE.md). The config rejects a rule that an earlier rule covers,
 	 * so among the rules that match an address the first is the longest, and longest-prefix
 	 * match gives the same answer at a cost that does not grow with the number of rules.
+	 * A /0 rule (the last, then) covers every address: rte_lpm_add refuses depth 0, and the
+	 * plan's catch_all stands for it where a lookup misses (uf_plan_lookup).
 	 */
 	for (i = 0; i < cfg->n_rules; i++) {
+		if (cfg->rules[i].len == 0)
+			continue;
 		ret = rte_lpm_add(lpm, rte_be_to_cpu_32(cfg->rules[i].prefix), cfg->rules[i].len,
 				  (uint32_t)i);
 		if (ret < 0) {
