@@ -112,6 +112,10 @@ class Collector:
         link = GaugeMetricFamily("udpfan_port_link_up", "link state", labels=["port"])
         resets = CounterMetricFamily("udpfan_port_resets_total", "device resets handled",
                                      labels=["port"])
+        early = CounterMetricFamily("udpfan_port_rx_before_ready_total",
+                                    "frames discarded at start-up, before the port was "
+                                    "ready (af_packet; not in udpfan_rx_total)",
+                                    labels=["port"])
         for pname, p in st["ports"].items():
             for name, v in p.get("xstats", {}).items():
                 xs.add_metric([pname, name], v)
@@ -120,10 +124,12 @@ class Collector:
                     xsk.add_metric([pname, name], v)
             link.add_metric([pname], p["link_up"])
             resets.add_metric([pname], p.get("resets", 0))
+            early.add_metric([pname], p.get("rx_before_ready", 0))
         yield xs
         yield xsk
         yield link
         yield resets
+        yield early
 
         lrx = CounterMetricFamily("udpfan_lcore_rx_total", "frames a worker received",
                                   labels=["lcore"])

@@ -31,8 +31,10 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
-			/* a frame larger than one of our buffers: only pcap and jumbo do this */
-			w->ctr.drop[UF_DROP_TOO_BIG]++;
+			/* a frame larger than one of our buffers: only pcap and jumbo do this;
+			 * longer than the MTU too, it is too_long like any other such frame */
+			w->ctr.drop[m->pkt_len > pid->max_len ? UF_DROP_TOO_LONG
+							      : UF_DROP_TOO_BIG]++;
 			drop[nd++] = m;
 			continue;
 		}

@@ -47,6 +47,10 @@ struct uf_port {
 	uint64_t pkt_drops;
 	bool link_up;
 	uint64_t resets;
+	/* af_packet: frames in the RX rings at the first start, discarded unclassified (the
+	 * PMD's sockets receive every interface's frames until bound: docs/pmd-quirks.md) */
+	bool drained;
+	uint64_t rx_before_ready;
 };
 
 struct uf_port_opts {

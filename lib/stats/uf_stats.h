@@ -50,6 +50,7 @@ struct uf_snap_port {
 	char xdp_mode[64];
 	char steering[160];
 	uint64_t resets;
+	uint64_t rx_before_ready; /* discarded at start-up, not in fwd.rx */
 };
 
 struct uf_snap_dest {

@@ -140,6 +140,7 @@ port_dict(const struct uf_snap_port *p)
 	}
 	rte_tel_data_add_dict_string(d, "steering", p->steering);
 	tel_u64(d, "resets", p->resets);
+	tel_u64(d, "rx_before_ready", p->rx_before_ready);
 	return d;
 }
 
