@@ -174,9 +174,9 @@ uf_ipv4_hdr_ok(const uint8_t *ip, uint32_t ihl)
 }
 
 /*
- * Classify one frame. `rx_ck` are the mbuf's RX checksum flags (RTE_MBUF_F_RX_IP_CKSUM_* and
+ * Classify one frame. `rx_ck` are the mbuf's RX flags (RTE_MBUF_F_RX_IP_CKSUM_* and
  * RTE_MBUF_F_RX_L4_CKSUM_*): a NIC-verified IPv4 header is not summed again, and a frame the
- * NIC found bad is dropped as malformed. This is the careful version, reason by reason; the
+ * NIC found bad is dropped as malformed; RTE_MBUF_F_RX_VLAN_STRIPPED: it was tagged. This is the careful version, reason by reason; the
  * worker first tries uf_classify_dp's fast test and comes here only when that fails.
  */
 static inline enum uf_verdict
@@ -189,6 +189,9 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 
 	if (unlikely(len < RTE_ETHER_HDR_LEN))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
+	/* a tag the PMD took out of the frame (af_packet moves the kernel's tp_vlan_tci there) */
+	if (unlikely(rx_ck & RTE_MBUF_F_RX_VLAN_STRIPPED))
+		return uf_drop_as(reason, UF_DROP_VLAN_TAGGED);
 	etype = uf_rd16(f + 12);
 	if (unlikely(etype != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))) {
 		/* (an ARP frame is never a datagram to forward: say so to the compiler) */
@@ -268,10 +271,11 @@ uf_classify_dp(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_p
 	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
 
 	if (likely(len >= UF_HDR_LEN)) {
-		const uint64_t bad_ck =
-				(rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
-						RTE_MBUF_F_RX_IP_CKSUM_BAD ||
-				(rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		const uint64_t bad_ck = (rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+							RTE_MBUF_F_RX_IP_CKSUM_BAD ||
+					(rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+							RTE_MBUF_F_RX_L4_CKSUM_BAD ||
+					(rx_ck & RTE_MBUF_F_RX_VLAN_STRIPPED) != 0;
 		const uint32_t mac = (uf_rd32(f) ^ uf_rd32(port->mac.addr_bytes)) |
 				     (uint32_t)(uf_rd16(f + 4) ^ uf_rd16(port->mac.addr_bytes + 4));
 		const uint32_t hdr = (uint32_t)(uf_rd16(f + 12) ^

@@ -829,6 +829,12 @@ test_classify_wire_frames(void)
 	fs.dst_mac = OTHER_MAC;
 	len = build_udp(f, &fs);
 	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_TAGGED);
+	/* a tag the PMD moved into the mbuf: the frame itself looks untagged */
+	fspec_default(&fs, payload, 20);
+	len = build_udp(f, &fs);
+	EXPECT_VERDICT(f, len, RTE_MBUF_F_RX_VLAN, &port, UF_V_FORWARD);
+	EXPECT_DROP(f, len, RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED, &port,
+		    UF_DROP_VLAN_TAGGED);
 	fs.etype = 0x9100; /* an old pre-standard QinQ tag: just not IPv4 */
 	len = build_udp(f, &fs);
 	EXPECT_DROP(f, len, 0, &port, UF_DROP_NOT_IPV4);
