@@ -36,7 +36,7 @@ from ufrun import tmpdir  # noqa: E402
 GEN = os.path.join(BUILD, "app", "udpfan-gen", "udpfan-gen")
 SINK = os.path.join(BUILD, "app", "udpfan-sink", "udpfan-sink")
 PORT = 6000
-NOT_DATAGRAMS = ("not_ipv4", "not_udp", "not_for_us", "ctl_overflow")
+NOT_DATAGRAMS = ("not_ipv4", "vlan_tagged", "not_udp", "not_for_us", "too_long", "ctl_overflow")
 
 
 def link_stats(tb, ns, ifname):

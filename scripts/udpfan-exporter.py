@@ -116,6 +116,10 @@ class Collector:
                                       "called -EAGAIN and udpfan tried again", labels=["port"])
         faults = CounterMetricFamily("udpfan_port_fault_resets_total", "resets requested "
                                      "because a reset-worthy xstat rose", labels=["port"])
+        early = CounterMetricFamily("udpfan_port_rx_before_ready_total",
+                                    "frames discarded at start-up, before the port was "
+                                    "ready (af_packet; not in udpfan_rx_total)",
+                                    labels=["port"])
         for pname, p in st["ports"].items():
             for name, v in p.get("xstats", {}).items():
                 if v is not None:  # null: an implausible reading, unavailable
@@ -127,12 +131,14 @@ class Collector:
             resets.add_metric([pname], p.get("resets", 0))
             retries.add_metric([pname], p.get("reset_retries", 0))
             faults.add_metric([pname], p.get("fault_resets", 0))
+            early.add_metric([pname], p.get("rx_before_ready", 0))
         yield xs
         yield xsk
         yield link
         yield resets
         yield retries
         yield faults
+        yield early
 
         lrx = CounterMetricFamily("udpfan_lcore_rx_total", "frames a worker received",
                                   labels=["lcore"])

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
+#include <net/if.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -419,6 +420,7 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		sp->resets = p->resets;
 		sp->reset_retries = p->reset_retries;
 		sp->fault_resets = p->fault_resets;
+		sp->rx_before_ready = p->rx_before_ready;
 		memset(&sp->st, 0, sizeof(sp->st));
 		sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
 		memset(&link, 0, sizeof(link));
@@ -477,6 +479,84 @@ check_links(struct uf_app *app)
 	}
 }
 
+/*
+ * Frames the host's settings put on the wire and udpfan does not take (docs/pmd-quirks.md,
+ * docs/loss-accounting.md): say which setting, from the control lcore, when the counter
+ * first rises and then at most every HINT_REPEAT_S while it keeps rising.
+ */
+#define HINT_REPEAT_S 600
+
+static void
+port_ifnames(const struct uf_app *app, char *buf, size_t len)
+{
+	size_t o = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < app->cfg->n_ports && o < len; i++) {
+		const struct uf_port *p = &app->ports[i];
+		char ifn[IF_NAMESIZE] = "";
+
+		if (p->quirk->kernel_sock != UF_KSOCK_NONE && p->info.if_index != 0 &&
+		    if_indextoname(p->info.if_index, ifn) == NULL)
+			ifn[0] = '\0';
+		o += (size_t)snprintf(buf + o, len - o, "%s%s%s%s%s", i ? ", " : "", p->cfg->name,
+				      ifn[0] ? " (interface " : "", ifn, ifn[0] ? ")" : "");
+	}
+}
+
+static void
+wire_hints(struct uf_app *app, const struct uf_snap *s)
+{
+	static const enum uf_drop why[] = { UF_DROP_GRO_COALESCED, UF_DROP_VLAN_TAGGED,
+					    UF_DROP_TOO_LONG };
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	char ports[256];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(why); i++) {
+		const enum uf_drop r = why[i];
+		const uint64_t n = s->tot.drop[r];
+
+		if (n <= app->hint_told[r] ||
+		    (app->hint_told[r] != 0 && now - app->hint_tsc[r] < HINT_REPEAT_S * hz))
+			continue;
+		port_ifnames(app, ports, sizeof(ports));
+		switch (r) {
+		case UF_DROP_GRO_COALESCED:
+			UF_LOG(WARNING,
+			       "%" PRIu64 " UDP frames longer than the MTU arrived on %s and were "
+			       "dropped (drop.gro_coalesced): several datagrams joined into one, "
+			       "their boundaries lost. A local sender's GSO (UDP_SEGMENT) crosses "
+			       "veth and bridges whole: 'ethtool -K <the veth peer or bridge port "
+			       "that sends to udpfan> tx-udp-segmentation off'; the interface's "
+			       "GRO: 'ethtool -K <interface> rx-udp-gro-forwarding off rx-gro-list "
+			       "off' (docs/pmd-quirks.md)",
+			       n, ports);
+			break;
+		case UF_DROP_VLAN_TAGGED:
+			UF_LOG(WARNING,
+			       "%" PRIu64 " 802.1Q/802.1ad-tagged frames arrived on %s and were "
+			       "dropped (drop.vlan_tagged): udpfan's ports are untagged. Send "
+			       "untagged, or give udpfan a kernel VLAN interface ('ip link add link "
+			       "<if> name <if>.<id> type vlan id <id>') through net_af_xdp or "
+			       "net_af_packet",
+			       n, ports);
+			break;
+		default:
+			UF_LOG(WARNING,
+			       "%" PRIu64 " frames longer than the port's MTU arrived on %s and "
+			       "were dropped (drop.too_long): a jumbo sender, or LRO/GRO on the "
+			       "interface ('ethtool -K <interface> lro off gro off'); or set "
+			       "ports[].mtu to the sender's",
+			       n, ports);
+			break;
+		}
+		app->hint_told[r] = n;
+		app->hint_tsc[r] = now;
+	}
+}
+
 static void
 stats_tick(struct uf_app *app, bool final)
 {
@@ -484,6 +564,7 @@ stats_tick(struct uf_app *app, bool final)
 	char line[512];
 
 	uf_app_snapshot(app, s, final);
+	wire_hints(app, s);
 	if (app->opts.human != NULL && !final) {
 		uf_stats_line(line, sizeof(line), s, prev->time != 0 ? prev : NULL);
 		fprintf(app->opts.human, "%s\n", line);
@@ -633,6 +714,7 @@ init_worker(struct uf_app *app, uint16_t k, struct uf_err *err)
 		w->ports[i].id.ip = p->cfg->ip;
 		w->ports[i].id.listen = i == cfg->listen.port;
 		w->ports[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
+		w->ports[i].id.max_len = uf_port_max_len(p->plan.mtu);
 		w->txb[i].port_id = p->port_id;
 		w->txb[i].pad_to = p->plan.pad_to;
 		if (p->socket != socket)

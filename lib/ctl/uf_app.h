@@ -65,6 +65,9 @@ struct uf_app {
 	pthread_mutex_t tel_lock; /* the telemetry thread reads tel_snap */
 	struct uf_snap tel_snap;
 	bool tel_ready;
+	/* drop reasons that point at the host's settings: what was last told the operator */
+	uint64_t hint_told[UF_DROP_MAX];
+	uint64_t hint_tsc[UF_DROP_MAX];
 
 	/* a failure the control lcore hit while running (a port reset that failed) */
 	bool failed;

@@ -10,6 +10,26 @@
 /* prefetch this many packets ahead of the one being classified */
 #define PREFETCH_AHEAD 4
 
+/*
+ * A frame larger than one of our buffers (only pcap and jumbo do this): too_big, unless it is
+ * longer than the port's MTU, then the classifier names it from the headers in the first
+ * segment (too_long, gro_coalesced, or what else it is) like any frame over the MTU.
+ */
+static enum uf_drop
+unlinearized_reason(const struct rte_mbuf *m, const struct uf_port_id *pid)
+{
+	struct uf_rx_info info;
+	enum uf_drop why = UF_DROP_TOO_LONG;
+
+	if (m->pkt_len <= pid->max_len)
+		return UF_DROP_TOO_BIG;
+	/* headers: 14 + up to 60 of IPv4 + 8 of UDP */
+	if (m->data_len >= 82 && uf_classify_full(rte_pktmbuf_mtod(m, const uint8_t *), m->pkt_len,
+						  m->ol_flags, pid, &info, &why) != UF_V_DROP)
+		return UF_DROP_TOO_LONG;
+	return why;
+}
+
 void
 uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
 	     uint16_t n)
@@ -31,8 +51,7 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
-			/* a frame larger than one of our buffers: only pcap and jumbo do this */
-			w->ctr.drop[UF_DROP_TOO_BIG]++;
+			w->ctr.drop[unlinearized_reason(m, pid)]++;
 			drop[nd++] = m;
 			continue;
 		}

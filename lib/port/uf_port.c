@@ -408,6 +408,45 @@ read_xdp_mode(struct uf_port *p)
 	uf_xdp_mode_str(mode, &xi, p->xdp_mode, sizeof(p->xdp_mode));
 }
 
+/*
+ * Discard what the RX queues hold before the workers start. net_af_packet opens its sockets
+ * for ETH_P_ALL and binds them to the interface only afterwards (rte_eth_af_packet.c,
+ * rte_pmd_init_internals: socket(), the ring, then bind()): in between, each socket takes
+ * frames of every interface in the namespace (seen: 54-103 under a flood on a neighbouring
+ * veth). After the bind nothing foreign arrives, so emptying the rings once is enough. The
+ * frames are counted apart (ports.<name>.rx_before_ready), not in fwd.rx, and the PMD's
+ * counters restart so that ipackets still equals fwd.rx (docs/loss-accounting.md).
+ * Bounded: a flood on our own interface refills the ring as fast as we empty it.
+ */
+#define DRAIN_MAX_PER_QUEUE 8192
+
+static void
+drain_before_ready(struct uf_port *p)
+{
+	struct rte_mbuf *pkts[UF_MAX_BURST];
+	uint16_t q, n;
+	uint32_t got;
+
+	for (q = 0; q < p->nb_queues; q++) {
+		got = 0;
+		do {
+			n = rte_eth_rx_burst(p->port_id, q, pkts, UF_MAX_BURST);
+			rte_pktmbuf_free_bulk(pkts, n);
+			got += n;
+		} while (n > 0 && got < DRAIN_MAX_PER_QUEUE);
+		p->rx_before_ready += got;
+	}
+	if (rte_eth_stats_reset(p->port_id) != 0)
+		UF_LOG(NOTICE, "port %s: cannot reset the PMD counters after the start-up drain",
+		       p->cfg->name);
+	if (p->rx_before_ready > 0)
+		UF_LOG(INFO,
+		       "port %s: discarded %" PRIu64 " frames received before the port was "
+		       "ready (the PMD's socket takes every interface's frames until bound)",
+		       p->cfg->name, p->rx_before_ready);
+	p->drained = true;
+}
+
 int
 uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 	      struct uf_err *err)
@@ -442,6 +481,8 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 		/* start counting now: what the ring dropped before we started is not ours */
 		uf_pktsock_query(p->pktsock_fd, p->n_pktsock, &pi);
 	}
+	if (p->quirk->kernel_sock == UF_KSOCK_PACKET && !p->drained)
+		drain_before_ready(p);
 
 	p->link_up = uf_port_link_wait(p->port_id, o->link_wait_ms, &link);
 	if (!p->link_up)

@@ -58,6 +58,10 @@ struct uf_port {
 	uint64_t resets;
 	uint64_t reset_retries; /* rte_eth_dev_reset said -EAGAIN and was tried again */
 	uint64_t fault_resets;  /* resets udpfan requested because a watched xstat rose */
+	/* af_packet: frames in the RX rings at the first start, discarded unclassified (the
+	 * PMD's sockets receive every interface's frames until bound: docs/pmd-quirks.md) */
+	bool drained;
+	uint64_t rx_before_ready;
 };
 
 struct uf_port_opts {

@@ -20,12 +20,15 @@
 
 /* Why a received frame was not forwarded. X(ENUM, json_key, description) */
 #define UF_DROP_REASONS(X)                                                                      \
-	X(NOT_IPV4, not_ipv4, "neither IPv4 nor ARP (IPv6, VLAN-tagged, LLDP, ...)")            \
+	X(NOT_IPV4, not_ipv4, "neither IPv4 nor ARP (IPv6, LLDP, ...)")                         \
+	X(VLAN_TAGGED, vlan_tagged, "802.1Q/802.1ad-tagged, on a port that is untagged")        \
 	X(NOT_UDP, not_udp, "IPv4 for us, but neither UDP nor ICMP")                            \
 	X(NOT_FOR_US, not_for_us, "another MAC, IP or UDP port than ours, or ARP about others") \
 	X(MALFORMED, malformed, "truncated, bad lengths, bad IPv4 header checksum, bad ARP")    \
 	X(FRAGMENT, fragment, "an IPv4 fragment (not reassembled)")                             \
 	X(TOO_BIG, too_big, "the payload does not fit a destination port's MTU")                \
+	X(TOO_LONG, too_long, "longer than the receiving port's MTU (not UDP; jumbo/LRO)")      \
+	X(GRO_COALESCED, gro_coalesced, "UDP longer than the receiving port's MTU: GSO/GRO")    \
 	X(NO_NEIGHBOR, no_neighbor, "no destination of the datagram has a resolved MAC")        \
 	X(NOMBUF, nombuf, "no buffer for even one copy")                                        \
 	X(NO_RULE, no_rule, "no rule matches the sender")                                       \

@@ -170,8 +170,10 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 				p->xsk.tx_ring_empty);
 		fprintf(f,
 			", \"steering\": \"%s\", \"resets\": %" PRIu64
-			", \"reset_retries\": %" PRIu64 ", \"fault_resets\": %" PRIu64 "}",
-			p->steering, p->resets, p->reset_retries, p->fault_resets);
+			", \"reset_retries\": %" PRIu64 ", \"fault_resets\": %" PRIu64
+			", \"rx_before_ready\": %" PRIu64 "}",
+			p->steering, p->resets, p->reset_retries, p->fault_resets,
+			p->rx_before_ready);
 	}
 	fprintf(f, "}, \"lcores\": {");
 	for (i = 0; i < s->n_lcores; i++) {

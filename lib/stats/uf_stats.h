@@ -53,6 +53,7 @@ struct uf_snap_port {
 	uint64_t resets;
 	uint64_t reset_retries; /* rte_eth_dev_reset -EAGAIN, tried again */
 	uint64_t fault_resets;  /* resets requested because a watched xstat rose */
+	uint64_t rx_before_ready; /* discarded at start-up, not in fwd.rx */
 };
 
 struct uf_snap_dest {

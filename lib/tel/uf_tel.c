@@ -143,6 +143,7 @@ port_dict(const struct uf_snap_port *p)
 	tel_u64(d, "resets", p->resets);
 	tel_u64(d, "reset_retries", p->reset_retries);
 	tel_u64(d, "fault_resets", p->fault_resets);
+	tel_u64(d, "rx_before_ready", p->rx_before_ready);
 	return d;
 }
 

@@ -7,6 +7,7 @@ import socket
 import struct
 import time
 
+UDP_SEGMENT = 103  # linux/udp.h
 
 def main():
     ap = argparse.ArgumentParser()
@@ -19,6 +20,9 @@ def main():
     ap.add_argument("--flows", type=int, default=1, help="source ports sport..sport+flows-1")
     ap.add_argument("--start-seq", type=int, default=0)
     ap.add_argument("--bind", default="", help="source address")
+    ap.add_argument("--gso", type=int, default=0,
+                    help="datagrams per send call, joined by UDP_SEGMENT (GSO): the kernel "
+                         "splits them where the device cannot carry them whole")
     args = ap.parse_args()
 
     socks = []
@@ -27,19 +31,23 @@ def main():
         s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
         if args.sport or args.bind:
             s.bind((args.bind, args.sport + i if args.sport else 0))
+        if args.gso > 1:
+            s.setsockopt(socket.SOL_UDP, UDP_SEGMENT, max(args.size, 8))
         socks.append(s)
     pad = bytes(max(args.size, 8) - 8)
+    step = max(args.gso, 1)
     t0 = time.monotonic()
     sent = errors = 0
-    for n in range(args.count):
-        seq = args.start_seq + n
+    for n in range(0, args.count, step):
+        k = min(step, args.count - n)
+        buf = b"".join(struct.pack("<Q", args.start_seq + n + i) + pad for i in range(k))
         try:
-            socks[n % args.flows].sendto(struct.pack("<Q", seq) + pad, (args.dst, args.port))
-            sent += 1
+            socks[(n // step) % args.flows].sendto(buf, (args.dst, args.port))
+            sent += k
         except OSError:
-            errors += 1
+            errors += k
         if args.rate > 0:
-            ahead = (n + 1) / args.rate - (time.monotonic() - t0)
+            ahead = (n + k) / args.rate - (time.monotonic() - t0)
             if ahead > 0.001:
                 time.sleep(ahead)
     print(json.dumps({"sent": sent, "errors": errors, "seconds": round(time.monotonic() - t0, 3)}))

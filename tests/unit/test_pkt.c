@@ -244,6 +244,7 @@ our_port(void)
 	p.ip = be32(OUR_IP);
 	p.listen = true;
 	p.listen_udp = be16(OUR_UDP);
+	p.max_len = uf_port_max_len(1500);
 	return p;
 }
 
@@ -800,6 +801,102 @@ test_classify_forward(void)
 		       UF_V_FORWARD);
 }
 
+/* Frames the wire carries that an untagged port at its MTU must not take (issue 12 part 4):
+ * tags, frames over the MTU, GSO/GRO super-frames (docs/loss-accounting.md). */
+static void
+test_classify_wire_frames(void)
+{
+	static const uint8_t OTHER_MAC[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x55 };
+	struct uf_port_id port = our_port();
+	static uint8_t payload[9000], f[9100];
+	struct uf_rx_info info;
+	struct fspec fs;
+	enum uf_drop why;
+	size_t len;
+
+	memset(payload, 0x42, sizeof(payload));
+	CHECK_EQ(uf_port_max_len(1500), 1514);
+	CHECK_EQ(uf_port_max_len(0), UINT32_MAX);
+
+	/* 802.1Q and 802.1ad: counted apart from other EtherTypes, before the MAC check */
+	fspec_default(&fs, payload, 20);
+	fs.etype = 0x8100;
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_TAGGED);
+	fs.etype = 0x88a8;
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_TAGGED);
+	fs.dst_mac = OTHER_MAC;
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_TAGGED);
+	/* a tag the PMD moved into the mbuf: the frame itself looks untagged */
+	fspec_default(&fs, payload, 20);
+	len = build_udp(f, &fs);
+	EXPECT_VERDICT(f, len, RTE_MBUF_F_RX_VLAN, &port, UF_V_FORWARD);
+	EXPECT_DROP(f, len, RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED, &port,
+		    UF_DROP_VLAN_TAGGED);
+	fs.etype = 0x9100; /* an old pre-standard QinQ tag: just not IPv4 */
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_NOT_IPV4);
+
+	/* exactly the MTU passes; one byte of IPv4 more is a datagram no 1500 wire carried */
+	fspec_default(&fs, payload, 1472);
+	len = build_udp(f, &fs);
+	CHECK_EQ(classify(f, len, 0, &port, &info, &why), UF_V_FORWARD);
+	fspec_default(&fs, payload, 1473);
+	len = build_udp(f, &fs);
+	CHECK_EQ(len, 1515);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_GRO_COALESCED);
+	/* what GSO through a veth delivers: 5 x 1000 bytes as one datagram, lengths consistent */
+	fspec_default(&fs, payload, 5000);
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_GRO_COALESCED);
+	/* the same cut at a ring slot (af_packet): total length beyond the frame, not malformed */
+	EXPECT_DROP(f, 2000, 0, &port, UF_DROP_GRO_COALESCED);
+	EXPECT_DROP(f, 1514, 0, &port, UF_DROP_GRO_COALESCED);
+	/* even with a good checksum flag from the NIC (LRO / HW GRO) */
+	EXPECT_DROP(f, len, RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD, &port,
+		    UF_DROP_GRO_COALESCED);
+	/* another port's MTU: 9000 takes it whole */
+	{
+		struct uf_port_id jumbo = port;
+
+		jumbo.max_len = uf_port_max_len(9000);
+		CHECK_EQ(classify(f, len, 0, &jumbo, &info, &why), UF_V_FORWARD);
+		CHECK_EQ(info.payload_len, 5000);
+		/* unknown MTU: no limit */
+		jumbo.max_len = uf_port_max_len(0);
+		CHECK_EQ(classify(f, len, 0, &jumbo, &info, &why), UF_V_FORWARD);
+	}
+	/* not UDP and over the MTU: too_long (TCP GRO, a jumbo ping) */
+	fspec_default(&fs, payload, 1600);
+	fs.proto = IPPROTO_TCP;
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_TOO_LONG);
+	fs.proto = IPPROTO_ICMP;
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_TOO_LONG);
+	/* a short datagram followed by bytes past the MTU: the frame is too long, not GRO */
+	fspec_default(&fs, payload, 100);
+	len = build_udp(f, &fs);
+	memset(f + len, 0, 1515 - len);
+	EXPECT_DROP(f, 1515, 0, &port, UF_DROP_TOO_LONG);
+	CHECK_EQ(classify(f, 1514, 0, &port, &info, &why), UF_V_FORWARD);
+	/* over the MTU and to another MAC: not ours first */
+	fspec_default(&fs, payload, 1600);
+	fs.dst_mac = OTHER_MAC;
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_NOT_FOR_US);
+	/* a small MTU: the fast path and the slow one agree at the edge */
+	port.max_len = uf_port_max_len(576);
+	fspec_default(&fs, payload, 548);
+	len = build_udp(f, &fs);
+	EXPECT_VERDICT(f, len, 0, &port, UF_V_FORWARD);
+	fspec_default(&fs, payload, 549);
+	len = build_udp(f, &fs);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_GRO_COALESCED);
+}
+
 static void
 test_classify_drops(void)
 {
@@ -814,9 +911,6 @@ test_classify_drops(void)
 	/* not_ipv4 */
 	fspec_default(&fs, payload, 20);
 	fs.etype = 0x86dd;
-	len = build_udp(f, &fs);
-	EXPECT_DROP(f, len, 0, &port, UF_DROP_NOT_IPV4);
-	fs.etype = 0x8100; /* VLAN tag: we take untagged frames only */
 	len = build_udp(f, &fs);
 	EXPECT_DROP(f, len, 0, &port, UF_DROP_NOT_IPV4);
 	fs.etype = 0x88cc; /* LLDP */
@@ -1339,6 +1433,7 @@ main(void)
 	RUN(test_corruption_carried);
 	RUN(test_classify_forward);
 	RUN(test_classify_drops);
+	RUN(test_classify_wire_frames);
 	RUN(test_arp_build);
 	RUN(test_arp_parse);
 	RUN(test_classify_arp);
