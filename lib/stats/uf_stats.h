@@ -51,8 +51,8 @@ struct uf_snap_port {
 	char xdp_mode[64];
 	char steering[160];
 	uint64_t resets;
-	uint64_t reset_retries; /* rte_eth_dev_reset -EAGAIN, tried again */
-	uint64_t fault_resets;  /* resets requested because a watched xstat rose */
+	uint64_t reset_retries;   /* rte_eth_dev_reset -EAGAIN, tried again */
+	uint64_t fault_resets;    /* resets requested because a watched xstat rose */
 	uint64_t rx_before_ready; /* discarded at start-up, not in fwd.rx */
 };
 
