@@ -928,8 +928,10 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	for (k = 0; k < app->n_workers; k++) {
 		struct rte_mbuf *m;
 
-		while (rte_ring_sc_dequeue(app->w[k]->ctl_rx, (void **)&m) == 0)
+		while (rte_ring_sc_dequeue(app->w[k]->ctl_rx, (void **)&m) == 0) {
+			app->ctl.ctl_unhandled++;
 			rte_pktmbuf_free(m);
+		}
 		while (rte_ring_sc_dequeue(app->w[k]->ctl_tx, (void **)&m) == 0) {
 			app->ctl.ctl_ring_full++;
 			rte_pktmbuf_free(m);

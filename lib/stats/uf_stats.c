@@ -129,9 +129,10 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 	fprintf(f,
 		"\"icmp\": {\"echo_answered\": %" PRIu64 ", \"rate_limited\": %" PRIu64
 		", \"ignored\": %" PRIu64 "}, \"control\": {\"nombuf\": %" PRIu64
-		", \"ring_full\": %" PRIu64 ", \"plan_updates\": %" PRIu64 "}, ",
+		", \"ring_full\": %" PRIu64 ", \"unhandled\": %" PRIu64
+		", \"plan_updates\": %" PRIu64 "}, ",
 		s->ctl.icmp_echo_answered, s->ctl.icmp_rate_limited, s->ctl.icmp_ignored,
-		s->ctl.ctl_nombuf, s->ctl.ctl_ring_full, s->ctl.plan_updates);
+		s->ctl.ctl_nombuf, s->ctl.ctl_ring_full, s->ctl.ctl_unhandled, s->ctl.plan_updates);
 
 	fprintf(f, "\"ports\": {");
 	for (i = 0; i < s->n_ports; i++) {

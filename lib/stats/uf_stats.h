@@ -29,6 +29,7 @@ struct uf_ctl_ctr {
 	uint64_t icmp_ignored;  /* other ICMP, or malformed echo */
 	uint64_t ctl_nombuf;    /* no mbuf for a request we wanted to send */
 	uint64_t ctl_ring_full; /* a reply or request the worker's ring could not take */
+	uint64_t ctl_unhandled; /* handed to control, still in the ring when the workers stopped */
 	uint64_t plan_updates;
 };
 
