@@ -133,7 +133,7 @@ static const struct uf_quirk table[] = {
 	{
 		.driver = "net_virtio", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
 		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO, .kernel_driver = "vfio-pci",
-		.xstats = xs_nomiss,
+		.partial_csum = true, .xstats = xs_nomiss,
 		.source = "virtio_ethdev.c:3071-3097 (no IPv4 TX checksum), imissed and oerrors "
 			"not populated; mq_mode RSS -ENOTSUP without VIRTIO_NET_F_RSS. 2676-2701 "
 			"(vector TX: packed ring with AVX512 only, whatever the offloads).",
@@ -149,7 +149,8 @@ static const struct uf_quirk table[] = {
 		.driver = "net_af_xdp", .mtu_path = UF_MTU_SET_MTU,
 		.sw_pad60 = true, .pow2_desc = true, .rxq_eq_txq = true,
 		.queues_from_devargs = true, .imissed = UF_PARTIAL,
-		.oerrors_counts_unsent = true, .extra_mbufs = 4096, .kernel_sock = UF_KSOCK_XSK, .xstats = xs_generic,
+		.oerrors_counts_unsent = true, .extra_mbufs = 4096, .kernel_sock = UF_KSOCK_XSK,
+		.partial_csum = true, .xstats = xs_generic,
 		.source = "rte_eth_af_xdp.c:509-588 (multi-seg TX copies only segment 0: corrupt), "
 			"834-870 (imissed = XDP rx_dropped only; rx_ring_full ignored), "
 			"1853-1860 (nb_rx_q == nb_tx_q == queue_count). Seen here: veth does not pad, "
@@ -158,7 +159,7 @@ static const struct uf_quirk table[] = {
 	{
 		.driver = "net_af_packet", .mtu_path = UF_MTU_SET_MTU, .max_mtu = 1500,
 		.sw_pad60 = true, .multiseg_tx_ok = true, .chain_tx_cheap = true, .rxq_eq_txq = true,
-		.queues_from_devargs = true, .imissed = UF_NO, .kernel_sock = UF_KSOCK_PACKET, .xstats = xs_nomiss,
+		.queues_from_devargs = true, .imissed = UF_NO, .kernel_sock = UF_KSOCK_PACKET, .partial_csum = true, .xstats = xs_nomiss,
 		.source = "rte_eth_af_packet.c:375-405 (imissed and rx_nombuf never read), "
 			"889-896 (qpairs sockets in one fanout group: unpolled ones still get their "
 			"share), 142-149 (RX beyond framesz silently truncated). Seen here: the kernel "
@@ -167,7 +168,7 @@ static const struct uf_quirk table[] = {
 	{
 		.driver = "net_tap", .mtu_path = UF_MTU_SET_MTU, .max_mtu = 1504, .sw_pad60 = true,
 		.multiseg_tx_ok = true, .chain_tx_cheap = true, .rxq_eq_txq = true, .rte_flow = true,
-		.imissed = UF_NO, .oerrors_counts_unsent = true, .xstats = xs_nomiss,
+		.imissed = UF_NO, .oerrors_counts_unsent = true, .partial_csum = true, .xstats = xs_nomiss,
 		.source = "rte_eth_tap.c:1090-1110 (kernel MTU only through set_mtu), 810-815 "
 			"(oerrors = frames handed back).",
 	},
@@ -184,7 +185,7 @@ static const struct uf_quirk table[] = {
 	},
 	{
 		.driver = "net_pcap", .mtu_path = UF_MTU_NA, .imissed = UF_PARTIAL,
-		.queues_from_devargs = true,
+		.queues_from_devargs = true, .partial_csum = true,
 		.xstats = xs_nomiss,
 		.source = "pcap_ethdev.c:737-790 (no offloads, TX linearises; set_mtu -ENOTSUP), "
 			  "745-746 (one queue per rx_pcap/tx_pcap devarg). "
@@ -199,7 +200,8 @@ static const struct uf_quirk table[] = {
 	/* the default row: what we assume of a driver nobody has described yet */
 	{
 		.driver = "*", .mtu_path = UF_MTU_SET_MTU, .sw_pad60 = true, .pow2_desc = true,
-		.imissed = UF_PARTIAL, .kernel_driver = "vfio-pci", .xstats = xs_generic,
+		.imissed = UF_PARTIAL, .kernel_driver = "vfio-pci", .partial_csum = true,
+		.xstats = xs_generic,
 		.source = "conservative default for an unknown driver: software checksums and "
 			"padding, no chaining, power-of-2 rings, set_mtu after configure.",
 	},
@@ -432,6 +434,7 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	 * else with the kernel whatever the queue count */
 	out->try_flow = q->rte_flow && (req->nb_queues > 1 || q->flow_isolate);
 	out->flow_isolate = q->flow_isolate;
+	out->partial_csum = q->partial_csum;
 	return 0;
 }
 
@@ -477,7 +480,8 @@ uf_quirk_print(FILE *f, bool json)
 				"\"oerrors_counts_unsent\": %s, \"min_rx_data_room\": %u, "
 				"\"extra_mbufs\": %u, \"needs_timer_manage\": %s, "
 				"\"reset_event\": %s, \"llq_wc_bar2\": %s, \"needs_ddp\": %s, "
-				"\"kernel_sock\": %s, \"kernel_driver\": %s%s%s, \"xstats\": [",
+				"\"kernel_sock\": %s, \"partial_csum\": %s, "
+				"\"kernel_driver\": %s%s%s, \"xstats\": [",
 				i ? "," : "", q->driver,
 				q->prefix                     ? "prefix"
 				: strcmp(q->driver, "*") == 0 ? "default"
@@ -500,7 +504,7 @@ uf_quirk_print(FILE *f, bool json)
 				q->kernel_sock == UF_KSOCK_XSK      ? "\"xsk\""
 				: q->kernel_sock == UF_KSOCK_PACKET ? "\"packet\""
 								    : "null",
-				q->kernel_driver ? "\"" : "",
+				q->partial_csum ? "true" : "false", q->kernel_driver ? "\"" : "",
 				q->kernel_driver ? q->kernel_driver : "null",
 				q->kernel_driver ? "\"" : "");
 			print_list(f, q->xstats);

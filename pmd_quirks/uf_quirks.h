@@ -67,6 +67,9 @@ struct uf_quirk {
 	bool llq_wc_bar2; /* TX descriptors pushed through BAR2: it must be write-combining */
 	bool needs_ddp;   /* ice: no DDP package, no port (or safe mode: no RSS/offloads/flow) */
 	enum uf_kernel_sock kernel_sock;
+	/* received UDP checksums may be partial (CHECKSUM_PARTIAL from a local kernel sender:
+	 * kernel sockets, tap, virtio/vhost, pcap of a sending host): uf_csum_complete runs */
+	bool partial_csum;
 	bool needs_timer_manage;   /* rte_timer_manage() must run on the control lcore (ENA) */
 	bool reset_event;          /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
 	const char *kernel_driver; /* PCI: the kernel driver the device must be bound to */
@@ -122,6 +125,7 @@ struct uf_port_plan {
 	uint16_t data_room;      /* RX mbuf data room (headroom included) */
 	bool try_flow;
 	bool flow_isolate;
+	bool partial_csum; /* the row's partial_csum: the worker completes partial UDP sums */
 };
 
 /*

@@ -80,7 +80,9 @@ class Collector:
                          ("copies_attempted", "copies built or attempted"),
                          ("tx_ok", "copies the PMD accepted"),
                          ("tx_retries", "extra tx_burst calls while a TX ring was full"),
-                         ("chained", "copies sent as a header chained to the shared payload")):
+                         ("chained", "copies sent as a header chained to the shared payload"),
+                         ("csum_completed", "datagrams whose partial UDP checksum was "
+                          "completed before fan-out")):
             yield c("udpfan_%s_total" % key, doc, f[key])
         drop = CounterMetricFamily("udpfan_drop_total", "received frames not forwarded",
                                    labels=["reason"])

@@ -713,6 +713,7 @@ init_worker(struct uf_app *app, uint16_t k, struct uf_err *err)
 		w->ports[i].id.mac = p->mac;
 		w->ports[i].id.ip = p->cfg->ip;
 		w->ports[i].id.listen = i == cfg->listen.port;
+		w->ports[i].id.partial_csum = p->plan.partial_csum;
 		w->ports[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
 		w->ports[i].id.max_len = uf_port_max_len(p->plan.mtu);
 		w->txb[i].port_id = p->port_id;

@@ -35,6 +35,9 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 	     uint16_t n)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
+	/* partial checksums matter only where the copies carry one; decided per port at
+	 * start (quirk row), so other ports pay one predictable branch per datagram */
+	const bool partial = pid->partial_csum && plan->udp_cksum;
 	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST];
 	struct uf_rx_info in[UF_MAX_BURST];
 	uint16_t nd = 0, nc = 0, nf = 0, i, q;
@@ -58,6 +61,10 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 		v = uf_classify_dp(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, m->ol_flags,
 				   pid, &in[nf], &why);
 		if (likely(v == UF_V_FORWARD)) {
+			if (unlikely(partial) &&
+			    uf_csum_complete(rte_pktmbuf_mtod(m, const uint8_t *), m->ol_flags,
+					     &in[nf]))
+				w->ctr.csum_completed++;
 			fwd[nf++] = m;
 		} else if (v == UF_V_CONTROL) {
 			ctl[nc++] = m;

@@ -102,7 +102,8 @@ uf_ck_neg32(uint32_t w)
 struct uf_port_id {
 	struct rte_ether_addr mac;
 	rte_be32_t ip;
-	bool listen; /* UDP to listen_udp on this port is forwarded */
+	bool listen;       /* UDP to listen_udp on this port is forwarded */
+	bool partial_csum; /* may carry partial UDP checksums: uf_csum_complete (quirk row) */
 	rte_be16_t listen_udp;
 	/* the longest frame the port's MTU admits (MTU + 14, untagged); anything longer is
 	 * dropped as too_long or gro_coalesced (docs/loss-accounting.md) */
@@ -370,6 +371,55 @@ uf_in_sum(const struct uf_rx_info *in, const uint8_t *payload, rte_be32_t in_dst
 	s += 2 * (uint32_t)uf_be16(in->payload_len + 8);
 	s += in->src_port + in_dst_port;
 	return s;
+}
+
+/*
+ * Complete a checksum the sender left to offload (docs/architecture.md#partial-checksums).
+ * A local sender on veth, tap or virtio hands its frame on with CHECKSUM_PARTIAL: the UDP
+ * checksum field holds the folded pseudo-header sum, not yet the datagram's checksum, and
+ * deriving the copies' sums from it (RFC 1624) would make every copy wrong. Only on ports
+ * whose quirk row says they may carry such frames (uf_port_id.partial_csum):
+ *   - RX flag L4_CKSUM_GOOD: the field is right, nothing to do;
+ *   - RX flag L4_CKSUM_NONE ("data verified, field not correct": virtio and vhost with
+ *     VIRTIO_NET_HDR_F_NEEDS_CSUM), or a field equal to the pseudo-header sum: the checksum
+ *     is computed from the data, once, and replaces the field in `in`;
+ *   - any other field stays as it is: a right one keeps the incremental path, a wrong one
+ *     stays wrong in every copy (never laundered).
+ * A field of 0 means "no checksum" and is summed from the data by uf_in_sum anyway; the
+ * fold of the (non-zero) pseudo-header sum is never 0, so one comparison covers both
+ * representations of zero. A right checksum that happens to equal the pseudo-header sum
+ * (1 in 65,535) is recomputed to the same value and not counted. Returns true when the
+ * field was completed (counted as fwd.csum_completed).
+ */
+static inline bool
+uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
+{
+	const uint64_t l4 = rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	const rte_be32_t dst_ip = uf_rd32(f + RTE_ETHER_HDR_LEN + 16);
+	struct uf_rx_info t;
+	uint16_t ck;
+
+	if (l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD || in->udp_cksum == 0)
+		return false;
+	if (l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE) {
+		uint32_t ph = uf_ck_add32(uf_ck_add32(rte_cpu_to_be_16(IPPROTO_UDP), in->src_ip),
+					  dst_ip) +
+			      uf_be16(in->payload_len + 8);
+
+		if (likely(in->udp_cksum != uf_ck_fold32(ph)))
+			return false;
+	}
+	/* the sum P over pseudo-header, UDP header and payload, as for a datagram without one */
+	t = *in;
+	t.udp_cksum = 0;
+	ck = (uint16_t)~uf_ck_fold(uf_in_sum(&t, f + in->payload_off, dst_ip,
+					     uf_rd16(f + in->payload_off - 6)));
+	if (ck == 0)
+		ck = 0xffff;
+	if (ck == in->udp_cksum)
+		return false;
+	in->udp_cksum = ck;
+	return true;
 }
 
 /*

@@ -88,6 +88,8 @@ struct uf_lcore_ctr {
 	uint64_t tx_drop[UF_TXDROP_MAX];
 	uint64_t ctl_tx_ok;
 	uint64_t ctl_tx_drop;
+	/* datagrams whose partial UDP checksum was completed before fan-out (uf_csum_complete) */
+	uint64_t csum_completed;
 	uint64_t tx_retries;  /* extra tx_burst calls made while a ring was full */
 	uint64_t chained;     /* copies built as a header chained to the shared payload */
 	uint64_t busy_cycles; /* cycles in loop passes that received something */

@@ -39,6 +39,7 @@ uf_ctr_add(struct uf_lcore_ctr *dst, const struct uf_lcore_ctr *src)
 	dst->ctl_tx_drop += UF_LOAD(&src->ctl_tx_drop);
 	dst->tx_retries += UF_LOAD(&src->tx_retries);
 	dst->chained += UF_LOAD(&src->chained);
+	dst->csum_completed += UF_LOAD(&src->csum_completed);
 	dst->busy_cycles += UF_LOAD(&src->busy_cycles);
 	dst->total_cycles += UF_LOAD(&src->total_cycles);
 	dst->loops += UF_LOAD(&src->loops);
@@ -117,9 +118,10 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 	for (i = 0; i < UF_TXDROP_MAX; i++)
 		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", uf_txdrop_names[i], t->tx_drop[i]);
 	fprintf(f,
-		"}, \"tx_retries\": %" PRIu64 ", \"chained\": %" PRIu64 ", \"ctl_tx_ok\": %" PRIu64
+		"}, \"tx_retries\": %" PRIu64 ", \"chained\": %" PRIu64
+		", \"csum_completed\": %" PRIu64 ", \"ctl_tx_ok\": %" PRIu64
 		", \"ctl_tx_drop\": %" PRIu64 "}, ",
-		t->tx_retries, t->chained, t->ctl_tx_ok, t->ctl_tx_drop);
+		t->tx_retries, t->chained, t->csum_completed, t->ctl_tx_ok, t->ctl_tx_drop);
 	fprintf(f,
 		"\"arp\": {\"requests_answered\": %" PRIu64 ", \"replies_learned\": %" PRIu64
 		", \"requests_sent\": %" PRIu64 ", \"gratuitous_sent\": %" PRIu64
@@ -305,6 +307,10 @@ uf_stats_ledger(FILE *f, const struct uf_snap *s)
 	fprintf(f, "  %-28s %16s\n", "  forwarded", uf_fmt_num(t->forwarded, n1, sizeof(n1)));
 	fprintf(f, "  %-28s %16s\n", "  control (ARP/ICMP)",
 		uf_fmt_num(t->control, n1, sizeof(n1)));
+	if (t->csum_completed != 0)
+		fprintf(f, "  %-28s %16s  %s\n", "  csum_completed",
+			uf_fmt_num(t->csum_completed, n1, sizeof(n1)),
+			"of them with a partial UDP checksum, completed");
 	for (i = 0; i < UF_DROP_MAX; i++)
 		if (t->drop[i] != 0)
 			fprintf(f, "  %-28s %16s  %s\n", uf_drop_names[i],

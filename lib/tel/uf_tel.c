@@ -246,6 +246,7 @@ cmd_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 		add_counters(c, "tx_drop", uf_txdrop_names, s->tot.tx_drop, UF_TXDROP_MAX);
 		tel_u64(c, "tx_retries", s->tot.tx_retries);
 		tel_u64(c, "chained", s->tot.chained);
+		tel_u64(c, "csum_completed", s->tot.csum_completed);
 		tel_u64(c, "ctl_tx_ok", s->tot.ctl_tx_ok);
 		tel_u64(c, "ctl_tx_drop", s->tot.ctl_tx_drop);
 		add_container(d, "fwd", c);

@@ -20,9 +20,9 @@ transmit: without them the bridge floods every forwarded frame to all ports), si
 ref_sink (kernel UDP socket, recvmmsg, 8 MiB SO_RCVBUFFORCE, polling its socket every
 --sink-poll-us instead of sleeping on it), pinned to CPU 0 with the generator, so CPU 1 is
 the forwarder's alone. Per contender: udpfan keeps fwd0 without an address in the kernel (it
-owns 198.18.0.10 and answers ARP itself) and with tx checksum offload off as the bed leaves
-it; the socket forwarders get 198.18.0.10/24 on fwd0 and `ethtool -K fwd0 tx on`; both are
-undone after the contender.
+owns 198.18.0.10 and answers ARP itself); the socket forwarders get 198.18.0.10/24 on fwd0,
+undone after the contender. Every interface keeps the kernel's default offloads (TX checksum
+offload on), as the test bed leaves them.
 
 Generator, the same for every contender: udpfan-gen on net_af_xdp0,iface=src0,busy_budget=0,
 main and TX lcore both on CPU 0 (`--lcores 0@0,1@0`, under `taskset -c 0`), bursts of 64,
@@ -242,15 +242,11 @@ class Bench:
         tb.nsx(tb.ns_fwd, "ip addr flush dev %s" % tb.fwd_if)
         if c.startswith("ref_"):
             tb.nsx(tb.ns_fwd, "ip addr add %s/24 dev %s" % (FWD_IP, tb.fwd_if))
-            tb.nsx(tb.ns_fwd, "ethtool -K %s tx on" % tb.fwd_if, check=False)
-        else:
-            tb.nsx(tb.ns_fwd, "ethtool -K %s tx off" % tb.fwd_if, check=False)
         self.fwd_neigh()
 
     def contender_teardown(self):
         tb = self.tb
         tb.nsx(tb.ns_fwd, "ip addr flush dev %s" % tb.fwd_if)
-        tb.nsx(tb.ns_fwd, "ethtool -K %s tx off" % tb.fwd_if, check=False)
 
     def sink_rps(self, mask):
         for ns in self.tb.sink_ns:

@@ -4,7 +4,14 @@
 A kernel UDP socket in the sender's namespace sends sequence-numbered datagrams to udpfan's
 IP; kernel UDP sockets in three sink namespaces receive every copy (the kernel checks lengths
 and checksums: a bad frame never reaches the socket). Here the neighbours are static: the
-sender knows udpfan's MAC and the config gives each sink's MAC."""
+sender knows udpfan's MAC and the config gives each sink's MAC.
+
+Every interface keeps the kernel's default offloads: the sender leaves its UDP checksum to
+offload, so each datagram reaches udpfan with a partial checksum (the pseudo-header sum),
+which udpfan completes (fwd.csum_completed) before deriving the copies' sums. case_static
+also runs with TX checksum offload off on every interface (Testbed(offload=False)): complete
+checksums in, the cheap incremental path, nothing completed. Either way the sinks' kernels
+must refuse no copy (uflive.Sink checks InCsumErrors and InHdrErrors in their namespaces)."""
 from testbed import FWD_IP, Testbed
 from uflive import Sink, Udpfan, dest_lines, send
 from ufrun import Suite, need_root, tmpdir
@@ -25,9 +32,9 @@ stats: { interval_s: 0.5 }
 """ % (tb.vdev(kind), FWD_IP, dest_lines(tb, static=static), extra)
 
 
-def case_static(kind):
+def case_static(kind, offload=True):
     wd = tmpdir()
-    with Testbed(prefix="ufe", sinks=3) as tb:
+    with Testbed(prefix="ufe", sinks=3, offload=offload) as tb:
         tb.static_neighbours()
         sinks = [Sink(tb, ns, [6000], wd) for ns in tb.sink_ns]
         uf = Udpfan(tb, config(tb, kind, static=True), wd)
@@ -38,7 +45,10 @@ def case_static(kind):
     f = st["fwd"]
     assert f["forwarded"] == COUNT, f
     assert f["tx_ok"] == 3 * COUNT and sum(f["tx_drop"].values()) == 0, f
+    # offload on: every datagram came with a partial checksum; off: none did
+    assert f["csum_completed"] == (COUNT if offload else 0), f
     for r in res:
+        assert r["kernel"]["udp_in_csum_errors"] == 0, r["kernel"]
         c = r["6000"]
         assert c["received"] == COUNT and c["distinct"] == COUNT, c
         assert c["duplicates"] == 0 and c["max_seq"] == COUNT - 1, c
@@ -132,7 +142,8 @@ def main():
     need_root()
     s = Suite()
     for kind in ("af_xdp", "af_packet"):
-        s.run(case_static, kind)
+        for offload in (True, False):
+            s.run(case_static, kind, offload)
     for kind in ("af_xdp", "af_packet"):
         s.run(case_short_frames_padded, kind)
     s.run(case_chained_fanout)

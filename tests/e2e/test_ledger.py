@@ -7,7 +7,9 @@ udpfan-gen and udpfan-sink.
      attributed to a counter (on veth: the AF_XDP socket's RX ring; on af_packet: the
      packet socket's drop count, which udpfan reads because the PMD does not), none
      unexplained;
-  3. a sink stopped mid-run: its gap, and nothing else, shows, attributed to the kernel's
+  3. a kernel sender at default offloads (partial checksums): every copy arrives, no sink
+     kernel refuses one for its checksum;
+  4. a sink stopped mid-run: its gap, and nothing else, shows, attributed to the kernel's
      kernel's counters in its namespace (InErrors while the sink drains, NoPorts once it
      closed); the other sinks lose nothing."""
 import json
@@ -71,10 +73,24 @@ def case_sink_stopped():
         assert s["received"] == 80000 and s["lost"] == 0, s
 
 
+def case_kernel_sender():
+    """a kernel UDP socket as the sender, every interface at the kernel's default offloads:
+    its datagrams reach udpfan with partial checksums, udpfan completes them, and the sinks'
+    kernels refuse no copy (the ledger fails on any InCsumErrors / InHdrErrors)"""
+    rc, res = ledger("--count", "20000", "--rate", "10000", "--sender", "kernel")
+    f = res["udpfan"]["fwd"]
+    assert rc == 0 and res["unexplained"] == 0 and res["bad_checksums"] == 0, \
+        (res["diffs"], [(s["csum_errors"], s["ip_hdr_errors"]) for s in res["sinks"]])
+    assert res["gen"]["sent"] == 20000 == f["forwarded"] == f["csum_completed"], (res["gen"], f)
+    for s in res["sinks"]:
+        assert s["received"] == 20000 and s["lost"] == 0 and s["csum_errors"] == 0, s
+
+
 def main():
     need_root()
     s = Suite()
     s.run(case_clean)
+    s.run(case_kernel_sender)
     s.run(case_overload)
     s.run(case_overload_af_packet)
     s.run(case_sink_stopped)

@@ -5,7 +5,11 @@ The sender's kernel resolves udpfan's IP by ARP; udpfan resolves each sink by AR
 far sink through a gateway namespace that routes to a second subnet; ping gets answers; an
 ARP request for another IP gets none; a sink whose interface goes down mid-run is detected,
 its copies are counted as no_neighbor while the other sinks lose nothing, and it is
-re-resolved and receives again when it comes back."""
+re-resolved and receives again when it comes back.
+
+case_resolve_all runs at the kernel's default offloads (the sender's datagrams arrive with a
+partial checksum) and again with TX checksum offload off everywhere; the sinks' kernels must
+refuse no copy either way (uflive.Sink)."""
 import time
 
 from testbed import FWD_IP, GW_IP, Testbed
@@ -26,10 +30,10 @@ arp: { %s }
 """ % (tb.vdev(kind), FWD_IP, GW_IP, dest_lines(tb), far_line, arp)
 
 
-def case_resolve_all(kind):
+def case_resolve_all(kind, offload=True):
     wd = tmpdir()
     count = 2000
-    with Testbed(prefix="ufn", sinks=3, far_sink=True) as tb:
+    with Testbed(prefix="ufn", sinks=3, far_sink=True, offload=offload) as tb:
         sinks = [Sink(tb, ns, [6000], wd) for ns in tb.sink_ns + [tb.ns_far]]
         uf = Udpfan(tb, config(tb, kind), wd)
         assert uf.wait_stats(lambda s: all(d["state"] == "reachable"
@@ -53,6 +57,7 @@ def case_resolve_all(kind):
     assert st["icmp"]["echo_answered"] >= 3, st["icmp"]
     assert st["arp"]["requests_answered"] >= 1 and st["arp"]["replies_learned"] >= 4, st["arp"]
     assert st["fwd"]["drop"]["not_for_us"] >= 1, "the ARP for .77 should be counted"
+    assert st["fwd"]["csum_completed"] == (count if offload else 0), st["fwd"]
 
 
 def case_sink_down_and_back(kind):
@@ -91,7 +96,8 @@ def main():
     need_root()
     s = Suite()
     for kind in ("af_xdp", "af_packet"):
-        s.run(case_resolve_all, kind)
+        for offload in (True, False):
+            s.run(case_resolve_all, kind, offload)
     s.run(case_sink_down_and_back, "af_xdp")
     s.finish()
 

@@ -38,8 +38,14 @@ def mac(n):
 class Testbed:
     """Create with `with Testbed(...) as tb:`; everything is removed on exit."""
 
-    def __init__(self, prefix="uft", sinks=3, far_sink=False, queues=1, mtu=1500):
+    def __init__(self, prefix="uft", sinks=3, far_sink=False, queues=1, mtu=1500,
+                 offload=True):
+        """offload: True leaves every interface at the kernel's default offloads (TX
+        checksum offload on: a local sender's datagrams reach udpfan with a partial
+        checksum); False turns TX checksum offload off on every interface, so the kernel
+        completes each checksum before the frame leaves (docs/testing.md)."""
         self.p = prefix
+        self.offload = offload
         self.n_sinks = sinks
         self.far = far_sink
         self.queues = queues
@@ -100,9 +106,10 @@ class Testbed:
            (ifname, ns, macaddr, q, peer, self.ns_br, q))
         self.nsx(ns, "ip link set %s mtu %d up" % (ifname, self.mtu))
         self.nsx(self.ns_br, "ip link set %s mtu %d master %s up" % (peer, self.mtu, brname))
-        # the kernel fills in checksums the sender left to offload; without it a frame on
-        # veth carries a partial checksum that only a kernel receiver would complete
-        self.nsx(ns, "ethtool -K %s tx off" % ifname, check=False)
+        if not self.offload:
+            # the variant: the kernel completes every checksum before the frame leaves (the
+            # default leaves it to offload, and a frame on veth keeps a partial checksum)
+            self.nsx(ns, "ethtool -K %s tx off" % ifname)
         return peer
 
     def create(self):
@@ -178,8 +185,11 @@ def _cli():
     ap.add_argument("--sinks", type=int, default=3)
     ap.add_argument("--far", action="store_true", help="add a gateway and a sink behind it")
     ap.add_argument("--queues", type=int, default=1)
+    ap.add_argument("--no-offload", action="store_true",
+                    help="TX checksum offload off on every interface (default: kernel's)")
     a = ap.parse_args()
-    tb = Testbed(prefix=a.prefix, sinks=a.sinks, far_sink=a.far, queues=a.queues)
+    tb = Testbed(prefix=a.prefix, sinks=a.sinks, far_sink=a.far, queues=a.queues,
+                 offload=not a.no_offload)
     if a.action == "up":
         tb.create()
     elif a.action == "down":

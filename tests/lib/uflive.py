@@ -69,9 +69,14 @@ class Udpfan:
 
 
 class Sink:
-    """tests/tools/udp_sink.py in a sink namespace."""
+    """tests/tools/udp_sink.py in a sink namespace. result() fails the test when the
+    namespace's kernel refused a datagram for a bad UDP or IPv4 header checksum meanwhile
+    (a copy udpfan counted as sent that no socket could receive), unless bad_csum_ok."""
 
-    def __init__(self, tb, ns, ports, workdir, idle=3.0, timeout=120, listing=False):
+    def __init__(self, tb, ns, ports, workdir, idle=3.0, timeout=120, listing=False,
+                 bad_csum_ok=False):
+        self.ns = ns
+        self.bad_csum_ok = bad_csum_ok
         self.ready = os.path.join(workdir, "ready-%s-%s" % (ns, ports[0]))
         if os.path.exists(self.ready):
             os.unlink(self.ready)
@@ -87,7 +92,12 @@ class Sink:
 
     def result(self, timeout=150):
         out, _ = self.proc.communicate(timeout=timeout)
-        return json.loads(out)
+        res = json.loads(out)
+        k = res["kernel"]
+        if not self.bad_csum_ok:
+            assert k["udp_in_csum_errors"] == 0 and k["ip_in_hdr_errors"] == 0, \
+                "the kernel in %s refused copies with a bad checksum: %r" % (self.ns, k)
+        return res
 
     def stop(self, sig=signal.SIGTERM):
         if self.proc.poll() is None:

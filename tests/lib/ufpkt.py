@@ -39,11 +39,16 @@ def ipv4_header(src, dst, payload_len, proto=17, ttl=64, ident=0, tos=0, df=True
 
 
 def udp_datagram(src, dst, sport, dport, payload, checksum=True):
+    """checksum: True (computed), False (0: none), or "partial": the folded pseudo-header
+    sum, not complemented, as a sender that leaves the checksum to offload writes it (Linux
+    CHECKSUM_PARTIAL; what a capture on the sending host or a veth peer sees)"""
     length = 8 + len(payload)
     hdr = struct.pack("!HHHH", sport, dport, length, 0)
     if not checksum:
         return hdr + payload
     pseudo = ip_bytes(src) + ip_bytes(dst) + struct.pack("!BBH", 0, 17, length)
+    if checksum == "partial":
+        return hdr[:6] + struct.pack("!H", (~csum(pseudo)) & 0xFFFF) + payload
     ck = csum(pseudo + hdr + payload)
     if ck == 0:
         ck = 0xFFFF

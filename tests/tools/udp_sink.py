@@ -2,7 +2,12 @@
 """Count sequence-numbered UDP datagrams on kernel sockets: received, distinct, duplicates,
 reordered, the sequence numbers seen, and who sent them (address and port as recvfrom says).
 Stops after --idle seconds without a datagram (once at least one arrived, or after --timeout)
-or on SIGTERM, then prints a JSON summary."""
+or on SIGTERM, then prints a JSON summary.
+
+The summary's "kernel" key holds what the kernel of the sink's network namespace counted
+meanwhile (/proc/net/snmp): UDP datagrams refused for a bad checksum (InCsumErrors), all
+refused UDP datagrams (InErrors), IPv4 headers refused (InHdrErrors). A datagram the kernel
+refuses never reaches the socket, so a copy with a bad checksum shows only there."""
 import argparse
 import json
 import select
@@ -12,6 +17,24 @@ import struct
 import time
 
 stop = False
+
+
+def snmp():
+    """this network namespace's /proc/net/snmp, {"Udp": {...}, "Ip": {...}}"""
+    out = {}
+    with open("/proc/net/snmp") as f:
+        lines = [ln.split() for ln in f]
+    for i in range(0, len(lines) - 1, 2):
+        k = lines[i][0].rstrip(":")
+        out[k] = dict(zip(lines[i][1:], map(int, lines[i + 1][1:])))
+    return out
+
+
+def kernel_delta(a, b):
+    return {"udp_in_csum_errors": b["Udp"]["InCsumErrors"] - a["Udp"]["InCsumErrors"],
+            "udp_in_errors": b["Udp"]["InErrors"] - a["Udp"]["InErrors"],
+            "udp_rcvbuf_errors": b["Udp"]["RcvbufErrors"] - a["Udp"]["RcvbufErrors"],
+            "ip_in_hdr_errors": b["Ip"]["InHdrErrors"] - a["Ip"]["InHdrErrors"]}
 
 
 def on_term(*_):
@@ -36,6 +59,7 @@ def main():
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
         s.bind((args.bind, p))
         socks[s.fileno()] = (s, p)
+    snmp0 = snmp()
     if args.ready:
         open(args.ready, "w").close()
     res = {p: {"received": 0, "duplicates": 0, "reordered": 0, "reordered_per_flow": 0,
@@ -83,6 +107,7 @@ def main():
         if args.list:
             c["seq_list"] = seqs
         out[str(p)] = c
+    out["kernel"] = kernel_delta(snmp0, snmp())
     print(json.dumps(out))
 
 

@@ -645,6 +645,201 @@ test_corruption_carried(void)
 	}
 }
 
+/* ---- partial checksums (uf_csum_complete) ---- */
+
+/* The folded pseudo-header sum, as a sender that leaves the checksum to offload writes it
+ * into the UDP checksum field (Linux: ~csum_tcpudp_magic(), CHECKSUM_PARTIAL). */
+static uint16_t
+ref_pseudo_fold(uint32_t sip, uint32_t dip, uint16_t ulen)
+{
+	uint8_t ph[12];
+
+	put32(ph, sip);
+	put32(ph + 4, dip);
+	ph[8] = 0;
+	ph[9] = 17;
+	put16(ph + 10, ulen);
+	return uf_t_fold(uf_t_sum16(0, ph, sizeof(ph)));
+}
+
+enum partial_kind {
+	IN_PARTIAL,     /* field = pseudo-header sum, RX flags unknown (veth, af_xdp) */
+	IN_NEEDS_CSUM,  /* field anything, RX flag L4_CKSUM_NONE (virtio NEEDS_CSUM) */
+	IN_GOOD,        /* a right checksum */
+	IN_WRONG,       /* a wrong checksum that is not the pseudo-header sum */
+	IN_DAMAGED,     /* a right-looking checksum over a damaged payload */
+	IN_NONE,        /* no checksum (0) */
+	IN_GOOD_FLAG,   /* a partial field with RX flag L4_CKSUM_GOOD: the flag is trusted */
+	IN_COINCIDENCE, /* a right checksum that equals the pseudo-header sum */
+};
+
+static const char *const partial_kind_name[] = {
+	"partial", "needs_csum", "good", "wrong", "damaged", "none", "good_flag", "coincidence"
+};
+
+/* One input kind through classify → complete → header write; checks the copy from scratch. */
+static void
+check_partial(enum src_mode mode, bool keep_sport, uint16_t plen, enum partial_kind kind)
+{
+	uint8_t payload[1500], in[1600], out[1600], exp[42];
+	struct uf_port_id port = our_port();
+	struct uf_rx_info info;
+	struct fspec fs;
+	struct uf_tmpl t;
+	struct combo c;
+	enum uf_drop why = UF_DROP_MAX;
+	uint64_t flags = 0;
+	uint16_t good, ph, field, was;
+	bool completed, want_completed = false, want_verify = true;
+	char what[240];
+	uint32_t p;
+	int j;
+
+	for (j = 0; j < plen; j++)
+		payload[j] = (uint8_t)rnd();
+	memset(&c, 0, sizeof(c));
+	c.mode = mode;
+	c.keep_sport = keep_sport;
+	c.in_cksum = kind != IN_NONE;
+	c.plen = plen;
+	c.ttl = 64;
+	c.tos = 0x28;
+	c.out_cksum = true;
+	c.sip = PEER_IP;
+	c.sport = PEER_UDP;
+	c.id = 0x4242;
+	ph = ref_pseudo_fold(PEER_IP, OUR_IP, (uint16_t)(8 + plen));
+	if (kind == IN_COINCIDENCE) {
+		/* choose the last two payload bytes so that the right checksum is ph */
+		uint8_t dg[8 + 1500];
+		uint32_t s0;
+		uint16_t w;
+
+		if (plen < 2)
+			return;
+		payload[plen - 2] = payload[plen - 1] = 0;
+		put16(dg, PEER_UDP);
+		put16(dg + 2, OUR_UDP);
+		put16(dg + 4, (uint16_t)(8 + plen));
+		put16(dg + 6, 0);
+		memcpy(dg + 8, payload, plen);
+		s0 = uf_t_fold(ref_udp_sum(PEER_IP, OUR_IP, dg, 8 + (size_t)plen));
+		/* want fold(s0 + w) == ~ph */
+		w = uf_t_fold((uint32_t)(uint16_t)~ph + (uint16_t)~s0);
+		if (plen & 1) /* an odd length puts the last byte in the high half of a word */
+			return;
+		put16(payload + plen - 2, w);
+	}
+	fspec_default(&fs, payload, plen);
+	fs.tos = c.tos;
+	fs.id = c.id;
+	fs.udp_cksum = c.in_cksum;
+	build_udp(in, &fs);
+	good = uf_t_get16(in + 40);
+	snprintf(what, sizeof(what), "%s mode=%s keep_sport=%d plen=%u", partial_kind_name[kind],
+		 src_mode_name[mode], keep_sport, plen);
+	switch (kind) {
+	case IN_PARTIAL:
+		put16(in + 40, ph);
+		want_completed = good != ph;
+		break;
+	case IN_NEEDS_CSUM:
+		put16(in + 40, (uint16_t)(ph ^ 0x0f0f));
+		flags = RTE_MBUF_F_RX_L4_CKSUM_NONE;
+		want_completed = true;
+		break;
+	case IN_GOOD:
+	case IN_NONE:
+		break;
+	case IN_WRONG:
+		field = good == 0x0001 ? 0x0002 : (uint16_t)(good - 1);
+		if (field == ph)
+			field = (uint16_t)(field - 1);
+		put16(in + 40, field);
+		want_verify = false;
+		break;
+	case IN_DAMAGED:
+		if (plen == 0)
+			return;
+		in[42 + plen / 2] ^= 0x10;
+		want_verify = false;
+		break;
+	case IN_GOOD_FLAG:
+		put16(in + 40, ph);
+		flags = RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		want_verify = good == ph; /* the PMD vouched for a field that is not right */
+		break;
+	case IN_COINCIDENCE:
+		CHECK_EQ(good, ph);
+		break;
+	}
+	was = uf_t_get16(in + 40);
+	CHECK(ip_verifies(in + 14), "%s: the input's IPv4 header checksum is right", what);
+	CHECK_EQ(uf_classify_dp(in, 42 + plen, flags, &port, &info, &why), UF_V_FORWARD);
+	port.partial_csum = true;
+	completed = uf_csum_complete(in, flags, &info);
+	CHECK(completed == want_completed, "%s: completed %d, want %d", what, completed,
+	      want_completed);
+	if (want_completed)
+		CHECK_EQ(uf_be16(info.udp_cksum), good);
+	else
+		CHECK_EQ(uf_be16(info.udp_cksum), was);
+	make_tmpl(&t, &c);
+	p = uf_in_sum(&info, in + 42, be32(OUR_IP), be16(OUR_UDP));
+	memset(out, 0xee, 42);
+	uf_hdr_write(out, &t, &info, p, true);
+	memcpy(out + 42, in + 42, plen);
+	CHECK(ip_verifies(out + 14), "%s: the copy's IPv4 header checksum does not verify", what);
+	CHECK(udp_verifies(out + 14) == want_verify, "%s: the copy's UDP checksum %s", what,
+	      want_verify ? "does not verify" : "verifies: a bad input was laundered");
+	if (want_verify) {
+		/* byte for byte what a from-scratch checksum gives */
+		expected_hdr(exp, &c, in + 42);
+		CHECK_MEM(out, exp, 42);
+	}
+}
+
+static void
+test_partial_csum(void)
+{
+	static const uint16_t plens[] = { 0, 1, 2, 33, 64, 1471, 1472 };
+	int m, k, i, kind, rep;
+
+	for (rep = 0; rep < 4; rep++)
+		for (m = 0; m < 3; m++)
+			for (k = 0; k < 2; k++)
+				for (i = 0; i < (int)RTE_DIM(plens); i++)
+					for (kind = 0; kind <= IN_COINCIDENCE; kind++)
+						check_partial((enum src_mode)m, k, plens[i],
+							      (enum partial_kind)kind);
+}
+
+/* A port without the row's flag: the classifier hands the partial field on unchanged (the
+ * worker does not call uf_csum_complete there), so the cost stays where the row puts it. */
+static void
+test_partial_csum_classify_only(void)
+{
+	uint8_t payload[64], in[200];
+	struct uf_port_id port = our_port();
+	struct uf_rx_info info;
+	struct fspec fs;
+	enum uf_drop why;
+	uint16_t ph = ref_pseudo_fold(PEER_IP, OUR_IP, 8 + sizeof(payload));
+
+	memset(payload, 0xa5, sizeof(payload));
+	fspec_default(&fs, payload, sizeof(payload));
+	build_udp(in, &fs);
+	put16(in + 40, ph);
+	CHECK(!port.partial_csum, "our_port() has no partial_csum");
+	CHECK_EQ(uf_classify_dp(in, 42 + sizeof(payload), 0, &port, &info, &why), UF_V_FORWARD);
+	CHECK_EQ(uf_be16(info.udp_cksum), ph);
+	/* an RX flag saying the checksum is bad still drops it, partial or not */
+	CHECK_EQ(uf_classify_dp(in, 42 + sizeof(payload), RTE_MBUF_F_RX_L4_CKSUM_BAD, &port, &info,
+				&why),
+		 UF_V_DROP);
+	CHECK_EQ(why, UF_DROP_MALFORMED);
+}
+
 /* The template itself: fixed fields in place, per-copy fields zero. */
 static void
 test_tmpl_layout(void)
@@ -1431,6 +1626,8 @@ main(void)
 	RUN(test_hdr_write_no_udp_cksum);
 	RUN(test_in_sum_no_cksum);
 	RUN(test_corruption_carried);
+	RUN(test_partial_csum);
+	RUN(test_partial_csum_classify_only);
 	RUN(test_classify_forward);
 	RUN(test_classify_drops);
 	RUN(test_classify_wire_frames);

@@ -544,6 +544,34 @@ test_xstats_rows(void)
 
 /* ---- uf_wc_check ---- */
 
+/* partial_csum: the ports a local sender's CHECKSUM_PARTIAL frames can arrive on, and the
+ * default row (conservative); physical NICs and pure DPDK links not; the plan carries it */
+static void
+test_partial_csum_rows(void)
+{
+	static const char *const yes[] = { "net_af_xdp", "net_af_packet", "net_tap",
+					   "net_virtio", "net_pcap",      "net_vhost" };
+	static const char *const no[] = { "net_ena",   "net_ice",  "net_i40e",
+					  "net_ixgbe", "mlx5_pci", "net_iavf",
+					  "net_ring",  "net_null", "net_memif" };
+	struct rte_eth_dev_info di;
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(yes); i++)
+		CHECK(uf_quirk_lookup(yes[i])->partial_csum, "%s: partial_csum", yes[i]);
+	for (i = 0; i < RTE_DIM(no); i++)
+		CHECK(!uf_quirk_lookup(no[i])->partial_csum, "%s: no partial_csum", no[i]);
+	di = dev_info("net_af_packet", 1);
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.partial_csum, true);
+	di = dev_info("net_ring", 1);
+	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.partial_csum, false);
+}
+
 static void
 test_wc_check(void)
 {
@@ -696,6 +724,7 @@ main(void)
 	RUN(test_decide_mtu_keep);
 	RUN(test_decide_tx_rs_mult);
 	RUN(test_xstats_rows);
+	RUN(test_partial_csum_rows);
 	RUN(test_wc_check);
 	RUN(test_ice_ddp);
 	RUN(test_print);
