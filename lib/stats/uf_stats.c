@@ -162,8 +162,10 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 				p->xdp_mode, p->xsk.n_sockets, p->xsk.rx_dropped, p->xsk.rx_invalid,
 				p->xsk.rx_ring_full, p->xsk.fill_ring_empty, p->xsk.tx_invalid,
 				p->xsk.tx_ring_empty);
-		fprintf(f, ", \"steering\": \"%s\", \"resets\": %" PRIu64 "}", p->steering,
-			p->resets);
+		fprintf(f,
+			", \"steering\": \"%s\", \"resets\": %" PRIu64 ", \"link_downs\": %" PRIu64
+			", \"tx_stalled\": %s}",
+			p->steering, p->resets, p->link_downs, p->tx_stalled ? "true" : "false");
 	}
 	fprintf(f, "}, \"lcores\": {");
 	for (i = 0; i < s->n_lcores; i++) {

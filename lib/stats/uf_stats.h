@@ -50,6 +50,8 @@ struct uf_snap_port {
 	char xdp_mode[64];
 	char steering[160];
 	uint64_t resets;
+	uint64_t link_downs; /* link down transitions since start */
+	bool tx_stalled;     /* skipped: its TX made no progress (tx_drop.link_down) */
 };
 
 struct uf_snap_dest {

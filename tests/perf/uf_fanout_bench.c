@@ -101,6 +101,7 @@ make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
 	w->ports[0].id.listen = true;
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->txb[0].port_id = null_port;
+	uf_worker_link_init(w, 0, 100);
 	return w;
 }
 
