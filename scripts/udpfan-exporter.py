@@ -112,6 +112,10 @@ class Collector:
         link = GaugeMetricFamily("udpfan_port_link_up", "link state", labels=["port"])
         resets = CounterMetricFamily("udpfan_port_resets_total", "device resets handled",
                                      labels=["port"])
+        downs = CounterMetricFamily("udpfan_port_link_downs_total", "link down transitions",
+                                    labels=["port"])
+        stalled = GaugeMetricFamily("udpfan_port_tx_stalled", "1 while the port is skipped "
+                                    "for making no TX progress", labels=["port"])
         for pname, p in st["ports"].items():
             for name, v in p.get("xstats", {}).items():
                 xs.add_metric([pname, name], v)
@@ -120,10 +124,14 @@ class Collector:
                     xsk.add_metric([pname, name], v)
             link.add_metric([pname], p["link_up"])
             resets.add_metric([pname], p.get("resets", 0))
+            downs.add_metric([pname], p.get("link_downs", 0))
+            stalled.add_metric([pname], 1 if p.get("tx_stalled") else 0)
         yield xs
         yield xsk
         yield link
         yield resets
+        yield downs
+        yield stalled
 
         lrx = CounterMetricFamily("udpfan_lcore_rx_total", "frames a worker received",
                                   labels=["lcore"])
