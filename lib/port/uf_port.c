@@ -392,7 +392,10 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	}
 
 	p->link_up = port_link_wait(p, uf_port_link_wait_ms(p, o->link_wait_ms), &link);
-	if (!p->link_up)
+	if (!p->link_up && o->link_wait_ms == 0)
+		UF_LOG(NOTICE, "port %s: link not up yet; the link check will say when it is",
+		       p->cfg->name);
+	else if (!p->link_up)
 		UF_LOG(WARNING, "port %s: link down after %u ms; forwarding starts anyway (%s)",
 		       p->cfg->name, uf_port_link_wait_ms(p, o->link_wait_ms),
 		       p->plan.lsc ? "the link-change interrupt will say when it is up"
