@@ -11,9 +11,13 @@
 
 #include "uf_quirks.h"
 
-static const char *const xs_ena[] = { "rx_missed_errors",
-				      "rx_mbuf_allocation_errors",
-				      "bw_in_allowance_exceeded",
+/*
+ * Only driver-specific xstats: asking rte_eth_xstats_get_by_id for a basic one (rx_missed_errors,
+ * rx_mbuf_allocation_errors, rx_errors, tx_errors: rte_eth_stats fields, reported as imissed,
+ * rx_nombuf, ierrors, oerrors already) makes ethdev fall back to the PMD's full xstats_get
+ * (rte_ethdev.c:rte_eth_xstats_get_by_id), which on ENA is one more admin command.
+ */
+static const char *const xs_ena[] = { "bw_in_allowance_exceeded",
 				      "bw_out_allowance_exceeded",
 				      "pps_allowance_exceeded",
 				      "conntrack_allowance_exceeded",
@@ -21,110 +25,123 @@ static const char *const xs_ena[] = { "rx_missed_errors",
 				      "tx_drops",
 				      "wd_expired",
 				      NULL };
-static const char *const xs_ice[] = { "rx_missed_errors",     "rx_mbuf_allocation_errors",
-				      "rx_dropped_packets",   "tx_dropped_packets",
+/* ena_rx_queue_process, ena_check_and_linearize_mbuf/ena_xmit_mbuf, handle_tx_completion: they
+ * set trigger_reset and count these; the watchdog then returns early and never raises
+ * RTE_ETH_EVENT_INTR_RESET (ena_timer_wd_callback) */
+static const char *const rst_ena[] = { "rx_q*_bad_req_id", "rx_q*_bad_desc_num", "tx_q*_bad_req_id",
+				       "tx_q*_prepare_ctx_err", NULL };
+/* ena_xstats_get(_by_id): the ENI admin command's failure leaves a stack struct unset */
+static const char *const grd_ena[] = { "*_allowance_exceeded", NULL };
+static const char *const xs_ice[] = { "rx_dropped_packets",   "tx_dropped_packets",
 				      "tx_link_down_dropped", "rx_mac_short_pkt_dropped",
 				      "rx_crc_errors",        "rx_undersized_errors",
 				      "rx_oversize_errors",   NULL };
-static const char *const xs_i40e[] = { "rx_missed_errors",
-				       "rx_mbuf_allocation_errors",
-				       "rx_dropped_packets",
+static const char *const xs_i40e[] = { "rx_dropped_packets",
 				       "tx_dropped_packets",
 				       "tx_link_down_dropped",
 				       "rx_mac_short_dropped",
 				       "rx_size_error_packets",
 				       "rx_crc_errors",
 				       NULL };
-static const char *const xs_ixgbe[] = { "rx_missed_errors",
-					"rx_mbuf_allocation_errors",
-					"rx_total_missed_packets",
-					"rx_mac_short_packet_dropped",
-					"rx_l3_l4_xsum_error",
-					"rx_crc_errors",
-					NULL };
-static const char *const xs_mlx5[] = { "rx_missed_errors",       "rx_mbuf_allocation_errors",
-				       "rx_out_of_buffer",       "rx_phy_discard_packets",
+static const char *const xs_ixgbe[] = { "rx_total_missed_packets", "rx_mac_short_packet_dropped",
+					"rx_l3_l4_xsum_error", "rx_crc_errors", NULL };
+static const char *const xs_mlx5[] = { "rx_out_of_buffer",       "rx_phy_discard_packets",
 				       "tx_phy_discard_packets", "rx_phy_crc_errors",
 				       "rx_wqe_errors",          NULL };
-static const char *const xs_iavf[] = { "rx_missed_errors",   "rx_mbuf_allocation_errors",
-				       "rx_dropped_packets", "tx_dropped_packets",
-				       "tx_error_packets",   NULL };
-static const char *const xs_vmxnet3[] = { "rx_mbuf_allocation_errors",  "rx_q0_drop_total",
-					  "rx_q0_rx_buf_alloc_failure", "tx_q0_drop_total",
-					  "tx_q0_tx_ring_full",         NULL };
-static const char *const xs_generic[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
-					  "rx_errors", "tx_errors", NULL };
-static const char *const xs_nomiss[] = { "rx_mbuf_allocation_errors", "rx_errors", "tx_errors",
-					 NULL };
+static const char *const xs_iavf[] = { "rx_dropped_packets", "tx_dropped_packets",
+				       "tx_error_packets", NULL };
+static const char *const xs_vmxnet3[] = { "rx_q0_drop_total", "rx_q0_rx_buf_alloc_failure",
+					  "tx_q0_drop_total", "tx_q0_tx_ring_full", NULL };
+/* rows without driver-specific loss xstats: everything they have is in rte_eth_stats */
+static const char *const xs_generic[] = { NULL };
+static const char *const xs_nomiss[] = { NULL };
 
 /* clang-format off */
 static const struct uf_quirk table[] = {
 	{
 		.driver = "net_ena", .mtu_path = UF_MTU_SET_MTU, .sw_pad60 = true,
 		.hw_cksum_ok = true, .multiseg_tx_ok = true, .fast_free_ok = true,
+		.chain_tx_cheap = true, .chain_min_frame = 225,
 		.pow2_desc = true, .rss_fixed = true, .non_l4_to_q0 = true,
 		.imissed = UF_YES, .min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1400,
 		.needs_timer_manage = true, .reset_event = true, .kernel_driver = "vfio-pci",
 		.llq_wc_bar2 = true,
-		.xstats = xs_ena,
+		.xstats = xs_ena, .reset_xstats = rst_ena, .guarded_xstats = grd_ena,
 		.source = "ena_ethdev.c:1143-1163 (no code reads data->mtu: set_mtu needed), "
 			"1541-1546 (RX buffer >= 1400 B), 1424-1437 (power-of-2 rings), "
 			"ena_rss.c:411-428 (hash fields fixed at 0xc30; non-TCP/UDP to queue 0), "
 			"amzn-drivers README s9 (rte_timer_manage watchdog, reset event). No pad code "
-			"in the PMD and device behaviour is undocumented: pad in software.",
+			"in the PMD and device behaviour is undocumented: pad in software. "
+			"ena_tx_map_mbuf: LLQ pushes min(pkt_len, tx_max_header_size = 96, 224 with "
+			"large_llq_hdr) bytes; a chain that fits leaves a zero-length descriptor: "
+			"chains below 225 B copied. No vector TX path: MULTI_SEGS costs nothing. "
+			"RX/TX faults set trigger_reset without the reset event: watched xstats.",
 	},
 	{
 		.driver = "net_ice", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
+		.tx_desc_rs_mult = true,
 		.imissed = UF_YES, .kernel_driver = "vfio-pci", .needs_ddp = true, .xstats = xs_ice,
 		.source = "ice_ethdev.c:4164-4175 (mtu_set -EBUSY while started), 3837-3872 "
 			"(offloads; none in safe mode), ice_rxtx.c:3176 (fast-free ignores refcnt), "
-			"doc nics/ice (DDP package; HW pads). Safe mode: flow_type_rss_offloads == 0.",
+			"doc nics/ice (DDP package; HW pads). Safe mode: flow_type_rss_offloads == 0. "
+			"ice_rxtx_vec_common.h:251 (MULTI_SEGS: no vector TX), ice_rxtx.c:1407 "
+			"(TX ring a multiple of tx_rs_thresh).",
 	},
 	{
 		.driver = "net_i40e", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
+		.tx_desc_rs_mult = true,
 		.imissed = UF_YES, .kernel_driver = "vfio-pci", .xstats = xs_i40e,
 		.source = "i40e_ethdev.c:11461-11471 (mtu_set -EBUSY while started), 3696-3728 "
 			"(offloads), doc nics/i40e (oversize drops counted as received; one FDIR "
-			"input set per pctype). HW pads frames >= 17 B.",
+			"input set per pctype). HW pads frames >= 17 B. i40e_rxtx.c:3415-3419 (simple/"
+			"vector TX only with FAST_FREE and no other offload), 2370 (TX ring a "
+			"multiple of tx_rs_thresh).",
 	},
 	{
 		.driver = "net_ixgbe", .mtu_path = UF_MTU_CONFIGURE, .hw_cksum_ok = true,
 		.multiseg_tx_ok = true, .rte_flow = true, .imissed = UF_YES,
-		.kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
+		.tx_desc_rs_mult = true, .kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
 		.source = "ixgbe_ethdev.c:5337-5380 (mtu at RX init; set_mtu works at runtime), "
 			"ixgbe_rxtx.c:2585-2608 (no MBUF_FAST_FREE capa), HLREG0.TXPADEN (HW pads); "
-			"oerrors always 0.",
+			"oerrors always 0. ixgbe_set_tx_function (simple/vector TX only with no TX "
+			"offload), ixgbe_dev_tx_queue_setup (TX ring a multiple of tx_rs_thresh: "
+			"tx_desc 1000 refused).",
 	},
 	{
 		.driver = "mlx5", .prefix = true, .mtu_path = UF_MTU_CONFIGURE,
 		.hw_cksum_ok = true, .multiseg_tx_ok = true, .fast_free_ok = true,
+		.chain_tx_cheap = true,
 		.rte_flow = true, .flow_isolate = true, .imissed = UF_YES,
 		.kernel_driver = "mlx5_core", .xstats = xs_mlx5,
 		.source = "driver_name is mlx5_pci (common/mlx5_common_pci.c:208): match the prefix. "
 			"Bifurcated: stays on mlx5_core, -a mandatory, isolate mode leaves the rest "
-			"to the kernel (doc nics/mlx5). MTU is the kernel netdev's.",
+			"to the kernel (doc nics/mlx5). MTU is the kernel netdev's "
+			"(mlx5_os.c: priv->mtu from the kernel; data->mtu stays 1500): kept unless "
+			"ports[].mtu says otherwise. TX templates for multi-seg: no path lost.",
 	},
 	{
 		.driver = "net_iavf", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
 		.imissed = UF_YES, .reset_event = true, .kernel_driver = "vfio-pci",
-		.xstats = xs_iavf,
+		.tx_desc_rs_mult = true, .xstats = xs_iavf,
 		.source = "iavf_ethdev.c:1679-1688 (mtu_set -EBUSY while started), 308 (reset "
-			"event); frames < 17 B can trigger MDD on the PF.",
+			"event); frames < 17 B can trigger MDD on the PF. iavf_rxtx.h:27 (MULTI_SEGS: "
+			"no vector TX), iavf_rxtx.c:149 (TX ring a multiple of tx_rs_thresh).",
 	},
 	{
 		.driver = "net_virtio", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
-		.multiseg_tx_ok = true, .imissed = UF_NO, .kernel_driver = "vfio-pci",
+		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO, .kernel_driver = "vfio-pci",
 		.xstats = xs_nomiss,
 		.source = "virtio_ethdev.c:3071-3097 (no IPv4 TX checksum), imissed and oerrors "
-			"not populated; mq_mode RSS -ENOTSUP without VIRTIO_NET_F_RSS.",
+			"not populated; mq_mode RSS -ENOTSUP without VIRTIO_NET_F_RSS. 2676-2701 "
+			"(vector TX: packed ring with AVX512 only, whatever the offloads).",
 	},
 	{
 		.driver = "net_vmxnet3", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
-		.multiseg_tx_ok = true, .imissed = UF_YES, .kernel_driver = "vfio-pci",
-		.min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1518, .xstats = xs_vmxnet3,
+		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_YES,
+		.kernel_driver = "vfio-pci", .min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1518, .xstats = xs_vmxnet3,
 		.source = "vmxnet3_ethdev.c:1574-1607 (set_mtu restarts the port), "
 			"vmxnet3_rxtx.c:1111-1121 (descriptors rounded down to x32 silently).",
 	},
@@ -140,7 +157,7 @@ static const struct uf_quirk table[] = {
 	},
 	{
 		.driver = "net_af_packet", .mtu_path = UF_MTU_SET_MTU, .max_mtu = 1500,
-		.sw_pad60 = true, .multiseg_tx_ok = true, .rxq_eq_txq = true,
+		.sw_pad60 = true, .multiseg_tx_ok = true, .chain_tx_cheap = true, .rxq_eq_txq = true,
 		.queues_from_devargs = true, .imissed = UF_NO, .kernel_sock = UF_KSOCK_PACKET, .xstats = xs_nomiss,
 		.source = "rte_eth_af_packet.c:375-405 (imissed and rx_nombuf never read), "
 			"889-896 (qpairs sockets in one fanout group: unpolled ones still get their "
@@ -149,13 +166,14 @@ static const struct uf_quirk table[] = {
 	},
 	{
 		.driver = "net_tap", .mtu_path = UF_MTU_SET_MTU, .max_mtu = 1504, .sw_pad60 = true,
-		.multiseg_tx_ok = true, .rxq_eq_txq = true, .rte_flow = true, .imissed = UF_NO,
-		.oerrors_counts_unsent = true, .xstats = xs_nomiss,
+		.multiseg_tx_ok = true, .chain_tx_cheap = true, .rxq_eq_txq = true, .rte_flow = true,
+		.imissed = UF_NO, .oerrors_counts_unsent = true, .xstats = xs_nomiss,
 		.source = "rte_eth_tap.c:1090-1110 (kernel MTU only through set_mtu), 810-815 "
 			"(oerrors = frames handed back).",
 	},
 	{
 		.driver = "net_ring", .mtu_path = UF_MTU_NA, .multiseg_tx_ok = true,
+		.chain_tx_cheap = true,
 		.imissed = UF_NO, .xstats = xs_nomiss,
 		.source = "rte_eth_ring.c:88-99 (full ring: tx_burst returns less, caller frees), "
 			"set_mtu -ENOTSUP. Pointer pass-through: no padding, byte-exact.",
@@ -174,7 +192,7 @@ static const struct uf_quirk table[] = {
 	},
 	{
 		.driver = "net_memif", .mtu_path = UF_MTU_NA, .max_mtu = 1500, .sw_pad60 = true,
-		.multiseg_tx_ok = true, .imissed = UF_NO, .xstats = xs_nomiss,
+		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO, .xstats = xs_nomiss,
 		.source = "rte_eth_memif.c:192-202 (MTU 1500 via ethdev; set_mtu -ENOTSUP), "
 			"1453-1497 (full ring or peer gone: tx_burst returns less).",
 	},
@@ -259,7 +277,7 @@ pow2_floor(uint16_t v)
 }
 
 static uint16_t
-fix_desc(const struct uf_quirk *q, const struct rte_eth_desc_lim *lim, uint16_t want)
+fix_desc(const struct uf_quirk *q, const struct rte_eth_desc_lim *lim, uint16_t want, uint16_t mult)
 {
 	uint16_t v = want;
 
@@ -273,6 +291,16 @@ fix_desc(const struct uf_quirk *q, const struct rte_eth_desc_lim *lim, uint16_t 
 		v = pow2_floor(v);
 		if (v < lim->nb_min)
 			v = (uint16_t)rte_align32pow2(lim->nb_min);
+	}
+	/* a multiple of the PMD's tx_rs_thresh too (ixgbe, i40e, ice, iavf refuse the queue
+	 * otherwise): up, or down where up passes nb_max */
+	if (mult > 1 && v % mult != 0) {
+		uint32_t up = RTE_ALIGN_CEIL((uint32_t)v, mult);
+
+		if (lim->nb_max == 0 || up <= lim->nb_max)
+			v = (uint16_t)up;
+		else
+			v = (uint16_t)RTE_ALIGN_FLOOR(v, mult);
 	}
 	return v;
 }
@@ -305,13 +333,30 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		return -EINVAL;
 	}
 
-	out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc);
-	out->tx_desc = fix_desc(q, &di->tx_desc_lim, req->tx_desc);
+	out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc, 1);
+	out->tx_desc = fix_desc(q, &di->tx_desc_lim, req->tx_desc,
+				q->tx_desc_rs_mult
+						? (di->default_txconf.tx_rs_thresh != 0
+								   ? di->default_txconf.tx_rs_thresh
+								   : 32)
+						: 1);
 
 	if (q->max_mtu != 0 && (max_mtu == 0 || q->max_mtu < max_mtu))
 		max_mtu = q->max_mtu;
 	out->mtu_path = q->mtu_path;
 	out->mtu = req->mtu != 0 ? req->mtu : RTE_ETHER_MTU;
+	if (req->mtu == 0 && req->cur_mtu != 0) {
+		/* no MTU configured on a port that shares a kernel netdev (mlx5, af_xdp,
+		 * af_packet, tap): keep the netdev's, clamped to what the PMD takes, and never
+		 * set it (docs/configuration.md, ports[].mtu). A device udpfan owns alone gets
+		 * 1500 as before. */
+		out->mtu_keep = true;
+		out->mtu = req->cur_mtu;
+		if (out->mtu_path != UF_MTU_NA && max_mtu != 0 && out->mtu > max_mtu)
+			out->mtu = max_mtu;
+		if (out->mtu_path != UF_MTU_NA && out->mtu < di->min_mtu)
+			out->mtu = di->min_mtu;
+	}
 	if (out->mtu_path != UF_MTU_NA) {
 		if (out->mtu > max_mtu || out->mtu < di->min_mtu) {
 			snprintf(why, why_len, "MTU %u is outside what %s allows (%u..%u)",
@@ -330,14 +375,21 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	if (di->min_rx_bufsize > (uint32_t)out->data_room - RTE_PKTMBUF_HEADROOM)
 		out->data_room = (uint16_t)(di->min_rx_bufsize + RTE_PKTMBUF_HEADROOM);
 
-	/* multi-seg TX only where the row says the PMD transmits chains correctly */
-	if ((di->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) && q->multiseg_tx_ok) {
+	/*
+	 * Multi-seg TX only where the row says the PMD transmits chains correctly, the config
+	 * can produce a chain at all, and either the PMD's chained path costs nothing or the
+	 * operator asked for chains (fanout: chain). Requesting MULTI_SEGS on ixgbe/i40e/ice/
+	 * iavf loses the vector TX path, and chaining rules out fast-free: fanout auto copies
+	 * there instead (docs/pmd-quirks.md, "Chained fan-out").
+	 */
+	if ((di->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) && q->multiseg_tx_ok &&
+	    req->want_chain && (q->chain_tx_cheap || req->chain_forced)) {
 		out->chain_ok = true;
-		if (req->want_chain)
-			out->tx_offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+		out->chain_min_frame = q->chain_min_frame;
+		out->tx_offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	}
 	/* fast free: refcnt 1 and one pool per TX queue, so never with chained fan-out */
-	if (q->fast_free_ok && !req->want_chain && req->single_pool_tx &&
+	if (q->fast_free_ok && !out->chain_ok && req->single_pool_tx &&
 	    (di->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
 		out->tx_offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 
@@ -387,6 +439,15 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	return 0;
 }
 
+static void
+print_list(FILE *f, const char *const *l)
+{
+	int j;
+
+	for (j = 0; l != NULL && l[j] != NULL; j++)
+		fprintf(f, "%s\"%s\"", j ? ", " : "", l[j]);
+}
+
 static const char *
 tri(enum uf_tristate t)
 {
@@ -411,7 +472,9 @@ uf_quirk_print(FILE *f, bool json)
 			fprintf(f,
 				"%s\n {\"driver\": \"%s\", \"match\": \"%s\", \"mtu_path\": \"%s\", "
 				"\"max_mtu\": %u, \"sw_pad60\": %s, \"hw_cksum_ok\": %s, "
-				"\"multiseg_tx_ok\": %s, \"fast_free_ok\": %s, \"pow2_desc\": %s, "
+				"\"multiseg_tx_ok\": %s, \"chain_tx_cheap\": %s, "
+				"\"chain_min_frame\": %u, \"tx_desc_rs_mult\": %s, "
+				"\"fast_free_ok\": %s, \"pow2_desc\": %s, "
 				"\"rxq_eq_txq\": %s, \"queues_from_devargs\": %s, "
 				"\"rss_fixed\": %s, \"non_l4_to_q0\": %s, \"rte_flow\": %s, "
 				"\"flow_isolate\": %s, \"imissed\": \"%s\", "
@@ -426,6 +489,8 @@ uf_quirk_print(FILE *f, bool json)
 				uf_mtu_path_name(q->mtu_path), q->max_mtu,
 				q->sw_pad60 ? "true" : "false", q->hw_cksum_ok ? "true" : "false",
 				q->multiseg_tx_ok ? "true" : "false",
+				q->chain_tx_cheap ? "true" : "false", q->chain_min_frame,
+				q->tx_desc_rs_mult ? "true" : "false",
 				q->fast_free_ok ? "true" : "false", q->pow2_desc ? "true" : "false",
 				q->rxq_eq_txq ? "true" : "false",
 				q->queues_from_devargs ? "true" : "false",
@@ -442,8 +507,11 @@ uf_quirk_print(FILE *f, bool json)
 				q->kernel_driver ? "\"" : "",
 				q->kernel_driver ? q->kernel_driver : "null",
 				q->kernel_driver ? "\"" : "");
-			for (j = 0; q->xstats != NULL && q->xstats[j] != NULL; j++)
-				fprintf(f, "%s\"%s\"", j ? ", " : "", q->xstats[j]);
+			print_list(f, q->xstats);
+			fprintf(f, "], \"reset_xstats\": [");
+			print_list(f, q->reset_xstats);
+			fprintf(f, "], \"guarded_xstats\": [");
+			print_list(f, q->guarded_xstats);
 			fprintf(f, "], \"source\": \"%s\"}", q->source);
 		} else {
 			fprintf(f, "%-14s %-22s %-5s %-6s %-5s %-5s %-5s %-5s %-5s %-5s %-8s ",

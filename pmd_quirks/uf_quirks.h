@@ -46,15 +46,21 @@ struct uf_quirk {
 	bool sw_pad60;       /* the PMD/HW does not pad frames below 60 bytes: pad in software */
 	bool hw_cksum_ok;    /* TX IPv4/UDP checksum offload may be used where capa has it */
 	bool multiseg_tx_ok; /* chained mbufs are transmitted correctly */
-	bool fast_free_ok;   /* MBUF_FAST_FREE may be used (refcnt and one-pool rules kept) */
-	bool pow2_desc;      /* descriptor counts must be powers of 2 */
-	bool rxq_eq_txq;     /* RX and TX queue counts must be equal */
-	bool queues_from_devargs;   /* queue count fixed by devargs (qpairs / queue_count) */
-	bool rss_fixed;             /* hash fields cannot be changed (ENA) */
-	bool non_l4_to_q0;          /* RSS sends non-TCP/UDP (ARP, fragments) to queue 0 */
-	bool rte_flow;              /* rte_flow steering of a UDP port may be tried */
-	bool flow_isolate;          /* rte_flow_isolate leaves unmatched traffic to the kernel */
-	enum uf_tristate imissed;   /* imissed is populated: yes, partial (undercounts), no */
+	/* requesting MULTI_SEGS keeps the PMD's fastest TX path: fanout auto may ask for it.
+	 * false: MULTI_SEGS (and the fast-free it rules out) costs a vector/simple TX path,
+	 * so only fanout: chain requests it (docs/pmd-quirks.md, "Chained fan-out") */
+	bool chain_tx_cheap;
+	uint16_t chain_min_frame; /* shorter chained frames break the PMD: copy them (0: none) */
+	bool tx_desc_rs_mult;     /* TX ring a multiple of default_txconf.tx_rs_thresh */
+	bool fast_free_ok;        /* MBUF_FAST_FREE may be used (refcnt and one-pool rules kept) */
+	bool pow2_desc;           /* descriptor counts must be powers of 2 */
+	bool rxq_eq_txq;          /* RX and TX queue counts must be equal */
+	bool queues_from_devargs; /* queue count fixed by devargs (qpairs / queue_count) */
+	bool rss_fixed;           /* hash fields cannot be changed (ENA) */
+	bool non_l4_to_q0;        /* RSS sends non-TCP/UDP (ARP, fragments) to queue 0 */
+	bool rte_flow;            /* rte_flow steering of a UDP port may be tried */
+	bool flow_isolate;        /* rte_flow_isolate leaves unmatched traffic to the kernel */
+	enum uf_tristate imissed; /* imissed is populated: yes, partial (undercounts), no */
 	bool oerrors_counts_unsent; /* oerrors counts frames tx_burst handed back (af_xdp, tap) */
 	uint16_t min_rx_data_room;  /* RX mbuf data room the PMD insists on, 0: none */
 	uint32_t extra_mbufs;       /* mbufs the PMD holds beyond the descriptor rings */
@@ -64,8 +70,13 @@ struct uf_quirk {
 	bool needs_timer_manage;   /* rte_timer_manage() must run on the control lcore (ENA) */
 	bool reset_event;          /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
 	const char *kernel_driver; /* PCI: the kernel driver the device must be bound to */
-	const char *const *xstats; /* extended stats that account for loss */
-	const char *source;        /* where the facts come from and what was seen */
+	const char *const *xstats; /* extended stats that account for loss (driver-specific) */
+	/* fnmatch(3) patterns of xstats whose rise means the PMD found a broken queue and wants
+	 * a reset it does not signal: udpfan requests the reset itself (docs/pmd-quirks.md) */
+	const char *const *reset_xstats;
+	/* patterns of xstats whose readings may be garbage: reported only when plausible */
+	const char *const *guarded_xstats;
+	const char *source; /* where the facts come from and what was seen */
 };
 
 /* The row for a driver name; never NULL (the conservative default row for unknown drivers). */
@@ -85,8 +96,10 @@ struct uf_port_req {
 	uint16_t nb_queues; /* workers */
 	uint16_t rx_desc;
 	uint16_t tx_desc;
-	uint16_t mtu;        /* 0: the PMD's default */
-	bool want_chain;     /* the fan-out would like to chain header mbufs to a shared payload */
+	uint16_t mtu;        /* 0: not configured: cur_mtu where known, else 1500 */
+	uint16_t cur_mtu;    /* the kernel netdev's MTU where the port has one, else 0 */
+	bool want_chain;     /* the config can produce chained copies (uf_plan_may_chain) */
+	bool chain_forced;   /* fanout: chain: MULTI_SEGS even where it costs a fast TX path */
 	bool single_pool_tx; /* every mbuf sent on a TX queue comes from one pool */
 };
 
@@ -96,8 +109,10 @@ struct uf_port_plan {
 	uint16_t tx_desc;
 	enum uf_mtu_path mtu_path;
 	uint16_t mtu;
+	bool mtu_keep;   /* no MTU configured: the netdev keeps its own, set_mtu is not called */
 	uint16_t pad_to; /* 60 or 0 */
-	bool chain_ok;   /* chained fan-out may be used on this port */
+	bool chain_ok;   /* chained fan-out may be used on this port (MULTI_SEGS requested) */
+	uint16_t chain_min_frame; /* chained frames below this length must be copied (0: any) */
 	uint64_t rx_offloads;
 	uint64_t tx_offloads;
 	bool rss;

@@ -116,9 +116,14 @@ class Collector:
                                     labels=["port"])
         stalled = GaugeMetricFamily("udpfan_port_tx_stalled", "1 while the port is skipped "
                                     "for making no TX progress", labels=["port"])
+        retries = CounterMetricFamily("udpfan_port_reset_retries_total", "resets the PMD "
+                                      "called -EAGAIN and udpfan tried again", labels=["port"])
+        faults = CounterMetricFamily("udpfan_port_fault_resets_total", "resets requested "
+                                     "because a reset-worthy xstat rose", labels=["port"])
         for pname, p in st["ports"].items():
             for name, v in p.get("xstats", {}).items():
-                xs.add_metric([pname, name], v)
+                if v is not None:  # null: an implausible reading, unavailable
+                    xs.add_metric([pname, name], v)
             for name, v in p.get("xsk", {}).items():
                 if name != "sockets":
                     xsk.add_metric([pname, name], v)
@@ -126,12 +131,16 @@ class Collector:
             resets.add_metric([pname], p.get("resets", 0))
             downs.add_metric([pname], p.get("link_downs", 0))
             stalled.add_metric([pname], 1 if p.get("tx_stalled") else 0)
+            retries.add_metric([pname], p.get("reset_retries", 0))
+            faults.add_metric([pname], p.get("fault_resets", 0))
         yield xs
         yield xsk
         yield link
         yield resets
         yield downs
         yield stalled
+        yield retries
+        yield faults
 
         lrx = CounterMetricFamily("udpfan_lcore_rx_total", "frames a worker received",
                                   labels=["lcore"])

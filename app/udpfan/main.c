@@ -16,16 +16,45 @@
 #include "uf_app.h"
 #include "uf_config.h"
 #include "uf_env.h"
+#include "uf_own.h"
 #include "uf_quirks.h"
 #include "uf_version.h"
 
 static struct uf_app app;
+static struct uf_own own;
+/* Signals that came before the control loop could take them (EAL init, port setup):
+ * uf_app_init clears app, so they are applied again once it returns. */
+static volatile sig_atomic_t early_stop, early_reload;
 
 static void
 on_signal(int sig)
 {
-	(void)sig;
+	if (sig == SIGHUP) {
+		early_reload = 1;
+		uf_app_request_reload(&app);
+		return;
+	}
+	early_stop = 1;
 	uf_app_request_stop(&app);
+}
+
+/*
+ * Before EAL: SIGTERM/SIGINT ask for a clean stop whenever they come, SIGHUP never kills
+ * (docs/deployment.md, "Signals"). EAL's own threads inherit this disposition; the handler
+ * only stores flags. SA_RESTART keeps EAL's syscalls from seeing EINTR.
+ */
+static void
+install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static void
@@ -143,6 +172,9 @@ main(int argc, char **argv)
 		return UF_EXIT_CONFIG;
 	}
 
+	/* from here on no signal kills without its final stats object, SIGHUP none at all */
+	if (!check)
+		install_signals();
 	cfg = uf_config_load(cfg_path, &err);
 	if (cfg == NULL)
 		return fail(&err);
@@ -165,6 +197,13 @@ main(int argc, char **argv)
 		uf_config_free(cfg);
 		return fail(&err);
 	}
+	/* one owner per interface, proved before EAL probes anything: a refused instance must
+	 * not touch the running one's XDP program or sockets (docs/deployment.md) */
+	if (uf_own_acquire(cfg, &own, &err, note, NULL) != 0) {
+		uf_config_free(cfg);
+		return fail(&err);
+	}
+	uf_own_reclaim_prefix(cfg, note, NULL);
 
 	rc = rte_eal_init(eal.argc, eal.argv);
 	if (rc < 0) {
@@ -179,9 +218,12 @@ main(int argc, char **argv)
 	if (uf_app_init(&app, cfg, &ao, &err) != 0) {
 		rc = fail(&err);
 	} else {
-		/* from here on a signal drains the workers and writes the final stats */
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
+		uf_own_record(&own);
+		/* a signal during start-up: the run starts, stops at once, writes the final stats */
+		if (early_stop)
+			uf_app_request_stop(&app);
+		if (early_reload)
+			uf_app_request_reload(&app);
 		if (uf_app_run(&app, &err) != 0)
 			rc = fail(&err);
 	}

@@ -27,6 +27,15 @@ extern int uf_logtype;
 #define UF_NAME_MAX 32
 #define UF_DEVSTR_MAX 256
 
+/* An IPv4 multicast (class D, 224.0.0.0/4) address, in host order. Not RTE_IS_IPV4_MCAST:
+ * in DPDK 22.11 its RTE_IPV4(224, 0, 0, 0) shifts 224 << 24 as a signed int, undefined
+ * behaviour that UBSan reports. */
+static inline bool
+uf_ipv4_is_mcast(uint32_t host_ip)
+{
+	return (host_ip >> 28) == 0xe;
+}
+
 /* Portable relaxed load/store of a single-writer counter (22.11 has no rte_stdatomic.h). */
 #define UF_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define UF_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -683,6 +684,7 @@ rule_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 	}
 	if (strcmp(k, "to") == 0) {
 		yaml_node_item_t *it;
+		ptrdiff_t n;
 		int i = 0, j;
 
 		if (v->type != YAML_SEQUENCE_NODE ||
@@ -690,7 +692,15 @@ rule_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *ar
 			perr(p, v, kp, "expected a non-empty list of destination indexes");
 			return -1;
 		}
-		r->n_to = (uint16_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+		n = v->data.sequence.items.top - v->data.sequence.items.start;
+		/* each index at most once, so no more than there can be destinations; checked
+		 * before n_to (16 bits) and the allocations are sized by it */
+		if (n > UF_MAX_DESTS) {
+			perr(p, v, kp, "%td destination indexes: at most %d (each once)", n,
+			     UF_MAX_DESTS);
+			return -1;
+		}
+		r->n_to = (uint16_t)n;
 		r->to = calloc(r->n_to, sizeof(*r->to));
 		r->to_pos = calloc(r->n_to, sizeof(*r->to_pos));
 		if (r->to == NULL || r->to_pos == NULL)
@@ -1112,7 +1122,7 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 			perr_pos(p, &d->pos, key, "%s cannot be a destination", ip_str(d->ip, a));
 			return -1;
 		}
-		if (RTE_IS_IPV4_MCAST(hip) && d->has_mac) {
+		if (uf_ipv4_is_mcast(hip) && d->has_mac) {
 			perr_pos(p, &d->pos, key,
 				 "%s is multicast: its MAC follows from the address; "
 				 "drop the mac key",
@@ -1124,7 +1134,7 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 				 eg->name);
 			return -1;
 		}
-		if (!RTE_IS_IPV4_MCAST(hip) && !d->has_mac &&
+		if (!uf_ipv4_is_mcast(hip) && !d->has_mac &&
 		    !in_subnet(d->ip, eg->ip, eg->prefix_len) && !eg->has_gateway) {
 			perr_pos(p, &d->pos, key,
 				 "%s is not on port %s's subnet %s/%u and the port has "

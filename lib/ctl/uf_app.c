@@ -58,11 +58,13 @@ publish_plan(struct uf_app *app)
 	struct rte_ether_addr port_mac[UF_MAX_PORTS];
 	uint16_t port_mtu[UF_MAX_PORTS];
 	bool port_chain[UF_MAX_PORTS];
+	uint16_t port_chain_min[UF_MAX_PORTS];
 	struct uf_plan_input in = {
 		.cfg = cfg,
 		.port_mac = port_mac,
 		.port_mtu = port_mtu,
 		.port_chain_ok = port_chain,
+		.port_chain_min_frame = port_chain_min,
 		.dest_mac = app->dest_mac,
 		.dest_resolved = app->dest_resolved,
 		.lpm = app->lpm,
@@ -76,6 +78,7 @@ publish_plan(struct uf_app *app)
 		port_mac[i] = app->ports[i].mac;
 		port_mtu[i] = app->ports[i].plan.mtu;
 		port_chain[i] = app->ports[i].plan.chain_ok;
+		port_chain_min[i] = app->ports[i].plan.chain_min_frame;
 	}
 	for (i = 0; i < cfg->n_dests; i++) {
 		const struct uf_neigh *e;
@@ -380,7 +383,8 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	const struct uf_config *cfg = app->cfg;
 	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
 	struct timespec ts;
-	int i, k;
+	char fault[128];
+	int i, k, ret;
 
 	memset(&s->tot, 0, sizeof(s->tot));
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -425,8 +429,8 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 			d->next_hop = e->ip;
 			d->mac = e->mac;
 		} else {
-			d->state = RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(cd->ip)) ? "multicast"
-									       : "static";
+			d->state = uf_ipv4_is_mcast(rte_be_to_cpu_32(cd->ip)) ? "multicast"
+									      : "static";
 		}
 		for (k = 0; k < app->n_workers; k++)
 			uf_dest_ctr_add(&d->c, &app->w[k]->dctr[i]);
@@ -441,14 +445,24 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		snprintf(sp->driver, sizeof(sp->driver), "%s", p->info.driver_name);
 		snprintf(sp->steering, sizeof(sp->steering), "%s", p->steering);
 		sp->resets = p->resets;
+		sp->reset_retries = p->reset_retries;
+		sp->fault_resets = p->fault_resets;
 		memset(&sp->st, 0, sizeof(sp->st));
 		sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
 		sp->link_up = app->link_was_up[i];
 		sp->link_downs = p->link_downs;
 		sp->tx_stalled = app->tx_stalled[i];
 		sp->n_xstats = RTE_MIN(p->n_xstats, UF_SNAP_XSTATS);
-		if (uf_port_xstats(p, sp->xvals) != 0)
+		ret = uf_port_xstats(p, sp->xvals, sp->xvalid, fault, sizeof(fault));
+		if (ret < 0)
 			sp->n_xstats = 0;
+		if (ret == 1 && !final) {
+			/* the PMD broke a queue and waits for a reset it will not signal (ENA) */
+			UF_LOG(ERR, "port %s: %s rose: requesting a port reset", p->cfg->name,
+			       fault);
+			p->fault_resets++;
+			uf_app_request_reset(app, i);
+		}
 		for (k = 0; k < sp->n_xstats; k++)
 			sp->xnames[k] = p->xstat_names[k];
 		sp->has_xsk = p->n_xsk > 0 && uf_xsk_query(p->xsk_fd, p->n_xsk, &sp->xsk) == 0;
@@ -733,7 +747,8 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	po.nb_workers = app->n_workers;
 	po.burst = cfg->fwd.burst;
 	po.n_dests = (uint16_t)cfg->n_dests;
-	po.want_chain = cfg->fwd.fanout != UF_FANOUT_COPY;
+	po.want_chain = uf_plan_may_chain(cfg);
+	po.chain_forced = cfg->fwd.fanout == UF_FANOUT_CHAIN;
 	po.link_wait_ms = o->link_wait_ms != 0 ? o->link_wait_ms : LINK_WAIT_MS_DEFAULT;
 	for (i = 0; i < cfg->n_ports; i++) {
 		ret = uf_port_init(&app->ports[i], cfg, (uint16_t)i, &po, err);
@@ -758,7 +773,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 		const struct uf_cfg_dest *d = &cfg->dests[i];
 
 		app->dest_neigh[i] = -1;
-		if (RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(d->ip))) {
+		if (uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
 			uf_mcast_mac(d->ip, &app->dest_mac[i]);
 			app->dest_resolved[i] = true;
 		} else if (d->has_mac) {
@@ -793,6 +808,23 @@ void
 uf_app_request_stop(struct uf_app *app)
 {
 	__atomic_store_n(&app->sh.quit, 1, __ATOMIC_RELAXED);
+}
+
+void
+uf_app_request_reload(struct uf_app *app)
+{
+	__atomic_store_n(&app->reload_pending, 1, __ATOMIC_RELAXED);
+}
+
+static void
+answer_reload(struct uf_app *app)
+{
+	if (!__atomic_exchange_n(&app->reload_pending, 0, __ATOMIC_RELAXED))
+		return;
+	if (app->opts.on_reload != NULL)
+		app->opts.on_reload(app, app->opts.reload_arg);
+	else
+		UF_LOG(NOTICE, "SIGHUP: reload is not implemented yet; ignored");
 }
 
 int
@@ -861,6 +893,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		uint64_t now;
 
 		ctl_tick(app);
+		answer_reload(app);
 		now = rte_rdtsc();
 		if (now >= next) {
 			stats_tick(app, false);

@@ -18,12 +18,16 @@
 #include "uf_stats.h"
 
 struct rte_lpm;
+struct uf_app;
 
 struct uf_app_opts {
 	double duration_s;      /* 0: until a signal */
 	const char *stats_json; /* overrides stats.json; NULL: the config's */
 	FILE *human;            /* the stats line and the final ledger (stderr) */
 	uint32_t link_wait_ms;
+	/* SIGHUP, on the control lcore: NULL logs that reload is not implemented and goes on */
+	void (*on_reload)(struct uf_app *app, void *arg);
+	void *reload_arg;
 };
 
 struct uf_app {
@@ -54,6 +58,7 @@ struct uf_app {
 	volatile int lsc_pending; /* set by the LSC callback (interrupt thread) */
 	uint64_t lsc_events;
 	volatile int reset_pending[UF_MAX_PORTS];
+	volatile int reload_pending; /* SIGHUP seen; the control loop answers it */
 
 	/* stats */
 	uint64_t start_tsc;
@@ -80,6 +85,9 @@ int uf_app_run(struct uf_app *app, struct uf_err *err);
 
 /* Ask the loop to stop (async-signal-safe). */
 void uf_app_request_stop(struct uf_app *app);
+
+/* Ask the control loop to reload (SIGHUP; async-signal-safe). It never stops udpfan. */
+void uf_app_request_reload(struct uf_app *app);
 
 /* Ask the control lcore to reset a port (as a device reset event does); thread-safe. */
 void uf_app_request_reset(struct uf_app *app, int port);

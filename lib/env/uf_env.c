@@ -10,9 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <net/if.h>
+#include <linux/capability.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
@@ -274,6 +276,124 @@ prefix_owner(const char *prefix)
 		fl.l_pid = 0;
 	close(fd);
 	return fl.l_pid;
+}
+
+/* The effective capability set, from /proc/self/status (no libcap needed). */
+static uint64_t
+cap_eff(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	unsigned long long v = 0;
+	char line[256];
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "CapEff: %llx", &v) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)v;
+}
+
+static uint64_t (*cap_source)(void) = cap_eff;
+
+void
+uf_env_set_cap_source(uint64_t (*fn)(void))
+{
+	cap_source = fn != NULL ? fn : cap_eff;
+}
+
+/* locked memory without CAP_IPC_LOCK: only when RLIMIT_MEMLOCK is unlimited */
+static bool
+memlock_unlimited(void)
+{
+	struct rlimit rl;
+
+	return getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY;
+}
+
+static const struct {
+	int cap;
+	const char *name;
+} cap_names[] = {
+	{ CAP_NET_RAW, "CAP_NET_RAW" },     { CAP_NET_ADMIN, "CAP_NET_ADMIN" },
+	{ CAP_SYS_ADMIN, "CAP_SYS_ADMIN" }, { CAP_IPC_LOCK, "CAP_IPC_LOCK" },
+	{ CAP_SYS_RAWIO, "CAP_SYS_RAWIO" },
+};
+
+/*
+ * What each kind of port needs beyond a plain user (docs/deployment.md, "Least privilege";
+ * measured with setpriv on the veth bed): the bits of `need` missing from the effective set,
+ * as "CAP_X, CAP_Y" in buf. true when something is missing.
+ */
+bool
+uf_env_missing_caps(uint64_t need, uint64_t have, char *buf, size_t len)
+{
+	size_t k, o = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < RTE_DIM(cap_names); k++)
+		if ((need & (1ULL << cap_names[k].cap)) && !(have & (1ULL << cap_names[k].cap)))
+			o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s", o ? ", " : "",
+					      cap_names[k].name);
+	return o > 0;
+}
+
+uint64_t
+uf_env_caps_needed(int ksock, bool pci, const char *pci_driver)
+{
+	uint64_t m = 0;
+
+	if (ksock == UF_KSOCK_PACKET)
+		/* the packet sockets; the MTU and promiscuous mode (SIOCSIFMTU, SIOCSIFFLAGS) */
+		m = (1ULL << CAP_NET_RAW) | (1ULL << CAP_NET_ADMIN);
+	else if (ksock == UF_KSOCK_XSK)
+		/* the sockets; attaching XDP; libxdp loads the program and reads program fds by
+		 * id (CAP_SYS_ADMIN; CAP_BPF+CAP_PERFMON are not enough); the UMEM is pinned */
+		m = (1ULL << CAP_NET_RAW) | (1ULL << CAP_NET_ADMIN) | (1ULL << CAP_SYS_ADMIN) |
+		    (1ULL << CAP_IPC_LOCK);
+	else if (pci && pci_driver != NULL && strcmp(pci_driver, "vfio-pci") == 0)
+		/* vfio pins the DMA memory; the device files are a matter of permissions */
+		m = 1ULL << CAP_IPC_LOCK;
+	else if (pci && pci_driver != NULL && strcmp(pci_driver, "mlx5_core") == 0)
+		m = (1ULL << CAP_NET_RAW) | (1ULL << CAP_NET_ADMIN) | (1ULL << CAP_IPC_LOCK);
+	else if (pci)
+		/* uio: physical addresses from /proc/self/pagemap, the BARs through /dev/uio */
+		m = (1ULL << CAP_SYS_ADMIN) | (1ULL << CAP_SYS_RAWIO) | (1ULL << CAP_IPC_LOCK);
+	return m;
+}
+
+static void
+pci_driver(const char *bdf, char *drv, size_t len)
+{
+	char path[512], link[512];
+	ssize_t n;
+
+	drv[0] = '\0';
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", sysfs_root, bdf);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		snprintf(drv, len, "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+	}
+}
+
+/* a hugetlbfs this user may create files in (EAL's file-backed memory) */
+static bool
+hugetlbfs_writable(void)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char line[512], mnt[256], type[64];
+	bool ok = false;
+
+	if (f == NULL)
+		return true;
+	while (!ok && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%*s %255s %63s", mnt, type) == 2 &&
+		    strcmp(type, "hugetlbfs") == 0 && access(mnt, W_OK | X_OK) == 0)
+			ok = true;
+	fclose(f);
+	return ok;
 }
 
 struct ck {
@@ -608,9 +728,35 @@ uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_en
 				return -1;
 		}
 	}
-	if (needs_root && geteuid() != 0 &&
-	    problem(&c, "udpfan needs root here (hugepages, raw sockets or PCI devices); "
-			"run it with sudo, or set eal.no_huge with ring/pcap/null vdevs") < 0)
+	(void)needs_root;
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct uf_cfg_port *p = &cfg->ports[i];
+		uint64_t need, have = cap_source();
+		char drv[64] = "", miss[160];
+		int ks = UF_KSOCK_NONE;
+
+		if (p->is_pci)
+			pci_driver(p->dev_name, drv, sizeof(drv));
+		else
+			ks = uf_quirk_lookup_vdev(p->device)->kernel_sock;
+		need = uf_env_caps_needed(ks, p->is_pci, drv);
+		if ((need & (1ULL << CAP_IPC_LOCK)) && memlock_unlimited())
+			need &= ~(1ULL << CAP_IPC_LOCK);
+		if (uf_env_missing_caps(need, have, miss, sizeof(miss)) &&
+		    problem(&c,
+			    "ports[%d].device: %s needs %s, which this process lacks (uid %u); grant "
+			    "%s (systemd AmbientCapabilities=, setpriv --ambient-caps; "
+			    "docs/deployment.md lists what each PMD needs) or run as root",
+			    i, p->is_pci ? p->dev_name : p->device, miss, (unsigned int)geteuid(),
+			    strchr(miss, ',') != NULL ? "them" : "it") < 0)
+			return -1;
+	}
+	if (!cfg->eal.no_huge && !cfg->eal.in_memory && !hugetlbfs_writable() &&
+	    problem(&c,
+		    "no hugetlbfs mount is writable by uid %u (EAL keeps its memory in "
+		    "files there): set eal.in_memory: true, or mount one it owns (mount -t "
+		    "hugetlbfs -o uid=%u nodev /dev/hugepages); docs/deployment.md",
+		    (unsigned int)geteuid(), (unsigned int)geteuid()) < 0)
 		return -1;
 	if (!cfg->eal.in_memory && !cfg->eal.no_huge) {
 		pid_t owner = prefix_owner(cfg->eal.file_prefix);

@@ -41,6 +41,18 @@ bool uf_devarg(const char *dev, const char *key, char *val, size_t len);
 /* Physical start of a PCI device's BAR (sysfs resource file). 0 or -errno. */
 int uf_pci_bar_phys(const char *bdf, int bar, uint64_t *phys);
 
+/*
+ * Capabilities (bits 1 << CAP_X) a port needs: ksock is its enum uf_kernel_sock, or a PCI
+ * device bound to pci_driver. docs/deployment.md, "Least privilege".
+ */
+uint64_t uf_env_caps_needed(int ksock, bool pci, const char *pci_driver);
+
+/* "CAP_X, CAP_Y" for the bits of need not in have; true when any is missing. */
+bool uf_env_missing_caps(uint64_t need, uint64_t have, char *buf, size_t len);
+
+/* Where the effective capability set comes from (tests); NULL: /proc/self/status. */
+void uf_env_set_cap_source(uint64_t (*fn)(void));
+
 /* Firmware root (default "/lib/firmware"), overridable for tests. */
 void uf_env_set_fw_root(const char *root);
 

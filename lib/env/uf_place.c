@@ -73,7 +73,9 @@ uf_cgroup_cpu_limit(const char *cgroup_file)
 		}
 	}
 	fclose(f);
-	if (dir[0] == '\0')
+	/* the kernel writes an absolute path; anything else (a hand-made or foreign file) names
+	 * no cgroup we can find: no limit known */
+	if (dir[0] != '/')
 		return 0;
 	/* the effective quota is the smallest along the path to the root */
 	for (;;) {

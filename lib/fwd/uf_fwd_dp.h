@@ -163,6 +163,8 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
  * Chaining wins from about 512 bytes, before counting the NIC's second descriptor and DMA
  * read, which this bench cannot see and which move the crossing further up: auto chains at
  * 512 (UF_CHAIN_MIN_PAYLOAD_DEFAULT) where every egress PMD of the set can, copies below.
+ * The threshold is the set's: the plan's, raised where an egress PMD breaks short chains
+ * (ENA LLQ, chain_min_frame in docs/pmd-quirks.md), at no extra cost here.
  */
 static inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
@@ -271,8 +273,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	if (plan->lpm != NULL) {
 		uint32_t nh;
 
-		if (unlikely(rte_lpm_lookup((struct rte_lpm *)(uintptr_t)plan->lpm,
-					    rte_be_to_cpu_32(in->src_ip), &nh) != 0)) {
+		if (unlikely(!uf_plan_lookup(plan, in->src_ip, &nh))) {
 			w->ctr.drop[UF_DROP_NO_RULE]++;
 			rte_pktmbuf_free(m);
 			return;
@@ -301,7 +302,7 @@ uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	}
 
 	chain = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok &&
-		in->payload_len >= plan->chain_min_payload && k > 1;
+		in->payload_len >= set->chain_min_payload && k > 1;
 	need = chain ? k : (uint16_t)(k > 0 ? k - 1 : 0);
 	got = need;
 	if (need > 0) {
@@ -413,7 +414,7 @@ uf_fanout_fast(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	const bool cksum = plan->udp_cksum;
 	const uint32_t chain_min = (plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL &&
 				    set->chain_ok && k > 1)
-						   ? plan->chain_min_payload
+						   ? set->chain_min_payload
 						   : UINT32_MAX;
 	const struct uf_dest_rt *last = &plan->dests[sel[k - 1]];
 	const uint16_t last_pad = w->txb[last->egress].pad_to;

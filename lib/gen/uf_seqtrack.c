@@ -26,6 +26,24 @@ uf_seqtrack_clear_(struct uf_seqtrack *t, uint64_t from, uint64_t n)
 	}
 }
 
+/*
+ * hi - lo + 1 - have, which need not fit in an int64_t: the span hi - lo + 1 is 2^64 (0)
+ * for the whole range, and a count above INT64_MAX would read as negative, "unknown".
+ * Saturate at INT64_MAX instead (have <= the span: each distinct number lies in it).
+ */
+static int64_t
+lost_in(uint64_t lo, uint64_t hi, uint64_t have)
+{
+	uint64_t missing;
+
+	if (have == 0) {
+		missing = hi - lo; /* less one */
+		return missing >= (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)missing + 1;
+	}
+	missing = (hi - lo) - (have - 1);
+	return missing > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)missing;
+}
+
 int64_t
 uf_seqtrack_lost(const struct uf_seqtrack *t, const struct uf_seq_expect *e)
 {
@@ -33,7 +51,7 @@ uf_seqtrack_lost(const struct uf_seqtrack *t, const struct uf_seq_expect *e)
 
 	if (!t->any) {
 		if (e != NULL && e->has_first && e->has_last && e->last >= e->first)
-			return (int64_t)(e->last - e->first + 1);
+			return lost_in(e->first, e->last, 0);
 		return -1;
 	}
 	lo = t->min;
@@ -42,5 +60,5 @@ uf_seqtrack_lost(const struct uf_seqtrack *t, const struct uf_seq_expect *e)
 		lo = e->first;
 	if (e != NULL && e->has_last && e->last > hi)
 		hi = e->last;
-	return (int64_t)(hi - lo + 1 - t->distinct);
+	return lost_in(lo, hi, t->distinct);
 }

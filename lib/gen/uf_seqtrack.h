@@ -125,7 +125,8 @@ struct uf_seq_expect {
  * Lost datagrams, or -1 when it cannot be known. With expectations, the span runs from
  * min(min seen, first) to max(max seen, last); without, from the lowest to the highest
  * sequence number seen. Nothing arrived: unknown, unless both ends are expected (then all
- * of them were lost).
+ * of them were lost). A count beyond INT64_MAX (a span of 2^63 or more: sequence numbers
+ * that are not a generator's) saturates at INT64_MAX, never negative.
  */
 int64_t uf_seqtrack_lost(const struct uf_seqtrack *t, const struct uf_seq_expect *e);
 

@@ -139,6 +139,9 @@ uf_icmp_echo_reply(uint8_t *f, uint32_t len, const struct rte_ether_addr *our_ma
 		return -1;
 	if (rte_raw_cksum(icmp, tot - ihl) != 0xffff)
 		return -1;
+	/* the answer goes to the request's sender MAC: never to a group or nobody (as ARP) */
+	if (!rte_is_unicast_ether_addr(&eth->src_addr) || rte_is_zero_ether_addr(&eth->src_addr))
+		return -1;
 
 	rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
 	rte_ether_addr_copy(our_mac, &eth->src_addr);

@@ -175,11 +175,10 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 	ihl = (uint32_t)(ip[0] & 0xf) * 4;
 	tot = uf_be16(uf_rd16(ip + 2));
 	if (unlikely(ihl < 20 || tot < ihl + 8 || RTE_ETHER_HDR_LEN + (uint32_t)tot > len)) {
-		/* too short for UDP: an ICMP message to us is still the control plane's */
-		if (ihl >= 20 && tot >= ihl && RTE_ETHER_HDR_LEN + (uint32_t)tot <= len &&
-		    ip[9] != IPPROTO_UDP && uf_rd32(ip + 16) == port->ip)
-			goto not_udp;
-		return uf_drop_as(reason, UF_DROP_MALFORMED);
+		/* too short for UDP: another protocol to us goes through the checks below too */
+		if (!(ihl >= 20 && tot >= ihl && RTE_ETHER_HDR_LEN + (uint32_t)tot <= len &&
+		      ip[9] != IPPROTO_UDP && uf_rd32(ip + 16) == port->ip))
+			return uf_drop_as(reason, UF_DROP_MALFORMED);
 	}
 	if (unlikely((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
@@ -215,6 +214,11 @@ not_udp:
 	if (ip[9] == IPPROTO_ICMP) {
 		if (unlikely(uf_rd32(ip + 16) != port->ip))
 			return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
+		/* shorter than an ICMP header; or a sender MAC no answer may go to (as for ARP) */
+		if (unlikely(tot < ihl + 8 ||
+			     !rte_is_unicast_ether_addr((const struct rte_ether_addr *)(f + 6)) ||
+			     rte_is_zero_ether_addr((const struct rte_ether_addr *)(f + 6))))
+			return uf_drop_as(reason, UF_DROP_MALFORMED);
 		return UF_V_CONTROL;
 	}
 	return uf_drop_as(reason, UF_DROP_NOT_UDP);

@@ -79,6 +79,10 @@ uf_plan_build(const struct uf_plan_input *in)
 			RTE_MAX(cfg->fwd.fanout == UF_FANOUT_CHAIN ? 0 : cfg->fwd.chain_min_payload,
 				(uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
 	plan->lpm = in->lpm;
+	plan->catch_all = UF_SET_NONE;
+	for (i = 0; i < cfg->n_rules; i++)
+		if (cfg->rules[i].len == 0)
+			plan->catch_all = (uint32_t)i;
 	plan->in_dst_ip = cfg->ports[cfg->listen.port].ip;
 	plan->in_dst_port = rte_cpu_to_be_16(cfg->listen.udp_port);
 	plan->dests = (struct uf_dest_rt *)(mem + off_dests);
@@ -117,10 +121,11 @@ uf_plan_build(const struct uf_plan_input *in)
 		struct uf_set *set = &plan->sets[i];
 		int n = cfg->n_rules > 0 ? cfg->rules[i].n_to : cfg->n_dests;
 
-		set->first = (uint16_t)n_members;
+		set->first = (uint32_t)n_members;
 		set->n = (uint16_t)n;
 		set->max_payload = UINT16_MAX;
 		set->chain_ok = true;
+		set->chain_min_payload = plan->chain_min_payload;
 		set->simple = true;
 		set->one_egress = true;
 		for (j = 0; j < n; j++) {
@@ -133,6 +138,12 @@ uf_plan_build(const struct uf_plan_input *in)
 			set->one_egress &= rt->egress ==
 					   plan->dests[plan->set_dests[set->first]].egress;
 			set->chain_ok &= rt->chain_ok;
+			if (in->port_chain_min_frame != NULL &&
+			    in->port_chain_min_frame[rt->egress] > UF_HDR_LEN &&
+			    (uint32_t)(in->port_chain_min_frame[rt->egress] - UF_HDR_LEN) >
+					    set->chain_min_payload)
+				set->chain_min_payload =
+						in->port_chain_min_frame[rt->egress] - UF_HDR_LEN;
 			if (rt->max_payload < set->max_payload)
 				set->max_payload = rt->max_payload;
 		}
@@ -140,6 +151,28 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->fast = plan->lpm == NULL && plan->n_sets == 1 && plan->sets[0].simple &&
 		     plan->sets[0].n > 0;
 	return plan;
+}
+
+bool
+uf_plan_may_chain(const struct uf_config *cfg)
+{
+	uint32_t min_payload = cfg->fwd.fanout == UF_FANOUT_CHAIN
+					       ? (uint32_t)(UF_MIN_FRAME - UF_HDR_LEN)
+					       : RTE_MAX(cfg->fwd.chain_min_payload,
+							 (uint32_t)(UF_MIN_FRAME - UF_HDR_LEN));
+	uint16_t mtu = cfg->ports[cfg->listen.port].mtu; /* 0: the device's, not known yet */
+	bool multi = false;
+	int i;
+
+	if (cfg->fwd.fanout == UF_FANOUT_COPY)
+		return false;
+	if (mtu != 0 && (uint32_t)mtu < min_payload + 28)
+		return false;
+	if (cfg->n_rules == 0)
+		multi = cfg->n_dests > 1;
+	for (i = 0; i < cfg->n_rules && !multi; i++)
+		multi = cfg->rules[i].n_to > 1;
+	return multi;
 }
 
 void
@@ -177,8 +210,12 @@ uf_rules_lpm(const struct uf_config *cfg, int socket)
 	 * First match wins (INTERFACE.md). The config rejects a rule that an earlier rule covers,
 	 * so among the rules that match an address the first is the longest, and longest-prefix
 	 * match gives the same answer at a cost that does not grow with the number of rules.
+	 * A /0 rule (the last, then) covers every address: rte_lpm_add refuses depth 0, and the
+	 * plan's catch_all stands for it where a lookup misses (uf_plan_lookup).
 	 */
 	for (i = 0; i < cfg->n_rules; i++) {
+		if (cfg->rules[i].len == 0)
+			continue;
 		ret = rte_lpm_add(lpm, rte_be_to_cpu_32(cfg->rules[i].prefix), cfg->rules[i].len,
 				  (uint32_t)i);
 		if (ret < 0) {

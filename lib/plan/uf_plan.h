@@ -11,11 +11,10 @@
 #include <stdint.h>
 
 #include <rte_ether.h>
+#include <rte_lpm.h>
 
 #include "uf_config.h"
 #include "uf_pkt.h"
-
-struct rte_lpm;
 
 /* One destination, as the worker sees it. */
 struct uf_dest_rt {
@@ -30,13 +29,16 @@ struct uf_dest_rt {
 
 /* The destinations one sender gets (all of them without rules; a rule's `to` with). */
 struct uf_set {
+	uint32_t first; /* into uf_plan.set_dests: 4096 rules x 256 members overflow 16 bits */
 	uint16_t n;
-	uint16_t first;       /* into uf_plan.set_dests */
 	uint16_t max_payload; /* the smallest of its destinations' */
 	bool any_resolved;
 	bool chain_ok;
 	bool simple;     /* every member resolved and unsampled: the fast path copies to all */
 	bool one_egress; /* every member leaves through the same port */
+	/* chain at and above this payload: the plan's, raised to what every member's egress PMD
+	 * can chain (ENA LLQ: no chained frame under 225 B) */
+	uint32_t chain_min_payload;
 };
 
 struct uf_plan {
@@ -50,6 +52,8 @@ struct uf_plan {
 	rte_be32_t in_dst_ip;       /* what datagrams are addressed to: the listen port's IP */
 	rte_be16_t in_dst_port;     /* and UDP port */
 	const struct rte_lpm *lpm;  /* NULL: no rules, every sender gets set 0; not owned */
+	uint32_t catch_all;         /* the set of a 0.0.0.0/0 rule, for senders the LPM misses;
+				     * UF_SET_NONE: none, they are dropped as no_rule */
 	struct uf_set *sets;
 	uint16_t *set_dests;
 	struct uf_dest_rt *dests;
@@ -57,11 +61,30 @@ struct uf_plan {
 	bool rte_mem;
 };
 
+#define UF_SET_NONE UINT32_MAX
+
+/*
+ * The set for a datagram from src (network order), with rules (plan->lpm set): false when no
+ * rule matches. A 0.0.0.0/0 rule is not in the LPM (rte_lpm_add refuses depth 0); validation
+ * makes it the last rule (one before any other would cover it), so it is exactly what a
+ * miss falls back to (docs/configuration.md#rules). A hit costs nothing more.
+ */
+static __rte_always_inline bool
+uf_plan_lookup(const struct uf_plan *plan, rte_be32_t src, uint32_t *set)
+{
+	if (likely(rte_lpm_lookup((struct rte_lpm *)(uintptr_t)plan->lpm, rte_be_to_cpu_32(src),
+				  set) == 0))
+		return true;
+	*set = plan->catch_all;
+	return plan->catch_all != UF_SET_NONE;
+}
+
 struct uf_plan_input {
 	const struct uf_config *cfg;
 	const struct rte_ether_addr *port_mac; /* [cfg->n_ports] */
 	const uint16_t *port_mtu;              /* [cfg->n_ports] */
 	const bool *port_chain_ok;             /* [cfg->n_ports] */
+	const uint16_t *port_chain_min_frame;  /* [cfg->n_ports]: 0 any; NULL: none anywhere */
 	const struct rte_ether_addr *dest_mac; /* [cfg->n_dests]: the next hop's MAC */
 	const bool *dest_resolved;             /* [cfg->n_dests] */
 	const struct rte_lpm *lpm;
@@ -70,6 +93,14 @@ struct uf_plan_input {
 };
 
 struct uf_plan *uf_plan_build(const struct uf_plan_input *in);
+
+/*
+ * Can this config ever produce a chained copy? Not with fanout: copy, not without a sender's
+ * set of two or more destinations (one copy reuses the received mbuf), and not when the
+ * listen port's configured MTU leaves no payload at or above chain_min_payload. Ports ask
+ * for MULTI_SEGS (and give up fast-free) only when it can (docs/pmd-quirks.md).
+ */
+bool uf_plan_may_chain(const struct uf_config *cfg);
 void uf_plan_free(struct uf_plan *plan);
 
 /* The next hop of a destination: itself on its port's subnet, else the port's gateway.
@@ -77,8 +108,8 @@ void uf_plan_free(struct uf_plan *plan);
 rte_be32_t uf_next_hop(const struct uf_config *cfg, const struct uf_cfg_dest *d);
 void uf_mcast_mac(rte_be32_t ip, struct rte_ether_addr *mac);
 
-/* The rules as an LPM table (next hop = set index). NULL without rules; NULL and rte_errno
- * on failure. Needs EAL. */
+/* The rules as an LPM table (next hop = set index), less a 0.0.0.0/0 rule (the plan's
+ * catch_all). NULL without rules; NULL and rte_errno on failure. Needs EAL. */
 struct rte_lpm *uf_rules_lpm(const struct uf_config *cfg, int socket);
 
 #endif /* UF_PLAN_H */

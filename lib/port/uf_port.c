@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <net/if.h>
@@ -77,6 +78,26 @@ errstr(int ret)
 	return rte_strerror(ret < 0 ? -ret : ret);
 }
 
+/* The MTU of the kernel netdev a port shares (mlx5, af_xdp, af_packet, tap); 0: none. */
+static uint16_t
+netdev_mtu(uint32_t if_index)
+{
+	char name[IF_NAMESIZE], path[64 + IF_NAMESIZE];
+	unsigned int mtu = 0;
+	FILE *f;
+
+	if (if_index == 0 || if_indextoname(if_index, name) == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%u", &mtu) != 1 || mtu > UINT16_MAX)
+		mtu = 0;
+	fclose(f);
+	return (uint16_t)mtu;
+}
+
 /* configure, queues and MTU from the decided plan: at start-up and again after a reset */
 static int
 configure(struct uf_port *p, struct uf_err *err)
@@ -143,8 +164,12 @@ configure(struct uf_port *p, struct uf_err *err)
 			n_before = uf_xsk_list_fds(before, RTE_DIM(before));
 		ret = rte_eth_rx_queue_setup(p->port_id, q, rxd, p->socket, &rxc, p->pool[q]);
 		if (ret != 0) {
-			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s",
-				   pc->name, q, errstr(ret));
+			uf_err_set(err, UF_EXIT_ENV, "port %s: RX queue %u setup failed: %s%s",
+				   pc->name, q, errstr(ret),
+				   is_af_xdp ? " (the PMD's log above says why: capabilities, "
+					       "locked memory, the interface's queues; "
+					       "docs/deployment.md)"
+					     : "");
 			return ret;
 		}
 		if (is_af_xdp)
@@ -158,13 +183,17 @@ configure(struct uf_port *p, struct uf_err *err)
 		}
 	}
 
-	if (p->plan.mtu_path == UF_MTU_SET_MTU) {
+	if (p->plan.mtu_path == UF_MTU_SET_MTU && !p->plan.mtu_keep) {
 		ret = rte_eth_dev_set_mtu(p->port_id, p->plan.mtu);
 		if (ret == -ENOTSUP) {
 			p->plan.mtu_path = UF_MTU_NA;
 		} else if (ret != 0) {
-			uf_err_set(err, UF_EXIT_ENV, "port %s (%s): MTU %u refused: %s", pc->name,
-				   p->info.driver_name, p->plan.mtu, errstr(ret));
+			uf_err_set(err, UF_EXIT_ENV, "port %s (%s): MTU %u refused: %s%s", pc->name,
+				   p->info.driver_name, p->plan.mtu, errstr(ret),
+				   p->quirk->kernel_sock != UF_KSOCK_NONE
+						   ? " (a kernel interface takes an MTU only from "
+						     "CAP_NET_ADMIN)"
+						   : "");
 			return ret;
 		}
 	}
@@ -225,6 +254,7 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		.tx_desc = pc->tx_desc,
 		.mtu = pc->mtu,
 		.want_chain = o->want_chain,
+		.chain_forced = o->chain_forced,
 		.single_pool_tx = cfg->n_ports == 1,
 	};
 	char why[384];
@@ -245,7 +275,8 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			   cfg->path, pc->device_pos.line, pc->device_pos.col, idx, pc->device,
 			   errstr(ret),
 			   pc->is_pci ? "is it bound to vfio-pci? (scripts/dpdk-bind.sh)"
-				      : "check the vdev string and that the interface exists");
+				      : "the PMD's log above says why (a vdev string, an interface, "
+					"or a capability: docs/deployment.md)");
 		return -ENODEV;
 	}
 	ret = rte_eth_dev_info_get(p->port_id, &p->info);
@@ -255,6 +286,7 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		return ret;
 	}
 	p->quirk = uf_quirk_lookup(p->info.driver_name);
+	req.cur_mtu = netdev_mtu(p->info.if_index);
 	ret = uf_quirk_decide(p->quirk, &p->info, &req, &p->plan, why, sizeof(why));
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_CONFIG, "%s:%u:%u: ports[%u] (%s): %s", cfg->path,
@@ -286,27 +318,87 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	return configure(p, err);
 }
 
+/* All of the port's xstats names (malloc'd, *n of them), or NULL. */
+static struct rte_eth_xstat_name *
+xstat_names_all(uint16_t port_id, int *n)
+{
+	struct rte_eth_xstat_name *names;
+	int cnt = rte_eth_xstats_get_names(port_id, NULL, 0);
+
+	if (cnt <= 0)
+		return NULL;
+	names = calloc((size_t)cnt, sizeof(*names));
+	if (names == NULL)
+		return NULL;
+	*n = rte_eth_xstats_get_names(port_id, names, (unsigned int)cnt);
+	if (*n <= 0 || *n > cnt) {
+		free(names);
+		return NULL;
+	}
+	return names;
+}
+
+/* the row's reset-worthy xstats (patterns; per-queue names), after the loss xstats */
+static void
+resolve_xwatch(struct uf_port *p, unsigned int basic)
+{
+	struct rte_eth_xstat_name *names;
+	int n = 0, id;
+
+	p->n_xwatch = 0;
+	if (p->quirk->reset_xstats == NULL)
+		return;
+	names = xstat_names_all(p->port_id, &n);
+	for (id = (int)basic; names != NULL && id < n && p->n_xwatch < UF_XWATCH_MAX; id++) {
+		if (!uf_xstat_match(p->quirk->reset_xstats, names[id].name))
+			continue;
+		p->xstat_ids[p->n_xstats + p->n_xwatch] = (uint64_t)id;
+		memset(&p->xwatch[p->n_xwatch], 0, sizeof(p->xwatch[0]));
+		p->n_xwatch++;
+	}
+	free(names);
+	UF_LOG(INFO,
+	       "port %s: %d xstats watched for faults the PMD does not report as a reset "
+	       "event",
+	       p->cfg->name, p->n_xwatch);
+}
+
 static void
 resolve_xstats(struct uf_port *p)
 {
 	const char *const *want = p->quirk->xstats;
+	unsigned int basic = uf_xstats_basic_count(p->info.dev_flags ? *p->info.dev_flags : 0,
+						   p->nb_queues, p->nb_queues);
 	int i;
 
 	p->n_xstats = 0;
 	for (i = 0; want != NULL && want[i] != NULL && p->n_xstats < UF_XSTATS_MAX; i++) {
 		uint64_t id;
 
-		if (rte_eth_xstats_get_id_by_name(p->port_id, want[i], &id) == 0) {
-			p->xstat_ids[p->n_xstats] = id;
-			p->xstat_names[p->n_xstats] = want[i];
-			p->n_xstats++;
-		} else {
+		if (rte_eth_xstats_get_id_by_name(p->port_id, want[i], &id) != 0) {
 			UF_LOG(NOTICE,
 			       "port %s: %s has no xstat \"%s\" (expected by its quirk row); "
 			       "it is left out of the stats, not reported as 0",
 			       p->cfg->name, p->info.driver_name, want[i]);
+			continue;
 		}
+		if (id < basic) {
+			/* one basic id sends rte_eth_xstats_get_by_id to the PMD's full
+			 * xstats_get; the value is in rte_eth_stats anyway */
+			UF_LOG(NOTICE,
+			       "port %s: xstat \"%s\" is one of ethdev's basic stats "
+			       "(in the port's rte_eth_stats); left out of xstats",
+			       p->cfg->name, want[i]);
+			continue;
+		}
+		/* a reset leaves the guards as they were: the reading after it is checked
+		 * against the reset (uf_xguard_check) */
+		p->xstat_ids[p->n_xstats] = id;
+		p->xstat_names[p->n_xstats] = want[i];
+		p->xstat_guarded[p->n_xstats] = uf_xstat_match(p->quirk->guarded_xstats, want[i]);
+		p->n_xstats++;
 	}
+	resolve_xwatch(p, basic);
 }
 
 static void
@@ -416,6 +508,7 @@ int
 uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 	      struct uf_err *err)
 {
+	unsigned int attempt;
 	int ret;
 
 	uf_steer_teardown(p);
@@ -429,14 +522,25 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	 * refuses to set a queue up twice): a restart is its reset.
 	 */
 	ret = rte_eth_dev_reset(p->port_id);
+	for (attempt = 0; ret == -EAGAIN && attempt < UF_RESET_RETRIES; attempt++) {
+		/* "temporarily failed and should be retried later" (rte_ethdev.h); ixgbevf
+		 * says so while the PF has not finished its own reset */
+		uint32_t ms = uf_reset_backoff_ms(attempt);
+
+		p->reset_retries++;
+		UF_LOG(WARNING, "port %s: reset not complete yet (EAGAIN); retry %u of %u in %u ms",
+		       p->cfg->name, attempt + 1, UF_RESET_RETRIES, ms);
+		rte_delay_ms(ms);
+		ret = rte_eth_dev_reset(p->port_id);
+	}
 	if (ret == 0) {
 		p->flow_isolated = false;
 		ret = configure(p, err);
 		if (ret != 0)
 			return ret;
 	} else if (ret != -ENOTSUP) {
-		uf_err_set(err, UF_EXIT_ENV, "port %s: reset failed: %s", p->cfg->name,
-			   errstr(ret));
+		uf_err_set(err, UF_EXIT_ENV, "port %s: reset failed: %s%s", p->cfg->name,
+			   errstr(ret), ret == -EAGAIN ? " (still, after every retry)" : "");
 		return ret;
 	}
 	p->resets++;
@@ -480,13 +584,46 @@ uf_port_link_wait(uint16_t port_id, uint32_t ms, struct rte_eth_link *link)
 	}
 }
 
-int
-uf_port_xstats(const struct uf_port *p, uint64_t *vals)
+uint32_t
+uf_reset_backoff_ms(unsigned int attempt)
 {
-	int ret;
+	/* 100, 200, 400, 800, 1600, 1600 ms: about 4.7 s over UF_RESET_RETRIES */
+	return 100u << RTE_MIN(attempt, 4u);
+}
 
-	if (p->n_xstats == 0)
+int
+uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid, char *fault, size_t len)
+{
+	uint64_t all[UF_XSTATS_MAX + UF_XWATCH_MAX];
+	uint64_t now = rte_get_timer_cycles(), id;
+	int n = p->n_xstats + p->n_xwatch, i, ret, rose = -1, cnt = 0;
+	struct rte_eth_xstat_name *names;
+	double dt;
+
+	if (n == 0)
 		return 0;
-	ret = rte_eth_xstats_get_by_id(p->port_id, p->xstat_ids, vals, (unsigned int)p->n_xstats);
-	return ret < 0 ? ret : 0;
+	/* driver-specific ids only: the PMD's xstats_get_by_id (one ENI admin command on
+	 * ENA), never the full xstats_get */
+	ret = rte_eth_xstats_get_by_id(p->port_id, p->xstat_ids, all, (unsigned int)n);
+	if (ret < 0)
+		return ret;
+	dt = p->xstats_tsc != 0 ? (double)(now - p->xstats_tsc) / (double)rte_get_timer_hz() : 0;
+	p->xstats_tsc = now;
+	for (i = 0; i < p->n_xstats; i++) {
+		vals[i] = all[i];
+		valid[i] = !p->xstat_guarded[i] ||
+			   uf_xguard_check(&p->xguard[i], all[i], dt, p->resets);
+	}
+	for (i = 0; i < p->n_xwatch; i++)
+		if (uf_xwatch_rose(&p->xwatch[i], all[p->n_xstats + i]) && rose < 0)
+			rose = i;
+	if (rose < 0)
+		return 0;
+	id = p->xstat_ids[p->n_xstats + rose];
+	names = xstat_names_all(p->port_id, &cnt);
+	snprintf(fault, len, "%s%s = %" PRIu64,
+		 names != NULL && id < (uint64_t)cnt ? names[id].name : "xstat ",
+		 names != NULL && id < (uint64_t)cnt ? "" : "?", all[p->n_xstats + rose]);
+	free(names);
+	return 1;
 }

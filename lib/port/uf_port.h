@@ -13,8 +13,11 @@
 
 #include "uf_config.h"
 #include "uf_quirks.h"
+#include "uf_xwatch.h"
 
 #define UF_XSTATS_MAX 32
+#define UF_XWATCH_MAX (4 * UF_MAX_WORKERS) /* reset-worthy xstats: a few per queue */
+#define UF_RESET_RETRIES 6                 /* rte_eth_dev_reset -EAGAIN: tries after the first */
 
 struct uf_port {
 	uint16_t idx;     /* position in ports[] */
@@ -34,12 +37,18 @@ struct uf_port {
 	int n_flows;
 	bool flow_isolated;
 	char steering[160]; /* what steers traffic over the workers, in words */
-	/* loss-relevant extended stats, resolved once at start */
+	/* loss-relevant extended stats (driver-specific ids only), resolved at start; then the
+	 * row's reset-worthy ones (n_xwatch, ids after them), read in the same call */
 	int n_xstats;
-	uint64_t xstat_ids[UF_XSTATS_MAX];
+	int n_xwatch;
+	uint64_t xstat_ids[UF_XSTATS_MAX + UF_XWATCH_MAX];
 	const char *xstat_names[UF_XSTATS_MAX];
-	char xdp_mode[64]; /* af_xdp: what the kernel gave us */
-	int n_xsk;         /* af_xdp: the PMD's sockets, one per queue */
+	bool xstat_guarded[UF_XSTATS_MAX];
+	struct uf_xguard xguard[UF_XSTATS_MAX];
+	struct uf_xwatch xwatch[UF_XWATCH_MAX];
+	uint64_t xstats_tsc; /* when they were last read */
+	char xdp_mode[64];   /* af_xdp: what the kernel gave us */
+	int n_xsk;           /* af_xdp: the PMD's sockets, one per queue */
 	int xsk_fd[UF_MAX_WORKERS];
 	int n_pktsock; /* af_packet: the PMD's sockets (qpairs) */
 	int pktsock_fd[UF_MAX_WORKERS];
@@ -49,14 +58,17 @@ struct uf_port {
 	uint64_t resets;
 	/* link state source (plan.lsc / plan.link_from_kernel): the kernel interface's name */
 	char ifname[32];
-	uint64_t link_downs; /* down transitions seen since start */
+	uint64_t link_downs;    /* down transitions seen since start */
+	uint64_t reset_retries; /* rte_eth_dev_reset said -EAGAIN and was tried again */
+	uint64_t fault_resets;  /* resets udpfan requested because a watched xstat rose */
 };
 
 struct uf_port_opts {
 	uint16_t nb_workers;
 	uint16_t burst;
 	uint16_t n_dests;
-	bool want_chain;
+	bool want_chain;   /* the config can produce chained copies (uf_plan_may_chain) */
+	bool chain_forced; /* fanout: chain */
 	uint32_t link_wait_ms;
 };
 
@@ -89,7 +101,14 @@ bool uf_port_link_get(const struct uf_port *p, struct rte_eth_link *link);
 #define UF_LINK_WAIT_LSC_MS 1000
 uint32_t uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted);
 
-/* Read the xstats named in the row into vals[] (n_xstats values). 0 or -errno. */
-int uf_port_xstats(const struct uf_port *p, uint64_t *vals);
+/*
+ * Read the xstats named in the row into vals[] (n_xstats values; valid[i] false where a
+ * guarded reading is implausible) and check the reset-worthy ones. Returns 0, 1 when one of
+ * those rose (fault says which: the caller requests the reset), or -errno.
+ */
+int uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid, char *fault, size_t len);
+
+/* Milliseconds to wait before retry `attempt` (0-based) of a reset the PMD called -EAGAIN. */
+uint32_t uf_reset_backoff_ms(unsigned int attempt);
 
 #endif /* UF_PORT_H */

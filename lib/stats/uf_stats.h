@@ -41,6 +41,7 @@ struct uf_snap_port {
 	int n_xstats;
 	const char *xnames[UF_SNAP_XSTATS];
 	uint64_t xvals[UF_SNAP_XSTATS];
+	bool xvalid[UF_SNAP_XSTATS]; /* false: an implausible reading, reported as null */
 	bool has_xsk;
 	struct uf_xsk_info xsk;
 	bool has_pktsock;
@@ -50,8 +51,10 @@ struct uf_snap_port {
 	char xdp_mode[64];
 	char steering[160];
 	uint64_t resets;
-	uint64_t link_downs; /* link down transitions since start */
-	bool tx_stalled;     /* skipped: its TX made no progress (tx_drop.link_down) */
+	uint64_t link_downs;    /* link down transitions since start */
+	bool tx_stalled;        /* skipped: its TX made no progress (tx_drop.link_down) */
+	uint64_t reset_retries; /* rte_eth_dev_reset -EAGAIN, tried again */
+	uint64_t fault_resets;  /* resets requested because a watched xstat rose */
 };
 
 struct uf_snap_dest {

@@ -114,7 +114,8 @@ port_dict(const struct uf_snap_port *p)
 	x = new_dict();
 	if (x != NULL) {
 		for (j = 0; j < p->n_xstats; j++)
-			tel_u64(x, p->xnames[j], p->xvals[j]);
+			if (p->xvalid[j]) /* telemetry has no null: an implausible one is left out */
+				tel_u64(x, p->xnames[j], p->xvals[j]);
 		add_container(d, "xstats", x);
 	}
 	if (p->has_xsk) {
@@ -142,6 +143,8 @@ port_dict(const struct uf_snap_port *p)
 	}
 	rte_tel_data_add_dict_string(d, "steering", p->steering);
 	tel_u64(d, "resets", p->resets);
+	tel_u64(d, "reset_retries", p->reset_retries);
+	tel_u64(d, "fault_resets", p->fault_resets);
 	return d;
 }
 

@@ -266,6 +266,90 @@ def case_sampling_and_rules():
     assert seqs2 == [0, 12, 24, 36, 48], seqs2
 
 
+def expected_sets(frames_meta, sets, dlist, src_ip=PORT_IP):
+    """The copies of each datagram, in input order, to the destinations of its sender's set
+    (in the set's order); frames_meta: (sender IP, sport, payload)."""
+    out = []
+    for src, sport, payload in frames_meta:
+        for di in sets[src]:
+            d = dlist[di]
+            out.append(udp_frame(d["mac"], PORT_MAC, src_ip, d["ip"], sport, d["udp_port"],
+                                 payload, ttl=d.get("ttl", 64)))
+    return out
+
+
+def case_catch_all():
+    """A 0.0.0.0/0 rule after a specific one (issue 12: rte_lpm_add refuses depth 0 and
+    udpfan exited 3): senders the specific rule matches go to its destinations, every other
+    sender to the catch-all's, byte for byte."""
+    wd = tmpdir()
+    senders = ["198.18.0.2", "203.0.113.7", "198.18.0.3", "10.9.8.7", "255.255.255.254"]
+    sets = {"198.18.0.2": [0, 1], "203.0.113.7": [2], "198.18.0.3": [2],
+            "10.9.8.7": [2], "255.255.255.254": [2]}
+    frames, fm = [], []
+    for i in range(50):
+        src = senders[i % len(senders)]
+        payload = seq_payload(i, 16 + i)
+        frames.append(udp_frame(PORT_MAC, SENDER_MAC, src, PORT_IP, 40000 + i, LISTEN, payload))
+        fm.append((src, 40000 + i, payload))
+    write_pcap(wd + "/in.pcap", frames)
+    dl = dests(3)
+    rules = ("rules:\n  - { from: 198.18.0.2/32, to: [0, 1] }\n"
+             "  - { from: 0.0.0.0/0, to: [2] }")
+    _, _, objs = run_udpfan(config(wd, dl, rules=rules, forward="source_port: keep"), wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["drop"]["no_rule"] == 0 and f["forwarded"] == 50, f
+    d = st["destinations"]
+    assert d[0]["tx_ok"] == 10 and d[1]["tx_ok"] == 10 and d[2]["tx_ok"] == 40, d
+    udp, _ = split_out(wd + "/out.pcap")
+    check_frames(udp, expected_sets(fm, sets, dl))
+
+
+def case_shipped_replication_policy():
+    """config/replication-policy.yaml as shipped (its rules end in a 0.0.0.0/0 catch-all),
+    on a pcap port instead of af_xdp and with the next hop's MAC given (a pcap file answers
+    no ARP): it starts, and each sender's datagrams reach the destinations of its rule."""
+    wd = tmpdir()
+    src_dir = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(src_dir, "..", "..", "config", "replication-policy.yaml")) as fh:
+        text = fh.read()
+    gw_mac = "02:19:00:00:00:01"
+    text = text.replace('"net_af_xdp0,iface=eth1"',
+                        '"net_pcap0,rx_pcap=%s/in.pcap,tx_pcap=%s/out.pcap"' % (wd, wd))
+    text = text.replace('  lcores: "0-1"\n', '  lcores: "0-1"\n  no_huge: true\n'
+                        '  memory_mb: 256\n  file_prefix: ufealpol\n')
+    text = text.replace("  - { ip: 198.51.100.", '  - { mac: "%s", ip: 198.51.100.' % gw_mac)
+    assert text.count("net_pcap0") == 1 and text.count(gw_mac) == 4, text
+    assert "{ from: 0.0.0.0/0, to: [1] }" in text, "the shipped policy lost its catch-all"
+    port_ip = "192.0.2.10"
+    senders = {"203.0.113.5": [0, 1, 2], "203.0.113.200": [1, 3], "10.1.2.3": [1]}
+    frames = []
+    for i in range(30):
+        src = list(senders)[i % 3]
+        frames.append(udp_frame("02:70:63:61:70:00", SENDER_MAC, src, port_ip, 40000 + i, 2055,
+                                seq_payload(i, 24)))
+    write_pcap(wd + "/in.pcap", frames)
+    _, _, objs = run_udpfan(text, wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["drop"]["no_rule"] == 0 and f["forwarded"] == 30, f
+    d = st["destinations"]
+    # 10 datagrams from each sender; destination 2 samples one in ten
+    assert [x["tx_ok"] for x in d] == [10, 30, 1, 10], d
+    udp, _ = split_out(wd + "/out.pcap")
+    to_dst = {}
+    for u in udp:
+        to_dst.setdefault(u[30:34], []).append(u[26:30])
+    # the rule's destinations, seen by the source addresses udpfan wrote: 0 keeps the exporter's,
+    # 1 and 2 ours, 3 the fixed 192.0.2.11
+    assert to_dst[ip_bytes("198.51.100.10")] == [ip_bytes("203.0.113.5")] * 10, to_dst
+    assert sorted(set(to_dst[ip_bytes("198.51.100.11")])) == [ip_bytes(port_ip)], to_dst
+    assert len(to_dst[ip_bytes("198.51.100.11")]) == 30, to_dst
+    assert to_dst[ip_bytes("198.51.100.13")] == [ip_bytes("192.0.2.11")] * 10, to_dst
+    assert all(u[0:6] == mac_bytes(gw_mac) for u in udp), "every copy to the gateway's MAC"
+
+
 def case_no_neighbor():
     """Without ARP answers (a pcap file never replies) a destination stays unresolved: its
     copies are tx_drop.no_neighbor; a datagram none of whose destinations is resolved is
@@ -392,6 +476,8 @@ def main():
     s.run(case_too_big)
     s.run(case_nombuf)
     s.run(case_sampling_and_rules)
+    s.run(case_catch_all)
+    s.run(case_shipped_replication_policy)
     s.run(case_no_neighbor)
     s.run(case_icmp_rate_limit)
     s.run(case_control_overflow)

@@ -15,7 +15,7 @@ PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 class Udpfan:
     """udpfan in the fwd namespace; stop() sends SIGTERM and returns the final stats."""
 
-    def __init__(self, tb, cfg_text, workdir, name="udpfan"):
+    def __init__(self, tb, cfg_text, workdir, name="udpfan", wrap="", wait=True):
         self.tb = tb
         self.wd = workdir
         self.cfg = os.path.join(workdir, name + ".yaml")
@@ -26,10 +26,13 @@ class Udpfan:
         if os.path.exists(self.stats):
             os.unlink(self.stats)
         # a bpffs in udpfan's own mount namespace keeps libxdp from falling back noisily
-        cmd = "mount -t bpf bpf /sys/fs/bpf 2>/dev/null; exec %s -c %s --stats-json %s" % (
-            UDPFAN, self.cfg, self.stats)
+        # wrap: a command udpfan runs under (setpriv for the least-privilege tests)
+        cmd = "mount -t bpf bpf /sys/fs/bpf 2>/dev/null; exec %s %s -c %s --stats-json %s" % (
+            wrap, UDPFAN, self.cfg, self.stats)
         self.proc = tb.popen(tb.ns_fwd, ["sh", "-c", cmd], stdout=subprocess.DEVNULL,
                              stderr=open(self.log, "w"))
+        if not wait:
+            return
         if not wait_for(lambda: len(read_stats(self.stats)) > 0 or self.proc.poll() is not None,
                         30):
             raise AssertionError("udpfan did not start:\n" + self.logtext())
@@ -49,9 +52,9 @@ class Udpfan:
         return wait_for(lambda: (lambda s: s is not None and pred(s))(self.latest()), timeout,
                         0.2)
 
-    def stop(self):
+    def stop(self, sig=signal.SIGTERM):
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(sig)
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -86,9 +89,9 @@ class Sink:
         out, _ = self.proc.communicate(timeout=timeout)
         return json.loads(out)
 
-    def stop(self):
+    def stop(self, sig=signal.SIGTERM):
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(sig)
         return self.result()
 
 

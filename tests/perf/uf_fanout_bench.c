@@ -130,6 +130,8 @@ make_plan(const struct uf_config *cfg, enum uf_fanout_mode mode)
 	plan = uf_plan_build(&in);
 	plan->fanout = mode;
 	plan->chain_min_payload = 18;
+	for (i = 0; i < plan->n_sets; i++) /* the datapath reads the set's threshold */
+		plan->sets[i].chain_min_payload = 18;
 	return plan;
 }
 

@@ -663,6 +663,64 @@ test_err_rules(void)
 		       "{ from: 192", 2, 0, "rules[2]", "rules[0] (192.0.2.0/24) comes first");
 }
 
+/* BASE, then one rule whose `to` lists n indexes 0, 1, ..., 255, 0, 1, ... (heap) */
+static char *
+rule_to_list(int n)
+{
+	size_t cap = sizeof(BASE) + 64 + (size_t)n * 6, len;
+	char *t = malloc(cap);
+	int i;
+
+	if (t == NULL)
+		abort();
+	len = (size_t)snprintf(t, cap, BASE "rules:\n  - { from: 0.0.0.0/0, to: [");
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(t + len, cap - len, "%s%d", i > 0 ? ", " : "", i % 256);
+	snprintf(t + len, cap - len, "] }\n");
+	return t;
+}
+
+/* fuzzing: 65,536 indexes in one `to` wrapped n_to to 0 and the loop wrote past the
+ * allocation. A list longer than there can be destinations is refused before allocating. */
+static void
+test_err_rule_to_too_long(void)
+{
+	static const int sizes[] = { 65536, 65537, 65536 + 255, 100000, 257 };
+	unsigned int k;
+	char *t;
+
+	for (k = 0; k < RTE_DIM(sizes); k++) {
+		t = rule_to_list(sizes[k]);
+		EXPECT_ERR(t, "[0, 1, 2", "rules[0].to", "destination indexes: at most 256");
+		free(t);
+	}
+	/* 256 (with 256 destinations) is the most, and fine */
+	{
+		size_t cap = 256 * 48 + 4096, len;
+		struct uf_config *cfg;
+		struct uf_err err;
+		char *r = rule_to_list(256), *d = malloc(cap);
+		int i;
+
+		if (d == NULL)
+			abort();
+		len = (size_t)snprintf(d, cap, PORTS_WAN LISTEN "destinations:\n");
+		for (i = 0; i < 256; i++)
+			len += (size_t)snprintf(d + len, cap - len,
+						"  - { ip: 10.0.0.20, udp_port: %d }\n", 6000 + i);
+		snprintf(d + len, cap - len, "%s", strstr(r, "rules:"));
+		cfg = parse(d, &err);
+		CHECK(cfg != NULL, "256 indexes: %s", err.msg);
+		if (cfg != NULL) {
+			CHECK_EQ(cfg->rules[0].n_to, 256);
+			CHECK_EQ(cfg->rules[0].to[255], 255);
+		}
+		uf_config_free(cfg);
+		free(r);
+		free(d);
+	}
+}
+
 static void
 test_err_eal_and_missing(void)
 {
@@ -891,6 +949,7 @@ main(void)
 	RUN(test_err_values);
 	RUN(test_err_references);
 	RUN(test_err_rules);
+	RUN(test_err_rule_to_too_long);
 	RUN(test_err_eal_and_missing);
 	RUN(test_load_file);
 	RUN(test_parse_lcore_list);

@@ -224,6 +224,43 @@ test_seqtrack_basic(void)
 	rm(t);
 }
 
+/* spans of 2^63 and more (fuzzing: the count came out negative, read as "unknown") */
+static void
+test_seqtrack_huge_span(void)
+{
+	struct uf_seqtrack *t = mk(10);
+	struct uf_seq_expect e = { .has_first = true, .has_last = true };
+
+	e.first = 0;
+	e.last = UINT64_MAX; /* 2^64 numbers: the span wraps to 0 in 64 bits */
+	CHECK(uf_seqtrack_lost(t, &e) == INT64_MAX, "all of 2^64 lost: %lld",
+	      (long long)uf_seqtrack_lost(t, &e));
+	e.last = (uint64_t)INT64_MAX - 1; /* 2^63 - 1 numbers: fits exactly */
+	CHECK(uf_seqtrack_lost(t, &e) == INT64_MAX, "2^63 - 1 lost: %lld",
+	      (long long)uf_seqtrack_lost(t, &e));
+	e.last = (uint64_t)INT64_MAX - 2;
+	CHECK(uf_seqtrack_lost(t, &e) == INT64_MAX - 1, "2^63 - 2 lost");
+
+	uf_seqtrack_add(t, 0);
+	uf_seqtrack_add(t, UINT64_C(1) << 63); /* 2^63 - 1 between them */
+	CHECK(uf_seqtrack_lost(t, NULL) == INT64_MAX, "2^63 - 1 missing: %lld",
+	      (long long)uf_seqtrack_lost(t, NULL));
+	uf_seqtrack_add(t, UINT64_MAX);
+	CHECK(uf_seqtrack_lost(t, NULL) == INT64_MAX, "2^64 - 3 missing saturates: %lld",
+	      (long long)uf_seqtrack_lost(t, NULL));
+	CHECK(uf_seqtrack_lost(t, &e) == INT64_MAX, "with expectations: %lld",
+	      (long long)uf_seqtrack_lost(t, &e));
+	rm(t);
+
+	/* just below the edge stays exact */
+	t = mk(10);
+	uf_seqtrack_add(t, 5);
+	uf_seqtrack_add(t, 5 + (uint64_t)INT64_MAX);
+	CHECK(uf_seqtrack_lost(t, NULL) == INT64_MAX - 1, "2^63 - 2 missing: %lld",
+	      (long long)uf_seqtrack_lost(t, NULL));
+	rm(t);
+}
+
 static void
 check_against_naive(unsigned int log2, uint64_t domain, int n, int jitter)
 {
@@ -315,6 +352,7 @@ main(void)
 {
 	test_genpkt();
 	test_seqtrack_basic();
+	test_seqtrack_huge_span();
 	test_seqtrack_random();
 	test_sinkcount();
 	printf("%d passed, %d failed\n", checks - failures, failures);

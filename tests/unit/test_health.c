@@ -54,7 +54,17 @@ test_summary_ok(void)
 	s.ports[1].xvals[0] = 3;
 	s.ports[1].xnames[1] = "rx_missed_errors";
 	s.ports[1].xvals[1] = 9;
+	s.ports[1].xvalid[0] = s.ports[1].xvalid[1] = true;
 	CHECK(uf_stats_summary(&s, buf, sizeof(buf)), "%s", buf);
+	/* a loss xstat whose reading is implausible (reported as null) is not counted */
+	s.ports[1].n_xstats = 1;
+	s.ports[1].xnames[0] = "pps_allowance_exceeded";
+	s.ports[1].xvals[0] = 123456789;
+	s.ports[1].xvalid[0] = false;
+	CHECK(uf_stats_summary(&s, buf, sizeof(buf)), "a null reading is no loss: %s", buf);
+	s.ports[1].xvalid[0] = true;
+	CHECK(!uf_stats_summary(&s, buf, sizeof(buf)), "a valid one is");
+	CHECK_HAS(buf, "lan xstats.pps_allowance_exceeded 123,456,789");
 }
 
 /* each place a loss can show, alone: never OK, and the summary names where and what */
@@ -115,6 +125,7 @@ test_summary_each_loss(void)
 			s.ports[1].n_xstats = 1;
 			s.ports[1].xnames[0] = "rx_out_of_buffer";
 			s.ports[1].xvals[0] = 5;
+			s.ports[1].xvalid[0] = true;
 			break;
 		case 8:
 			s.tot.tx_ok -= 5;

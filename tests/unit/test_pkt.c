@@ -1211,6 +1211,109 @@ test_icmp_echo(void)
 	CHECK_EQ(uf_icmp_echo_reply(f, 14 + 19, &mac), -1);
 }
 
+/* hand_echo's frame with the IPv4 total length set to tot (header checksum redone) */
+static void
+set_tot(uint8_t *f, uint16_t tot)
+{
+	put16(f + 14 + 2, tot);
+	put16(f + 14 + 10, 0);
+	put16(f + 14 + 10, ref_ip_cksum(f + 14, 20));
+}
+
+/*
+ * Fuzzing: an IPv4 packet to us too short for a UDP header (total length < IHL + 8) that was
+ * not UDP went to the control plane (ICMP) or not_udp before the header checksum, the NIC's
+ * bad-checksum flag and the fragment test. Now it meets them like any frame; an ICMP
+ * message shorter than its 8-byte header is malformed.
+ */
+static void
+test_classify_short_icmp(void)
+{
+	struct uf_port_id port = our_port();
+	uint8_t f[128];
+	size_t len;
+	uint16_t tot;
+
+	for (tot = 20; tot < 28; tot++) {
+		len = hand_echo(f, 1, 1, NULL, 0, 5); /* 42 bytes: IPv4 + 8 bytes of ICMP */
+		set_tot(f, tot);
+		/* a bad IPv4 header checksum */
+		f[14 + 10] ^= 0x01;
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_MALFORMED);
+		f[14 + 10] ^= 0x01;
+		/* the NIC found the header bad */
+		EXPECT_DROP(f, len, RTE_MBUF_F_RX_IP_CKSUM_BAD, &port, UF_DROP_MALFORMED);
+		/* a fragment (MF), checksum right */
+		put16(f + 14 + 6, 0x2000);
+		set_tot(f, tot);
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_FRAGMENT);
+		EXPECT_DROP(f, len, RTE_MBUF_F_RX_IP_CKSUM_GOOD, &port, UF_DROP_FRAGMENT);
+		/* a later fragment */
+		put16(f + 14 + 6, 0x0003);
+		set_tot(f, tot);
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_FRAGMENT);
+		/* whole and well-formed at the IP layer: an ICMP header cut short */
+		put16(f + 14 + 6, 0x4000);
+		set_tot(f, tot);
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_MALFORMED);
+		/* too short for UDP and to another address: malformed, as before */
+		put32(f + 14 + 16, OUR_IP + 1);
+		set_tot(f, tot);
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_MALFORMED);
+		/* another protocol: the checks too, then not_udp */
+		len = hand_echo(f, 1, 1, NULL, 0, 5);
+		f[14 + 9] = 6;
+		set_tot(f, tot);
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_NOT_UDP);
+		f[14 + 10] ^= 0x01;
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_MALFORMED);
+		/* UDP that short is malformed, as before */
+		len = hand_echo(f, 1, 1, NULL, 0, 5);
+		f[14 + 9] = 17;
+		set_tot(f, tot);
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_MALFORMED);
+	}
+	/* the smallest whole ICMP message is the control plane's */
+	len = hand_echo(f, 1, 1, NULL, 0, 5);
+	EXPECT_VERDICT(f, len, 0, &port, UF_V_CONTROL);
+}
+
+/*
+ * Fuzzing: an echo request from a broadcast, multicast or zero source MAC was answered to
+ * that MAC. Refused, as ARP refuses such a sender: malformed in the classifier, and
+ * uf_icmp_echo_reply leaves the frame alone.
+ */
+static void
+test_icmp_group_sender(void)
+{
+	static const uint8_t group[][6] = {
+		{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, /* broadcast */
+		{ 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 }, /* IPv4 multicast */
+		{ 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 }, /* IPv6 multicast */
+		{ 0x03, 0x00, 0x00, 0x00, 0x00, 0x01 }, /* the group bit alone */
+		{ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 }, /* nobody */
+	};
+	struct uf_port_id port = our_port();
+	struct rte_ether_addr mac;
+	uint8_t f[128], orig[128], data[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	size_t len, i;
+
+	memcpy(mac.addr_bytes, OUR_MAC, 6);
+	for (i = 0; i < RTE_DIM(group); i++) {
+		len = hand_echo(f, 7, 9, data, sizeof(data), 5);
+		memcpy(f + 6, group[i], 6);
+		memcpy(orig, f, len);
+		EXPECT_DROP(f, len, 0, &port, UF_DROP_MALFORMED);
+		CHECK(uf_icmp_echo_reply(f, (uint32_t)len, &mac) == -1, "sender %zu answered", i);
+		CHECK_MEM(f, orig, len);
+	}
+	/* a locally administered unicast sender is answered */
+	len = hand_echo(f, 7, 9, data, sizeof(data), 5);
+	EXPECT_VERDICT(f, len, 0, &port, UF_V_CONTROL);
+	CHECK_EQ(uf_icmp_echo_reply(f, (uint32_t)len, &mac), 0);
+	CHECK_MEM(f, PEER_MAC, 6);
+}
+
 /*
  * Known bug (lib/pkt/uf_pkt.c, uf_icmp_echo_reply): an echo request whose ICMP words, the
  * checksum aside, are all zero (ident 0, seq 0, no data) must get the reply checksum 0xffff;
@@ -1241,5 +1344,7 @@ main(void)
 	RUN(test_classify_arp);
 	RUN(test_icmp_echo);
 	RUN(test_icmp_echo_all_zero);
+	RUN(test_classify_short_icmp);
+	RUN(test_icmp_group_sender);
 	return uf_t_summary();
 }

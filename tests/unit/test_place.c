@@ -143,6 +143,16 @@ test_cgroup_quota(void)
 	CHECK_EQ(uf_placement_check(&pl, cg, note, NULL), 0);
 	uf_t_write(sys, "fs/cgroup/pod/cpu.max", "max 100000\n");
 	CHECK(uf_cgroup_cpu_limit(cg) == 0, "unlimited reads as 0: %f", uf_cgroup_cpu_limit(cg));
+
+	/* a path without its leading '/' (fuzzing: it used to write through NULL while
+	 * walking up to the root) names no cgroup: no limit known */
+	uf_t_write(sys, "fs/cgroup/pod/cpu.max", "150000 100000\n");
+	uf_t_write(sys, "cgroup", "0::pod/udpfan\n");
+	CHECK(uf_cgroup_cpu_limit(cg) == 0, "relative path: %f", uf_cgroup_cpu_limit(cg));
+	uf_t_write(sys, "cgroup", "0::pod\n");
+	CHECK(uf_cgroup_cpu_limit(cg) == 0, "relative, one level: %f", uf_cgroup_cpu_limit(cg));
+	uf_t_write(sys, "cgroup", "0::\n");
+	CHECK(uf_cgroup_cpu_limit(cg) == 0, "empty path: %f", uf_cgroup_cpu_limit(cg));
 }
 
 /* a vfio-bound Intel E810 at 0000:18:00.0 with a DSN capability in its config space */

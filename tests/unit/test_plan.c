@@ -268,6 +268,85 @@ test_plan_rules(void)
 	port_chain[1] = false;
 }
 
+/* A set chains from the larger of the plan's threshold and what each member's egress PMD can
+ * chain: ENA LLQ copies frames under 225 B (chain_min_frame 225 = payload 183). */
+static void
+test_plan_chain_min(void)
+{
+	uint16_t chain_min[2] = { 225, 0 };
+	struct uf_plan_input in = {
+		.cfg = &cfg,
+		.port_mac = port_mac,
+		.port_mtu = port_mtu,
+		.port_chain_ok = port_chain,
+		.port_chain_min_frame = chain_min,
+		.dest_mac = dest_mac,
+		.dest_resolved = dest_res,
+		.socket = -1,
+	};
+	struct uf_plan *plan;
+
+	setup();
+	cfg.fwd.fanout = UF_FANOUT_CHAIN; /* the plan's own threshold: 18 */
+	cfg.rules = rules;
+	cfg.n_rules = 2;
+	plan = uf_plan_build(&in);
+	CHECK(plan != NULL, "built");
+	if (plan == NULL)
+		return;
+	CHECK_EQ(plan->chain_min_payload, 18);
+	CHECK_EQ(plan->sets[0].chain_min_payload, 225 - 42); /* 2 (lan) and 0 (wan: ENA) */
+	CHECK_EQ(plan->sets[1].chain_min_payload, 225 - 42); /* 1 (wan) */
+	uf_plan_free(plan);
+	/* the other port's set keeps the plan's; auto's 512 is above ENA's already */
+	rule1_to[0] = 2;
+	plan = uf_plan_build(&in);
+	if (plan != NULL)
+		CHECK_EQ(plan->sets[1].chain_min_payload, 18);
+	uf_plan_free(plan);
+	rule1_to[0] = 1;
+	cfg.fwd.fanout = UF_FANOUT_AUTO;
+	cfg.fwd.chain_min_payload = 512;
+	plan = uf_plan_build(&in);
+	if (plan != NULL)
+		CHECK_EQ(plan->sets[0].chain_min_payload, 512);
+	uf_plan_free(plan);
+	/* no per-port array (unit callers, old inputs): the plan's */
+	in.port_chain_min_frame = NULL;
+	plan = uf_plan_build(&in);
+	if (plan != NULL)
+		CHECK_EQ(plan->sets[1].chain_min_payload, 512);
+	uf_plan_free(plan);
+}
+
+/* Ports ask for MULTI_SEGS only when the config can produce a chained copy. */
+static void
+test_may_chain(void)
+{
+	setup();
+	cfg.fwd.chain_min_payload = 512;
+	CHECK_EQ(uf_plan_may_chain(&cfg), true); /* auto, 3 destinations, MTU the device's */
+	cfg.fwd.fanout = UF_FANOUT_COPY;
+	CHECK_EQ(uf_plan_may_chain(&cfg), false);
+	cfg.fwd.fanout = UF_FANOUT_AUTO;
+	cfg.ports[0].mtu = 500; /* at most 472 B of payload: never 512 */
+	CHECK_EQ(uf_plan_may_chain(&cfg), false);
+	cfg.fwd.fanout = UF_FANOUT_CHAIN; /* chain from 18 B */
+	CHECK_EQ(uf_plan_may_chain(&cfg), true);
+	cfg.fwd.fanout = UF_FANOUT_AUTO;
+	cfg.ports[0].mtu = 1500;
+	CHECK_EQ(uf_plan_may_chain(&cfg), true);
+	cfg.n_dests = 1; /* one copy per datagram: the received mbuf itself */
+	CHECK_EQ(uf_plan_may_chain(&cfg), false);
+	cfg.n_dests = 3;
+	cfg.rules = rules; /* rules of 2 and 1 destinations: rule 0 can chain */
+	cfg.n_rules = 2;
+	CHECK_EQ(uf_plan_may_chain(&cfg), true);
+	rules[0].n_to = 1;
+	CHECK_EQ(uf_plan_may_chain(&cfg), false);
+	rules[0].n_to = 2;
+}
+
 static void
 test_plan_unresolved(void)
 {
@@ -390,14 +469,175 @@ test_mcast_mac(void)
 	CHECK_MEM(m.addr_bytes, m2, 6);
 }
 
+/* fuzzing: uf_set.first was 16 bits, and past 65,535 members in all a later rule pointed at
+ * an earlier rule's destinations. 257 rules of 256 members each: 65,792. */
+static void
+test_plan_many_members(void)
+{
+	enum {
+		N_RULES = 257,
+		N_DESTS = UF_MAX_DESTS
+	};
+	static struct uf_cfg_dest d[N_DESTS];
+	static struct rte_ether_addr dm[N_DESTS];
+	static bool dr[N_DESTS];
+	static struct uf_cfg_rule r[N_RULES];
+	static uint16_t to[N_RULES][N_DESTS];
+	struct uf_plan *plan;
+	int i, j, bad = 0;
+
+	setup();
+	for (i = 0; i < N_DESTS; i++) {
+		d[i] = dests[0];
+		d[i].udp_port = (uint16_t)(6000 + i);
+		dm[i] = mac(0xcc, (uint8_t)i);
+		dr[i] = true;
+	}
+	for (i = 0; i < N_RULES; i++) {
+		/* each rule its own order of all 256: rotated by i, the last one reversed */
+		for (j = 0; j < N_DESTS; j++)
+			to[i][j] = (uint16_t)(i == N_RULES - 1 ? N_DESTS - 1 - j
+							       : (i + j) % N_DESTS);
+		r[i] = (struct uf_cfg_rule){ .prefix = rte_cpu_to_be_32(0x0a000000u |
+									(uint32_t)i << 8),
+					     .len = 24,
+					     .n_to = N_DESTS,
+					     .to = to[i] };
+	}
+	cfg.dests = d;
+	cfg.n_dests = N_DESTS;
+	cfg.rules = r;
+	cfg.n_rules = N_RULES;
+	{
+		struct uf_plan_input in = {
+			.cfg = &cfg,
+			.port_mac = port_mac,
+			.port_mtu = port_mtu,
+			.port_chain_ok = port_chain,
+			.dest_mac = dm,
+			.dest_resolved = dr,
+			.version = 1,
+			.socket = -1,
+		};
+
+		plan = uf_plan_build(&in);
+	}
+	CHECK(plan != NULL, "built");
+	if (plan == NULL)
+		return;
+	CHECK_EQ(plan->n_sets, N_RULES);
+	CHECK_EQ(plan->sets[N_RULES - 1].first, (uint32_t)(N_RULES - 1) * N_DESTS);
+	for (i = 0; i < N_RULES; i++) {
+		CHECK_EQ(plan->sets[i].n, N_DESTS);
+		for (j = 0; j < N_DESTS; j++)
+			bad += plan->set_dests[plan->sets[i].first + j] != to[i][j];
+	}
+	CHECK(bad == 0, "%d members point at another rule's destinations", bad);
+	CHECK_EQ(plan->catch_all, UF_SET_NONE);
+	uf_plan_free(plan);
+}
+
+/*
+ * The lookup on a hand-filled LPM table (the real rte_lpm_lookup, no EAL): 192.0.2.0/24 is
+ * rule 0 (next hop 0), and a 0.0.0.0/0 rule 1 is the catch-all for everything else.
+ */
+static void
+test_plan_catch_all(void)
+{
+	struct rte_lpm *lpm = calloc(1, sizeof(*lpm)); /* tbl24: 64 MiB, untouched pages */
+	struct uf_plan_input in;
+	struct uf_plan *plan;
+	uint32_t set = 99;
+
+	if (lpm == NULL)
+		abort();
+	lpm->tbl24[0xc00002] = (struct rte_lpm_tbl_entry){ .next_hop = 0, .valid = 1, .depth = 24 };
+	setup();
+	cfg.rules = rules;
+	cfg.n_rules = 2; /* rules[1] is 0.0.0.0/0 */
+	in = (struct uf_plan_input){ .cfg = &cfg,
+				     .port_mac = port_mac,
+				     .port_mtu = port_mtu,
+				     .port_chain_ok = port_chain,
+				     .dest_mac = dest_mac,
+				     .dest_resolved = dest_res,
+				     .lpm = lpm,
+				     .version = 1,
+				     .socket = -1 };
+	plan = uf_plan_build(&in);
+	CHECK(plan != NULL, "built");
+	if (plan == NULL) {
+		free(lpm);
+		return;
+	}
+	CHECK_EQ(plan->catch_all, 1);
+	CHECK(uf_plan_lookup(plan, ip_of("192.0.2.77"), &set) && set == 0, "specific: set %u", set);
+	CHECK(uf_plan_lookup(plan, ip_of("198.51.100.1"), &set) && set == 1, "catch-all: set %u",
+	      set);
+	CHECK(uf_plan_lookup(plan, ip_of("0.0.0.0"), &set) && set == 1, "0.0.0.0: set %u", set);
+	CHECK(uf_plan_lookup(plan, ip_of("255.255.255.255"), &set) && set == 1, "255...: set %u",
+	      set);
+	CHECK_EQ(plan->set_dests[plan->sets[1].first], 1); /* the /0 rule's `to` */
+	uf_plan_free(plan);
+
+	/* without a /0 rule a miss matches nothing (drop.no_rule) */
+	rules[1].prefix = ip_of("198.18.0.0");
+	rules[1].len = 15;
+	lpm->tbl24[0xc61200] = (struct rte_lpm_tbl_entry){ .next_hop = 1, .valid = 1, .depth = 15 };
+	plan = uf_plan_build(&in);
+	if (plan != NULL) {
+		CHECK_EQ(plan->catch_all, UF_SET_NONE);
+		CHECK(uf_plan_lookup(plan, ip_of("198.18.0.9"), &set) && set == 1, "/15: set %u",
+		      set);
+		CHECK(uf_plan_lookup(plan, ip_of("192.0.2.1"), &set) && set == 0, "/24: set %u",
+		      set);
+		CHECK(!uf_plan_lookup(plan, ip_of("198.51.100.1"), &set), "miss: no rule");
+	}
+	uf_plan_free(plan);
+	free(lpm);
+}
+
+/* uf_ipv4_is_mcast, which replaces RTE_IS_IPV4_MCAST (UBSan: a signed shift in 22.11) */
+static void
+test_ipv4_is_mcast(void)
+{
+	static const struct {
+		uint32_t ip;
+		bool mcast;
+	} c[] = {
+		{ 0x00000000, false }, /* 0.0.0.0 */
+		{ 0x7fffffff, false }, /* 127.255.255.255 */
+		{ 0x80000000, false }, /* 128.0.0.0 */
+		{ 0xdfffffff, false }, /* 223.255.255.255: the last below */
+		{ 0xe0000000, true },  /* 224.0.0.0: the first */
+		{ 0xe0000001, true },  /* 224.0.0.1 */
+		{ 0xefffffff, true },  /* 239.255.255.255: the last */
+		{ 0xf0000000, false }, /* 240.0.0.0: the first above */
+		{ 0xfffffffe, false }, /* 255.255.255.254 */
+		{ 0xffffffff, false }, /* 255.255.255.255 */
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(c); i++)
+		CHECK(uf_ipv4_is_mcast(c[i].ip) == c[i].mcast, "0x%08x", c[i].ip);
+	/* as the config and the control plane use it: network order in, swapped */
+	CHECK(uf_ipv4_is_mcast(rte_be_to_cpu_32(ip_of("239.1.2.3"))), "239.1.2.3");
+	CHECK(!uf_ipv4_is_mcast(rte_be_to_cpu_32(ip_of("198.18.0.1"))), "198.18.0.1");
+}
+
 int
 main(void)
 {
 	RUN(test_plan_no_rules);
 	RUN(test_plan_rules);
+	RUN(test_plan_chain_min);
+	RUN(test_may_chain);
 	RUN(test_plan_unresolved);
 	RUN(test_plan_copy_verifies);
 	RUN(test_next_hop);
 	RUN(test_mcast_mac);
+	RUN(test_ipv4_is_mcast);
+	RUN(test_plan_many_members);
+	RUN(test_plan_catch_all);
 	return uf_t_summary();
 }

@@ -164,7 +164,15 @@ test_decide_ena(void)
 	CHECK_EQ(p.rss_hf, 0xc30); /* what the device hashes on, since it cannot be changed */
 	CHECK_EQ(p.rss_hf_trimmed, 0);
 	CHECK_EQ(p.try_flow, false);
-	CHECK_EQ(p.chain_ok, true);
+	CHECK_EQ(p.chain_ok, false); /* the config produces no chain: MULTI_SEGS not asked */
+	r.want_chain = true;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.chain_ok, true); /* no vector TX path to lose: fanout auto chains */
+	CHECK(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, "MULTI_SEGS for chains");
+	/* LLQ pushes up to 96 B (224 with large_llq_hdr): a chain that fits in the push leaves
+	 * a zero-length descriptor (ena_tx_map_mbuf); such frames are copied */
+	CHECK_EQ(p.chain_min_frame, 225);
+	r.want_chain = false;
 
 	/* a count below nb_min comes up to it, still a power of 2 */
 	r.rx_desc = 100;
@@ -285,11 +293,13 @@ test_decide_ring(void)
 	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK_EQ(p.mtu_path, UF_MTU_NA);
 	CHECK_EQ(p.pad_to, 0);
-	CHECK_EQ(p.chain_ok, true);
-	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0); /* not asked for */
+	CHECK_EQ(p.chain_ok, false); /* not asked for */
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0);
 	r.want_chain = true;
 	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, "MULTI_SEGS when chaining");
+	CHECK_EQ(p.chain_ok, true);
+	CHECK_EQ(p.chain_min_frame, 0);
 	di.tx_offload_capa = 0;
 	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK_EQ(p.chain_ok, false);
@@ -306,9 +316,20 @@ test_decide_fast_free(void)
 
 	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, "fast free: all conditions hold");
+	/* fanout auto on ice: MULTI_SEGS would cost the vector TX path and fast-free; the
+	 * row says it is not worth it, so the port copies and keeps both */
 	r.want_chain = true;
 	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, "auto on ice keeps fast free");
+	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0);
+	CHECK_EQ(p.chain_ok, false);
+	/* fanout: chain asks for it anyway, and loses fast free */
+	r.chain_forced = true;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, 0);
+	CHECK(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, "chain forced: MULTI_SEGS");
+	CHECK_EQ(p.chain_ok, true);
+	r.chain_forced = false;
 	r.want_chain = false;
 	r.single_pool_tx = false;
 	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
@@ -420,6 +441,105 @@ test_decide_mlx5(void)
 	CHECK_EQ(p.flow_isolate, true);
 	CHECK_EQ(p.mtu_path, UF_MTU_CONFIGURE);
 	CHECK_EQ(p.pad_to, 0);
+	CHECK_EQ(p.mtu, 1500);
+	CHECK_EQ(p.mtu_keep, false);
+}
+
+/* No ports[].mtu: a port sharing a kernel netdev keeps the netdev's MTU (a 9000-MTU mlx5
+ * host must not drop to 1500); a configured MTU is applied; a device of our own gets 1500. */
+static void
+test_decide_mtu_keep(void)
+{
+	struct rte_eth_dev_info di = dev_info("mlx5_pci", 16);
+	struct uf_port_req r = req(4);
+	struct uf_port_plan p;
+	char why[256];
+
+	r.cur_mtu = 9000;
+	CHECK_EQ(decide("mlx5_pci", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.mtu, 9000);
+	CHECK_EQ(p.mtu_keep, true);
+	CHECK(p.data_room >= frame_room(9000), "data room %u holds a 9000-MTU frame", p.data_room);
+	r.mtu = 1500; /* configured: applied, not kept */
+	CHECK_EQ(decide("mlx5_pci", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.mtu, 1500);
+	CHECK_EQ(p.mtu_keep, false);
+	/* af_packet on a 9000-MTU netdev: the row caps it at 1500 for our plan, and the
+	 * netdev is still not touched */
+	di = dev_info("net_af_packet", 4);
+	di.max_rx_queues = di.max_tx_queues = 4;
+	r = req(4);
+	r.cur_mtu = 9000;
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.mtu, 1500);
+	CHECK_EQ(p.mtu_keep, true);
+	/* an ENA (vfio) device has no netdev: 1500, set through set_mtu as before */
+	di = dev_info("net_ena", 8);
+	r = req(4);
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.mtu, 1500);
+	CHECK_EQ(p.mtu_keep, false);
+}
+
+/* ixgbe/i40e/ice/iavf refuse a TX ring that is not a multiple of tx_rs_thresh (32) */
+static void
+test_decide_tx_rs_mult(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_ixgbe", 8);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.tx_desc_lim.nb_align = 8; /* IXGBE_TXD_ALIGN */
+	di.rx_desc_lim.nb_align = 8;
+	di.default_txconf.tx_rs_thresh = 32;
+	r.tx_desc = 1000;
+	r.rx_desc = 1000;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_desc, 1024);
+	CHECK_EQ(p.rx_desc, 1000); /* RX has no such rule */
+	/* rounding up would pass nb_max: down */
+	di.tx_desc_lim.nb_max = 4088;
+	r.tx_desc = 4080;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_desc, 4064);
+	/* tx_rs_thresh 0 in dev_info: the PMDs' default, 32 */
+	di.default_txconf.tx_rs_thresh = 0;
+	r.tx_desc = 1000;
+	CHECK_EQ(decide("net_i40e", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_desc, 1024);
+	/* rows without the rule keep an aligned count */
+	CHECK_EQ(decide("net_vmxnet3", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.tx_desc, 1000);
+	CHECK(uf_quirk_lookup("net_ice")->tx_desc_rs_mult &&
+			      uf_quirk_lookup("net_iavf")->tx_desc_rs_mult,
+	      "ice and iavf rows have the rule");
+}
+
+/* Rows name only driver-specific loss xstats (a basic one costs the PMD's full xstats_get),
+ * and ENA's reset-worthy and guarded patterns match the names ena_xstats_get_names makes. */
+static void
+test_xstats_rows(void)
+{
+	static const char *const basic[] = { "rx_good_packets",  "tx_good_packets",
+					     "rx_good_bytes",    "tx_good_bytes",
+					     "rx_missed_errors", "rx_errors",
+					     "tx_errors",        "rx_mbuf_allocation_errors" };
+	const struct uf_quirk *tab, *ena = uf_quirk_lookup("net_ena");
+	int n, i, j, k;
+
+	tab = uf_quirk_table(&n);
+	for (i = 0; i < n; i++)
+		for (j = 0; tab[i].xstats != NULL && tab[i].xstats[j] != NULL; j++)
+			for (k = 0; k < (int)RTE_DIM(basic); k++)
+				CHECK(strcmp(tab[i].xstats[j], basic[k]) != 0,
+				      "row %s lists basic stat %s", tab[i].driver, basic[k]);
+	CHECK(ena->reset_xstats != NULL, "ENA watches its fault xstats");
+	CHECK(ena->guarded_xstats != NULL, "ENA guards its ENI counters");
+	CHECK_EQ(ena->chain_tx_cheap, true);
+	CHECK_EQ(uf_quirk_lookup("net_ixgbe")->chain_tx_cheap, false);
+	CHECK_EQ(uf_quirk_lookup("net_i40e")->chain_tx_cheap, false);
+	CHECK_EQ(uf_quirk_lookup("net_ice")->chain_tx_cheap, false);
 }
 
 /* ---- uf_wc_check ---- */
@@ -621,6 +741,9 @@ main(void)
 	RUN(test_decide_limits);
 	RUN(test_decide_mlx5);
 	RUN(test_decide_link);
+	RUN(test_decide_mtu_keep);
+	RUN(test_decide_tx_rs_mult);
+	RUN(test_xstats_rows);
 	RUN(test_wc_check);
 	RUN(test_ice_ddp);
 	RUN(test_print);
