@@ -435,6 +435,10 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	out->try_flow = q->rte_flow && (req->nb_queues > 1 || q->flow_isolate);
 	out->flow_isolate = q->flow_isolate;
 	out->partial_csum = q->partial_csum;
+	/* with lsc = 0 some PMDs never learn the link (ENA turns its link-change AENQ off and
+	 * reads down forever); configure refuses lsc = 1 where the flag is absent */
+	out->lsc = di->dev_flags != NULL && (*di->dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
+	out->link_from_kernel = !out->lsc && q->kernel_sock != UF_KSOCK_NONE && di->if_index != 0;
 	return 0;
 }
 

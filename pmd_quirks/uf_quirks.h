@@ -126,6 +126,12 @@ struct uf_port_plan {
 	bool try_flow;
 	bool flow_isolate;
 	bool partial_csum; /* the row's partial_csum: the worker completes partial UDP sums */
+	/* link state (docs/architecture.md, "Link state"): link-change interrupts where
+	 * dev_flags has RTE_ETH_DEV_INTR_LSC; else the kernel interface's operstate/carrier
+	 * where the row has a kernel socket (the PMD says "up" from start to stop); else the
+	 * PMD's link, polled */
+	bool lsc;
+	bool link_from_kernel;
 };
 
 /*

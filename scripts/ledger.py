@@ -119,6 +119,7 @@ arp: { reachable_s: 60 }
         time.sleep(2)  # let the last copies land
         fwd_rx1, _ = link_stats(tb, tb.ns_fwd, tb.fwd_if)
         st = uf.stop()
+        res["udpfan_log"] = uf.logtext()  # its stats lines and printed ledger
         res["sinks"] = []
         for i, p in enumerate(sinks):
             if p.poll() is None:

@@ -114,6 +114,10 @@ class Collector:
         link = GaugeMetricFamily("udpfan_port_link_up", "link state", labels=["port"])
         resets = CounterMetricFamily("udpfan_port_resets_total", "device resets handled",
                                      labels=["port"])
+        downs = CounterMetricFamily("udpfan_port_link_downs_total", "link down transitions",
+                                    labels=["port"])
+        stalled = GaugeMetricFamily("udpfan_port_tx_stalled", "1 while the port is skipped "
+                                    "for making no TX progress", labels=["port"])
         retries = CounterMetricFamily("udpfan_port_reset_retries_total", "resets the PMD "
                                       "called -EAGAIN and udpfan tried again", labels=["port"])
         faults = CounterMetricFamily("udpfan_port_fault_resets_total", "resets requested "
@@ -131,6 +135,8 @@ class Collector:
                     xsk.add_metric([pname, name], v)
             link.add_metric([pname], p["link_up"])
             resets.add_metric([pname], p.get("resets", 0))
+            downs.add_metric([pname], p.get("link_downs", 0))
+            stalled.add_metric([pname], 1 if p.get("tx_stalled") else 0)
             retries.add_metric([pname], p.get("reset_retries", 0))
             faults.add_metric([pname], p.get("fault_resets", 0))
             early.add_metric([pname], p.get("rx_before_ready", 0))
@@ -138,6 +144,8 @@ class Collector:
         yield xsk
         yield link
         yield resets
+        yield downs
+        yield stalled
         yield retries
         yield faults
         yield early

@@ -782,11 +782,14 @@ fwd_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg
 		return GET_UINT(p, v, kp, 1, 100000, cfg->fwd.drain_us);
 	if (strcmp(k, "tx_retries") == 0)
 		return GET_UINT(p, v, kp, 0, 1000, cfg->fwd.tx_retries);
+	if (strcmp(k, "tx_stall_ms") == 0)
+		return GET_UINT(p, v, kp, 0, 10000, cfg->fwd.tx_stall_ms);
 	return -1;
 }
 
-static const char *const fwd_keys[] = { "udp_checksum",      "source_port", "burst",      "fanout",
-					"chain_min_payload", "drain_us",    "tx_retries", NULL };
+static const char *const fwd_keys[] = { "udp_checksum", "source_port",       "burst",
+					"fanout",       "chain_min_payload", "drain_us",
+					"tx_retries",   "tx_stall_ms",       NULL };
 
 static int
 stats_key(struct pctx *p, const char *k, yaml_node_t *v, const char *kp, void *arg)
@@ -1194,6 +1197,7 @@ set_defaults(struct uf_config *cfg)
 	cfg->fwd.chain_min_payload = UF_CHAIN_MIN_PAYLOAD_DEFAULT;
 	cfg->fwd.drain_us = 100;
 	cfg->fwd.tx_retries = 8;
+	cfg->fwd.tx_stall_ms = 10;
 	cfg->stats.interval_s = 1.0;
 	cfg->arp.reachable_s = 30;
 	cfg->arp.retry_ms = 200;

@@ -115,6 +115,7 @@ struct uf_config {
 		uint32_t chain_min_payload; /* auto: chain at and above this payload size */
 		uint32_t drain_us;
 		uint32_t tx_retries;
+		uint32_t tx_stall_ms; /* no TX progress this long: the port is skipped */
 	} fwd;
 	struct {
 		double interval_s;

@@ -27,6 +27,11 @@
 #define CTL_RING_SIZE 1024
 #define CTL_SLEEP_US 500
 #define LINK_WAIT_MS_DEFAULT 5000
+/* link state (docs/architecture.md, "Link state"): read this often on the control lcore,
+ * and at once after a link-change interrupt */
+#define LINK_POLL_MS 100
+/* a port skipped for making no TX progress is tried again this often */
+#define TX_PROBE_MS 100
 
 static const struct rte_ether_addr bcast = { .addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
 static const struct rte_ether_addr zero_mac;
@@ -242,6 +247,7 @@ handle_ctl(struct uf_app *app, uint16_t wk, struct rte_mbuf *m, uint64_t ms)
 }
 
 static void handle_resets(struct uf_app *app);
+static void check_links(struct uf_app *app);
 
 static void
 ctl_tick(struct uf_app *app)
@@ -263,6 +269,11 @@ ctl_tick(struct uf_app *app)
 	if (changed)
 		publish_plan(app);
 	handle_resets(app);
+	if (ms >= app->next_link_ms ||
+	    __atomic_exchange_n(&app->lsc_pending, 0, __ATOMIC_ACQ_REL)) {
+		app->next_link_ms = ms + LINK_POLL_MS;
+		check_links(app);
+	}
 	if (app->timers)
 		rte_timer_manage();
 }
@@ -283,6 +294,20 @@ on_reset_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *
 	return 0;
 }
 
+/* RTE_ETH_EVENT_INTR_LSC runs on the interrupt thread: note it, the control lcore acts */
+static int
+on_lsc_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *ret_param)
+{
+	struct uf_app *app = arg;
+
+	(void)port_id;
+	(void)type;
+	(void)ret_param;
+	__atomic_store_n(&app->lsc_pending, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&app->lsc_events, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
 void
 uf_app_request_reset(struct uf_app *app, int port)
 {
@@ -294,7 +319,9 @@ uf_app_request_reset(struct uf_app *app, int port)
 static void
 handle_resets(struct uf_app *app)
 {
-	struct uf_port_opts po = { .link_wait_ms = 2000 };
+	/* no link wait with every worker paused: the link poll (or the LSC event) sees the
+	 * link come back and runs the link-up actions */
+	struct uf_port_opts po = { .link_wait_ms = 0 };
 	struct uf_err err;
 	bool paused = false;
 	int i, k;
@@ -340,8 +367,10 @@ handle_resets(struct uf_app *app)
 			break;
 		}
 		UF_LOG(WARNING, "port %s: reset done, forwarding again", app->ports[i].cfg->name);
-		send_garp(app, (uint16_t)i);
-		uf_neigh_port_up(&app->neigh, (uint16_t)i, now_ms(app));
+		/* as if the link had been down: the next link check logs it and runs the
+		 * link-up actions (gratuitous ARP, neighbour refresh) once it is up */
+		app->link_was_up[i] = false;
+		app->next_link_ms = 0;
 	}
 	if (paused)
 		__atomic_store_n(&app->sh.pause, 0, __ATOMIC_RELEASE);
@@ -412,7 +441,6 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	for (i = 0; i < cfg->n_ports; i++) {
 		struct uf_port *p = &app->ports[i];
 		struct uf_snap_port *sp = &s->ports[i];
-		struct rte_eth_link link;
 
 		snprintf(sp->name, sizeof(sp->name), "%s", p->cfg->name);
 		snprintf(sp->driver, sizeof(sp->driver), "%s", p->info.driver_name);
@@ -423,9 +451,9 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		sp->rx_before_ready = p->rx_before_ready;
 		memset(&sp->st, 0, sizeof(sp->st));
 		sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
-		memset(&link, 0, sizeof(link));
-		sp->link_up = rte_eth_link_get_nowait(p->port_id, &link) == 0 &&
-			      link.link_status == RTE_ETH_LINK_UP;
+		sp->link_up = app->link_was_up[i];
+		sp->link_downs = p->link_downs;
+		sp->tx_stalled = app->tx_stalled[i];
 		sp->n_xstats = RTE_MIN(p->n_xstats, UF_SNAP_XSTATS);
 		ret = uf_port_xstats(p, sp->xvals, sp->xvalid, fault, sizeof(fault));
 		if (ret < 0)
@@ -456,26 +484,58 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	}
 }
 
+/* Is any worker skipping port pi for making no TX progress? (relaxed reads) */
+static bool
+tx_stalled(const struct uf_app *app, int pi)
+{
+	int k;
+
+	for (k = 0; k < app->n_workers; k++)
+		if (__atomic_load_n(&app->w[k]->txb[pi].stalled, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* Every LINK_POLL_MS and after an LSC event: each port's link as udpfan trusts it
+ * (uf_port_link_get), published to the workers (link_down), logged once per change; on up,
+ * the link-up actions. */
 static void
 check_links(struct uf_app *app)
 {
 	int i;
 
 	for (i = 0; i < app->cfg->n_ports; i++) {
+		struct uf_port *p = &app->ports[i];
 		struct rte_eth_link link;
-		bool up;
+		bool up = uf_port_link_get(p, &link), st;
 
-		memset(&link, 0, sizeof(link));
-		up = rte_eth_link_get_nowait(app->ports[i].port_id, &link) == 0 &&
-		     link.link_status == RTE_ETH_LINK_UP;
+		__atomic_store_n(&app->sh.link_down[i], up ? 0 : 1, __ATOMIC_RELEASE);
 		if (up && !app->link_was_up[i]) {
-			UF_LOG(INFO, "port %s: link up", app->ports[i].cfg->name);
+			/* workers that marked the port stalled try it again */
+			__atomic_fetch_add(&app->sh.link_gen[i], 1, __ATOMIC_RELEASE);
+			UF_LOG(INFO, "port %s: link up%s", p->cfg->name,
+			       p->plan.lsc                ? " (link-change interrupt)"
+			       : p->plan.link_from_kernel ? " (kernel interface)"
+							  : "");
 			send_garp(app, (uint16_t)i);
 			uf_neigh_port_up(&app->neigh, (uint16_t)i, now_ms(app));
 		} else if (!up && app->link_was_up[i]) {
-			UF_LOG(WARNING, "port %s: link down", app->ports[i].cfg->name);
+			p->link_downs++;
+			UF_LOG(WARNING,
+			       "port %s: link down; its copies are dropped and counted as "
+			       "tx_drop.link_down until it is back",
+			       p->cfg->name);
 		}
 		app->link_was_up[i] = up;
+		st = tx_stalled(app, i);
+		if (st && !app->tx_stalled[i])
+			UF_LOG(WARNING,
+			       "port %s: TX made no progress for %u ms: skipped, its copies "
+			       "counted as tx_drop.link_down, tried again every %u ms",
+			       p->cfg->name, app->cfg->fwd.tx_stall_ms, TX_PROBE_MS);
+		else if (!st && app->tx_stalled[i])
+			UF_LOG(INFO, "port %s: TX makes progress again", p->cfg->name);
+		app->tx_stalled[i] = st;
 	}
 }
 
@@ -694,6 +754,7 @@ init_worker(struct uf_app *app, uint16_t k, struct uf_err *err)
 	w->tx_retries = cfg->fwd.tx_retries;
 	w->drain_tsc = rte_get_tsc_hz() * cfg->fwd.drain_us / 1000000;
 	w->shared = &app->sh;
+	uf_worker_link_init(w, cfg->fwd.tx_stall_ms, TX_PROBE_MS);
 	w->copy_pool = app->ports[cfg->listen.port].pool[k];
 	w->hdr_pool = app->ports[cfg->listen.port].hdr_pool[k];
 	snprintf(name, sizeof(name), "uf_crx%u", k);
@@ -874,8 +935,14 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		if (ret != 0)
 			return -1;
 		app->link_was_up[i] = app->ports[i].link_up;
+		app->sh.link_down[i] = app->ports[i].link_up ? 0 : 1;
 		if (check_llq_wc(&app->ports[i], err) != 0)
 			return -1;
+		if (app->ports[i].plan.lsc &&
+		    rte_eth_dev_callback_register(app->ports[i].port_id, RTE_ETH_EVENT_INTR_LSC,
+						  on_lsc_event, app) != 0)
+			UF_LOG(NOTICE, "port %s: cannot register for link-change events; polled",
+			       app->ports[i].cfg->name);
 		if (app->ports[i].quirk->reset_event)
 			rte_eth_dev_callback_register(app->ports[i].port_id,
 						      RTE_ETH_EVENT_INTR_RESET, on_reset_event,
@@ -912,7 +979,6 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		answer_reload(app);
 		now = rte_rdtsc();
 		if (now >= next) {
-			check_links(app);
 			stats_tick(app, false);
 			next += interval;
 			if (next < now)
@@ -955,6 +1021,9 @@ uf_app_fini(struct uf_app *app)
 
 	uf_tel_unregister(app);
 	for (i = 0; i < app->n_ports_up; i++) {
+		if (app->ports[i].quirk != NULL && app->ports[i].plan.lsc)
+			rte_eth_dev_callback_unregister(app->ports[i].port_id,
+							RTE_ETH_EVENT_INTR_LSC, on_lsc_event, app);
 		if (app->ports[i].quirk != NULL && app->ports[i].quirk->reset_event)
 			rte_eth_dev_callback_unregister(app->ports[i].port_id,
 							RTE_ETH_EVENT_INTR_RESET, on_reset_event,

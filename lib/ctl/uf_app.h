@@ -52,7 +52,11 @@ struct uf_app {
 	struct uf_ctl_ctr ctl;
 	double icmp_tokens[UF_MAX_PORTS];
 	uint64_t icmp_last_ms[UF_MAX_PORTS];
-	bool link_was_up[UF_MAX_PORTS];
+	bool link_was_up[UF_MAX_PORTS]; /* the link as last checked (check_links) */
+	bool tx_stalled[UF_MAX_PORTS];  /* a worker skips the port: no TX progress */
+	uint64_t next_link_ms;
+	volatile int lsc_pending; /* set by the LSC callback (interrupt thread) */
+	uint64_t lsc_events;
 	volatile int reset_pending[UF_MAX_PORTS];
 	volatile int reload_pending; /* SIGHUP seen; the control loop answers it */
 

@@ -97,6 +97,23 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 }
 
 void
+uf_worker_link_init(struct uf_worker *w, uint32_t stall_ms, uint32_t probe_ms)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint16_t pi;
+
+	w->stall_tsc = hz * stall_ms / 1000;
+	w->probe_tsc = hz * probe_ms / 1000;
+	for (pi = 0; pi < UF_MAX_PORTS; pi++) {
+		w->txb[pi].link_down = &w->shared->link_down[pi];
+		w->txb[pi].link_gen = &w->shared->link_gen[pi];
+		w->txb[pi].link_gen_seen = w->shared->link_gen[pi];
+		w->txb[pi].stalled = 0;
+		w->txb[pi].stall_since = 0;
+	}
+}
+
+void
 uf_worker_flush(struct uf_worker *w)
 {
 	uint16_t pi;

@@ -27,6 +27,19 @@ struct uf_txbuf {
 	uint16_t n_ctl; /* control-plane frames among the n */
 	uint16_t port_id;
 	uint16_t pad_to; /* 60 where the PMD does not pad, else 0 */
+	/*
+	 * A port that takes nothing is skipped (docs/loss-accounting.md, link_down): either the
+	 * control lcore says its link is down (*link_down), or this worker saw its TX make no
+	 * progress for stall_tsc (stalled, probed every probe_tsc, cleared when the link comes
+	 * back: *link_gen moves). Only the worker writes the fields below; the control lcore
+	 * writes what the pointers point at and reads `stalled` (relaxed).
+	 */
+	uint8_t stalled;
+	const volatile uint8_t *link_down;
+	const volatile uint32_t *link_gen;
+	uint32_t link_gen_seen;
+	uint64_t stall_since; /* TSC of the first flush that made no progress, 0: progressing */
+	uint64_t next_probe;
 	struct rte_mbuf *m[UF_TXB_CAP];
 	uint16_t dest[UF_TXB_CAP]; /* destination index, or UF_DEST_CTL */
 };
@@ -48,6 +61,11 @@ struct uf_shared {
 	/* set when a port could not be brought back: the workers' last flush frees what they
 	 * hold instead of sending it (counted as ring_full / ctl_tx_drop) */
 	volatile int no_tx;
+	/* per port, written by the control lcore: the link is down (copies are dropped as
+	 * link_down without calling tx_burst), and a count of link-up transitions (a worker
+	 * that marked the port stalled tries again when it moves) */
+	volatile uint8_t link_down[UF_MAX_PORTS];
+	volatile uint32_t link_gen[UF_MAX_PORTS];
 };
 
 struct uf_worker {
@@ -58,6 +76,8 @@ struct uf_worker {
 	uint16_t burst;
 	uint32_t tx_retries;
 	uint64_t drain_tsc;
+	uint64_t stall_tsc; /* no TX progress this long: the port is skipped (0: never) */
+	uint64_t probe_tsc; /* a skipped, stalled port is tried again this often */
 	struct uf_shared *shared;
 	struct rte_mempool *copy_pool; /* copies: the listen port's pool for this queue */
 	struct rte_mempool *hdr_pool;  /* chained fan-out: small header mbufs (NULL: no chaining) */
@@ -73,6 +93,10 @@ struct uf_worker {
 	volatile int paused; /* acknowledges uf_shared.pause */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 } __rte_cache_aligned;
+
+/* Point the TX buffers at the shared per-port link state (w->shared set) and set the stall
+ * timers (ms; 0 never marks a port stalled). Before launch. */
+void uf_worker_link_init(struct uf_worker *w, uint32_t stall_ms, uint32_t probe_ms);
 
 /* The worker loop (rte_eal_remote_launch). */
 int uf_worker_main(void *arg);

@@ -108,6 +108,7 @@ uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, 
 				e->changes++;
 				changed = true;
 				e->next_ms = now_ms; /* start asking by broadcast */
+				e->next_uc_ms = now_ms + t->prm.retry_ms;
 				e->probes = 0;
 				break;
 			}
@@ -117,8 +118,16 @@ uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, 
 			break;
 		case UF_NS_INCOMPLETE:
 		case UF_NS_FAILED:
-			if (now_ms < e->next_ms)
+			if (now_ms < e->next_ms) {
+				/* between broadcasts, ask the MAC it last had: the short way back */
+				if (e->state == UF_NS_FAILED && now_ms >= e->next_uc_ms &&
+				    !rte_is_zero_ether_addr(&e->mac)) {
+					e->next_uc_ms = now_ms + t->prm.retry_ms;
+					send(arg, e->port, e->ip, &e->mac);
+				}
 				break;
+			}
+			e->next_uc_ms = now_ms + t->prm.retry_ms;
 			e->probes++;
 			if (e->state == UF_NS_INCOMPLETE && e->probes > t->prm.max_probes) {
 				e->state = UF_NS_FAILED;

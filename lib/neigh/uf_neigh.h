@@ -6,7 +6,10 @@
  *   INCOMPLETE --reply--> REACHABLE --reachable_ms--> PROBE --reply--> REACHABLE
  *        |  (broadcast requests, backoff)                |  (unicast requests)
  *        +--max_probes--> FAILED <------max_probes--------+
- *   FAILED keeps asking (broadcast, at the longest backoff) and becomes REACHABLE on a reply.
+ *   FAILED keeps asking by broadcast (with backoff up to 8 x retry_ms) and, when it had a
+ *   MAC before, also by unicast to that MAC every retry_ms, so a neighbour that comes back
+ *   is found within about one retry_ms; it becomes REACHABLE on the first reply or
+ *   gratuitous ARP (docs/architecture.md, "Neighbours").
  *
  * A neighbour's MAC is usable in REACHABLE and PROBE (and STATIC); copies to a neighbour in
  * INCOMPLETE or FAILED are dropped and counted as no_neighbor.
@@ -36,6 +39,7 @@ struct uf_neigh {
 	struct rte_ether_addr mac;
 	uint32_t probes;       /* requests sent since the last answer */
 	uint64_t next_ms;      /* when to send the next request */
+	uint64_t next_uc_ms;   /* FAILED: when to send the next unicast probe to mac */
 	uint64_t confirmed_ms; /* last answer */
 	uint64_t changes;      /* times the usable MAC appeared, changed or went away */
 };

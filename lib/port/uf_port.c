@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "uf_env.h"
 #include "uf_port.h"
 #include "uf_steer.h"
 #include "uf_xsk.h"
@@ -109,6 +110,8 @@ configure(struct uf_port *p, struct uf_err *err)
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
+	/* link-change interrupts wherever the PMD has them (ENA reads down forever without) */
+	conf.intr_conf.lsc = p->plan.lsc ? 1 : 0;
 	conf.rxmode.offloads = p->plan.rx_offloads;
 	conf.txmode.offloads = p->plan.tx_offloads;
 	if (p->plan.mtu_path == UF_MTU_CONFIGURE || p->plan.mtu_path == UF_MTU_SET_STOPPED)
@@ -290,6 +293,11 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			   pc->pos.line, pc->pos.col, idx, pc->name, why);
 		return ret;
 	}
+	if (p->plan.link_from_kernel && if_indextoname(p->info.if_index, p->ifname) == NULL) {
+		UF_LOG(NOTICE, "port %s: interface %u has no name (%s); its link is the PMD's",
+		       pc->name, p->info.if_index, strerror(errno));
+		p->plan.link_from_kernel = false;
+	}
 	if (p->plan.rss_hf_trimmed != 0)
 		UF_LOG(NOTICE,
 		       "port %s: %s cannot hash on RSS fields 0x%" PRIx64 "; using 0x%" PRIx64,
@@ -447,6 +455,38 @@ drain_before_ready(struct uf_port *p)
 	p->drained = true;
 }
 
+static bool
+port_link_wait(const struct uf_port *p, uint32_t ms, struct rte_eth_link *link)
+{
+	uint64_t deadline = rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
+
+	for (;;) {
+		if (uf_port_link_get(p, link))
+			return true;
+		if (rte_get_timer_cycles() >= deadline)
+			return false;
+		rte_delay_ms(50);
+	}
+}
+
+uint32_t
+uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted)
+{
+	return p->plan.lsc ? RTE_MIN(wanted, (uint32_t)UF_LINK_WAIT_LSC_MS) : wanted;
+}
+
+bool
+uf_port_link_get(const struct uf_port *p, struct rte_eth_link *link)
+{
+	bool up;
+
+	memset(link, 0, sizeof(*link));
+	up = rte_eth_link_get_nowait(p->port_id, link) == 0 && link->link_status == RTE_ETH_LINK_UP;
+	if (p->plan.link_from_kernel)
+		up = uf_kernel_link_read(uf_env_sysfs_root(), p->ifname) == 1;
+	return up;
+}
+
 int
 uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 	      struct uf_err *err)
@@ -484,10 +524,16 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	if (p->quirk->kernel_sock == UF_KSOCK_PACKET && !p->drained)
 		drain_before_ready(p);
 
-	p->link_up = uf_port_link_wait(p->port_id, o->link_wait_ms, &link);
-	if (!p->link_up)
-		UF_LOG(WARNING, "port %s: link still down after %u ms; forwarding starts anyway",
-		       p->cfg->name, o->link_wait_ms);
+	p->link_up = port_link_wait(p, uf_port_link_wait_ms(p, o->link_wait_ms), &link);
+	if (!p->link_up && o->link_wait_ms == 0)
+		UF_LOG(NOTICE, "port %s: link not up yet; the link check will say when it is",
+		       p->cfg->name);
+	else if (!p->link_up)
+		UF_LOG(WARNING, "port %s: link down after %u ms; forwarding starts anyway (%s)",
+		       p->cfg->name, uf_port_link_wait_ms(p, o->link_wait_ms),
+		       p->plan.lsc ? "the link-change interrupt will say when it is up"
+		       : p->plan.link_from_kernel ? "the kernel interface is polled"
+						  : "the link is polled");
 	else
 		UF_LOG(INFO,
 		       "port %s (%s, %s, " RTE_ETHER_ADDR_PRT_FMT "): link up, %u Mbps, %u "

@@ -56,6 +56,9 @@ struct uf_port {
 	uint64_t pkt_drops;
 	bool link_up;
 	uint64_t resets;
+	/* link state source (plan.lsc / plan.link_from_kernel): the kernel interface's name */
+	char ifname[32];
+	uint64_t link_downs;    /* down transitions seen since start */
 	uint64_t reset_retries; /* rte_eth_dev_reset said -EAGAIN and was tried again */
 	uint64_t fault_resets;  /* resets udpfan requested because a watched xstat rose */
 	/* af_packet: frames in the RX rings at the first start, discarded unclassified (the
@@ -91,6 +94,16 @@ void uf_port_close(struct uf_port *p);
 
 /* Poll the link every 50 ms for up to ms: true once it is up (link filled), false if not. */
 bool uf_port_link_wait(uint16_t port_id, uint32_t ms, struct rte_eth_link *link);
+
+/* The port's link as udpfan trusts it (docs/architecture.md, "Link state"): the kernel
+ * interface's operstate/carrier where plan.link_from_kernel, else the PMD's (the value the
+ * last LSC event stored, where plan.lsc). Never waits; control lcore only. */
+bool uf_port_link_get(const struct uf_port *p, struct rte_eth_link *link);
+
+/* How long start-up waits for a link (ms): a port with link-change interrupts is told
+ * when it comes up, so it waits at most UF_LINK_WAIT_LSC_MS. */
+#define UF_LINK_WAIT_LSC_MS 1000
+uint32_t uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted);
 
 /*
  * Read the xstats named in the row into vals[] (n_xstats values; valid[i] false where a

@@ -230,3 +230,46 @@ uf_xdp_mode_str(int attach, const struct uf_xsk_info *xi, char *buf, size_t len)
 							 : "mixed zero-copy/copy");
 	return buf;
 }
+
+int
+uf_kernel_link_parse(const char *operstate, const char *carrier)
+{
+	if (operstate == NULL)
+		return 0;
+	if (strncmp(operstate, "up", 2) == 0 && (operstate[2] == '\0' || operstate[2] == '\n'))
+		return 1;
+	if (strncmp(operstate, "unknown", 7) == 0)
+		return carrier != NULL && carrier[0] == '1';
+	return 0;
+}
+
+static int
+read_small(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (f == NULL)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return 0;
+}
+
+int
+uf_kernel_link_read(const char *sysfs_root, const char *ifname)
+{
+	char path[512], oper[32], carrier[8];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/class/net/%s/operstate", sysfs_root, ifname);
+	ret = read_small(path, oper, sizeof(oper));
+	if (ret != 0)
+		return ret;
+	/* carrier reads EINVAL while the interface is administratively down */
+	snprintf(path, sizeof(path), "%s/class/net/%s/carrier", sysfs_root, ifname);
+	if (read_small(path, carrier, sizeof(carrier)) != 0)
+		carrier[0] = '\0';
+	return uf_kernel_link_parse(oper, carrier);
+}

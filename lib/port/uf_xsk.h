@@ -49,4 +49,16 @@ int uf_xdp_attach_mode(unsigned int ifindex);
 /* "native, zero-copy" / "generic (skb), copy" / ... into buf. */
 const char *uf_xdp_mode_str(int attach, const struct uf_xsk_info *xi, char *buf, size_t len);
 
+/*
+ * The link of a kernel interface as the kernel sees it (/sys/class/net/<if>/operstate and
+ * carrier): the af_xdp and af_packet PMDs report "up" from dev_start to dev_stop whatever
+ * the wire does (docs/architecture.md, "Link state"). up iff operstate is "up", or
+ * "unknown" (drivers without operstate support) with carrier 1. 1 up, 0 down.
+ */
+int uf_kernel_link_parse(const char *operstate, const char *carrier);
+
+/* Read the two files under sysfs_root ("/sys"): 1 up, 0 down, -errno if operstate is
+ * unreadable (the interface is gone). A syscall or three: control lcore only. */
+int uf_kernel_link_read(const char *sysfs_root, const char *ifname);
+
 #endif /* UF_XSK_H */

@@ -38,7 +38,8 @@
 #define UF_TX_DROP_REASONS(X)                                                          \
 	X(RING_FULL, ring_full, "the TX ring stayed full through the bounded retries") \
 	X(NOMBUF, nombuf, "no buffer for this copy")                                   \
-	X(NO_NEIGHBOR, no_neighbor, "the destination's MAC is not resolved")
+	X(NO_NEIGHBOR, no_neighbor, "the destination's MAC is not resolved")           \
+	X(LINK_DOWN, link_down, "the egress port's link is down, or its TX made no progress")
 
 #define UF_ENUM_DROP(e, k, d) UF_DROP_##e,
 enum uf_drop {

@@ -174,9 +174,10 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 		fprintf(f,
 			", \"steering\": \"%s\", \"resets\": %" PRIu64
 			", \"reset_retries\": %" PRIu64 ", \"fault_resets\": %" PRIu64
-			", \"rx_before_ready\": %" PRIu64 "}",
+			", \"rx_before_ready\": %" PRIu64 ", \"link_downs\": %" PRIu64
+			", \"tx_stalled\": %s}",
 			p->steering, p->resets, p->reset_retries, p->fault_resets,
-			p->rx_before_ready);
+			p->rx_before_ready, p->link_downs, p->tx_stalled ? "true" : "false");
 	}
 	fprintf(f, "}, \"lcores\": {");
 	for (i = 0; i < s->n_lcores; i++) {
@@ -227,17 +228,49 @@ rate(uint64_t now, uint64_t then, double dt)
 	return dt <= 0 || now < then ? 0 : (uint64_t)((double)(now - then) / dt + 0.5);
 }
 
+/* what the line says about losses: the total and the largest items */
+static void
+loss_text(char *buf, size_t len, const struct uf_snap *s, int max_items)
+{
+	struct uf_loss l[64];
+	int n = uf_stats_losses(s, l, RTE_DIM(l)), i, j, o;
+	uint64_t total = 0;
+	char v[32];
+
+	if (n > (int)RTE_DIM(l))
+		n = RTE_DIM(l);
+	for (i = 0; i < n; i++)
+		total += l[i].n;
+	o = snprintf(buf, len, "lost %s", uf_fmt_num(total, v, sizeof(v)));
+	/* largest first (a few items: selection is enough) */
+	for (j = 0; j < max_items && j < n && o > 0 && (size_t)o < len; j++) {
+		int best = j;
+		struct uf_loss t;
+
+		for (i = j + 1; i < n; i++)
+			if (l[i].n > l[best].n)
+				best = i;
+		t = l[j];
+		l[j] = l[best];
+		l[best] = t;
+		o += snprintf(buf + o, len - (size_t)o, "%s%s %s %s", j ? ", " : " (", l[j].where,
+			      l[j].what, uf_fmt_num(l[j].n, v, sizeof(v)));
+	}
+	if (n > max_items && o > 0 && (size_t)o < len)
+		o += snprintf(buf + o, len - (size_t)o, ", +%d more", n - max_items);
+	if (n > 0 && o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, ")");
+}
+
 void
 uf_stats_line(char *buf, size_t len, const struct uf_snap *s, const struct uf_snap *prev)
 {
 	const struct uf_lcore_ctr *t = &s->tot, *p = prev != NULL ? &prev->tot : NULL;
-	uint64_t imissed = 0, busy = 0, total = 0, pbusy = 0, ptotal = 0;
-	char r[32], x[32], d[32], m[32], im[32];
+	uint64_t busy = 0, total = 0, pbusy = 0, ptotal = 0;
+	char r[32], x[32], d[32], m[32], lost[320], down[160] = "";
 	double dt = s->interval_s;
-	int i;
+	int i, o = 0;
 
-	for (i = 0; i < s->n_ports; i++)
-		imissed += s->ports[i].st.imissed;
 	for (i = 0; i < s->n_lcores; i++) {
 		busy += s->lc[i].busy_cycles;
 		total += s->lc[i].total_cycles;
@@ -246,12 +279,132 @@ uf_stats_line(char *buf, size_t len, const struct uf_snap *s, const struct uf_sn
 			ptotal += prev->lc[i].total_cycles;
 		}
 	}
-	snprintf(buf, len,
-		 "rx %s pps | tx %s pps | drop %s | tx_drop %s | imissed %s | busy %.0f%%",
+	for (i = 0; i < s->n_ports && (size_t)o < sizeof(down); i++)
+		if (!s->ports[i].link_up || s->ports[i].tx_stalled)
+			o += snprintf(down + o, sizeof(down) - (size_t)o, " | %s %s",
+				      s->ports[i].name,
+				      !s->ports[i].link_up ? "LINK DOWN" : "TX STALLED");
+	loss_text(lost, sizeof(lost), s, 3);
+	snprintf(buf, len, "rx %s pps | tx %s pps | drop %s | tx_drop %s | %s | busy %.0f%%%s",
 		 uf_fmt_num(p ? rate(t->rx, p->rx, dt) : 0, r, sizeof(r)),
 		 uf_fmt_num(p ? rate(t->tx_ok, p->tx_ok, dt) : 0, x, sizeof(x)),
 		 uf_fmt_num(sum_drops(t), d, sizeof(d)), uf_fmt_num(sum_txdrops(t), m, sizeof(m)),
-		 uf_fmt_num(imissed, im, sizeof(im)), busy_pct(busy - pbusy, total - ptotal));
+		 lost, busy_pct(busy - pbusy, total - ptotal), down);
+}
+
+/* RX drop reasons that are filtering by design (frames not meant for forwarding), not loss */
+static bool
+drop_is_filtering(int reason)
+{
+	switch (reason) {
+	case UF_DROP_NOT_IPV4:
+	case UF_DROP_NOT_UDP:
+	case UF_DROP_NOT_FOR_US:
+	case UF_DROP_MALFORMED:
+	case UF_DROP_FRAGMENT:
+	case UF_DROP_NO_RULE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* an xstat that counts lost frames, and is not one of the basic stats under another name */
+static bool
+xstat_is_loss(const char *name)
+{
+	static const char *const basic[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
+					     "rx_errors", "tx_errors", NULL };
+	static const char *const words[] = { "drop",          "discard",
+					     "missed",        "exceeded",
+					     "out_of_buffer", "ring_full",
+					     "alloc_failure", NULL };
+	int i;
+
+	for (i = 0; basic[i] != NULL; i++)
+		if (strcmp(name, basic[i]) == 0)
+			return false;
+	for (i = 0; words[i] != NULL; i++)
+		if (strstr(name, words[i]) != NULL)
+			return true;
+	return false;
+}
+
+static void
+add_loss(struct uf_loss *out, int max, int *n, const char *where, const char *what1,
+	 const char *what2, uint64_t v)
+{
+	if (v == 0)
+		return;
+	if (*n < max) {
+		snprintf(out[*n].where, sizeof(out[*n].where), "%s", where);
+		snprintf(out[*n].what, sizeof(out[*n].what), "%s%s", what1, what2);
+		out[*n].n = v;
+	}
+	(*n)++;
+}
+
+int
+uf_stats_losses(const struct uf_snap *s, struct uf_loss *out, int max)
+{
+	const struct uf_lcore_ctr *t = &s->tot;
+	int n = 0, i, j;
+
+	for (i = 0; i < UF_DROP_MAX; i++)
+		if (!drop_is_filtering(i))
+			add_loss(out, max, &n, "udpfan", "drop.", uf_drop_names[i], t->drop[i]);
+	for (i = 0; i < UF_TXDROP_MAX; i++)
+		add_loss(out, max, &n, "udpfan", "tx_drop.", uf_txdrop_names[i], t->tx_drop[i]);
+	add_loss(out, max, &n, "udpfan", "ctl_tx_drop", "", t->ctl_tx_drop);
+	add_loss(out, max, &n, "udpfan", "control.ring_full", "", s->ctl.ctl_ring_full);
+	add_loss(out, max, &n, "udpfan", "control.nombuf", "", s->ctl.ctl_nombuf);
+	for (i = 0; i < s->n_ports; i++) {
+		const struct uf_snap_port *p = &s->ports[i];
+
+		add_loss(out, max, &n, p->name, "imissed", "", p->st.imissed);
+		add_loss(out, max, &n, p->name, "ierrors", "", p->st.ierrors);
+		add_loss(out, max, &n, p->name, "rx_nombuf", "", p->st.rx_nombuf);
+		add_loss(out, max, &n, p->name, "oerrors", "", p->st.oerrors);
+		for (j = 0; j < p->n_xstats; j++)
+			if (p->xvalid[j] && xstat_is_loss(p->xnames[j]))
+				add_loss(out, max, &n, p->name, "xstats.", p->xnames[j],
+					 p->xvals[j]);
+		if (p->has_pktsock)
+			add_loss(out, max, &n, p->name, "pkt_socket.drops", "", p->pktsock_drops);
+		if (p->has_xsk) {
+			add_loss(out, max, &n, p->name, "xsk.rx_dropped", "", p->xsk.rx_dropped);
+			add_loss(out, max, &n, p->name, "xsk.rx_invalid", "", p->xsk.rx_invalid);
+			add_loss(out, max, &n, p->name, "xsk.rx_ring_full", "",
+				 p->xsk.rx_ring_full);
+			add_loss(out, max, &n, p->name, "xsk.fill_ring_empty", "",
+				 p->xsk.fill_ring_empty);
+			add_loss(out, max, &n, p->name, "xsk.tx_invalid", "", p->xsk.tx_invalid);
+		}
+	}
+	return n;
+}
+
+bool
+uf_stats_summary(const struct uf_snap *s, char *buf, size_t len)
+{
+	struct uf_loss l[64];
+	char why[256], v[32];
+	int n, i, o;
+
+	if (!uf_stats_ledger_ok(s, why, sizeof(why))) {
+		snprintf(buf, len, "MISMATCH: %s", why);
+		return false;
+	}
+	n = uf_stats_losses(s, l, RTE_DIM(l));
+	if (n == 0) {
+		snprintf(buf, len, "OK: every frame and copy accounted for, nothing lost");
+		return true;
+	}
+	o = snprintf(buf, len, "LOSS (every frame and copy accounted for):");
+	for (i = 0; i < n && i < (int)RTE_DIM(l) && o > 0 && (size_t)o < len; i++)
+		o += snprintf(buf + o, len - (size_t)o, "%s %s %s %s", i ? "," : "", l[i].where,
+			      l[i].what, uf_fmt_num(l[i].n, v, sizeof(v)));
+	return false;
 }
 
 bool
@@ -288,7 +441,7 @@ void
 uf_stats_ledger(FILE *f, const struct uf_snap *s)
 {
 	const struct uf_lcore_ctr *t = &s->tot;
-	char n1[32], why[256];
+	char n1[32], sum[1024];
 	int i;
 
 	fprintf(f, "ledger (udpfan's own counters; NIC counters beside them, not folded in):\n");
@@ -335,5 +488,24 @@ uf_stats_ledger(FILE *f, const struct uf_snap *s)
 			ip_str(d->ip, a), d->udp_port, d->state, d->c.tx_ok, d->c.tx_drop,
 			d->c.sampled_out);
 	}
-	fprintf(f, "  %s: %s\n", uf_stats_ledger_ok(s, why, sizeof(why)) ? "OK" : "MISMATCH", why);
+	for (i = 0; i < s->n_ports; i++) {
+		const struct uf_snap_port *p = &s->ports[i];
+
+		if (p->has_pktsock)
+			fprintf(f, "  port %-8s pkt_socket drops %" PRIu64 " (of %" PRIu64 ")\n",
+				p->name, p->pktsock_drops, p->pktsock_packets);
+		if (p->has_xsk)
+			fprintf(f,
+				"  port %-8s xsk rx_dropped %" PRIu64 " rx_invalid %" PRIu64
+				" rx_ring_full %" PRIu64 " fill_ring_empty %" PRIu64
+				" tx_invalid %" PRIu64 "\n",
+				p->name, p->xsk.rx_dropped, p->xsk.rx_invalid, p->xsk.rx_ring_full,
+				p->xsk.fill_ring_empty, p->xsk.tx_invalid);
+		if (!p->link_up || p->link_downs != 0 || p->tx_stalled)
+			fprintf(f, "  port %-8s link %s, down %" PRIu64 " time(s)%s\n", p->name,
+				p->link_up ? "up" : "DOWN", p->link_downs,
+				p->tx_stalled ? ", TX stalled" : "");
+	}
+	uf_stats_summary(s, sum, sizeof(sum));
+	fprintf(f, "  %s\n", sum);
 }

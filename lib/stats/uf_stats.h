@@ -52,6 +52,8 @@ struct uf_snap_port {
 	char xdp_mode[64];
 	char steering[160];
 	uint64_t resets;
+	uint64_t link_downs;      /* link down transitions since start */
+	bool tx_stalled;          /* skipped: its TX made no progress (tx_drop.link_down) */
 	uint64_t reset_retries;   /* rte_eth_dev_reset -EAGAIN, tried again */
 	uint64_t fault_resets;    /* resets requested because a watched xstat rose */
 	uint64_t rx_before_ready; /* discarded at start-up, not in fwd.rx */
@@ -104,6 +106,25 @@ void uf_stats_line(char *buf, size_t len, const struct uf_snap *s, const struct 
 
 /* The ledger identities. Returns true when they hold; `why` says which does not. */
 bool uf_stats_ledger_ok(const struct uf_snap *s, char *why, size_t len);
+
+/*
+ * Everything lost that udpfan can see (docs/loss-accounting.md, "The summary"): its own
+ * copy and frame losses (tx_drop by reason; the RX drops that are not filtering by design:
+ * nombuf, ctl_overflow, too_big, no_neighbor and any reason not listed as filtering),
+ * control frames it could not send, and per port what the NIC, the PMD and the kernel
+ * socket report (imissed, ierrors, rx_nombuf, oerrors, AF_XDP ring drops, PACKET_STATISTICS
+ * drops, drop/discard xstats). Fills up to max items, returns how many there are.
+ */
+struct uf_loss {
+	char where[UF_NAME_MAX]; /* a port's name, or "udpfan" */
+	char what[48];           /* "xsk.rx_ring_full", "tx_drop.link_down", ... */
+	uint64_t n;
+};
+int uf_stats_losses(const struct uf_snap *s, struct uf_loss *out, int max);
+
+/* The one-line verdict: "OK: ..." (returns true) only when the identities hold and nothing
+ * was lost; else "MISMATCH: ..." or "LOSS: <where> <what> <n>, ...". */
+bool uf_stats_summary(const struct uf_snap *s, char *buf, size_t len);
 
 /* The final ledger as a small table, stage by stage. */
 void uf_stats_ledger(FILE *f, const struct uf_snap *s);

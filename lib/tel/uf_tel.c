@@ -101,6 +101,8 @@ port_dict(const struct uf_snap_port *p)
 		return NULL;
 	rte_tel_data_add_dict_string(d, "driver", p->driver);
 	rte_tel_data_add_dict_int(d, "link_up", p->link_up);
+	tel_u64(d, "link_downs", p->link_downs);
+	rte_tel_data_add_dict_int(d, "tx_stalled", p->tx_stalled);
 	tel_u64(d, "ipackets", p->st.ipackets);
 	tel_u64(d, "opackets", p->st.opackets);
 	tel_u64(d, "ibytes", p->st.ibytes);

@@ -14,7 +14,7 @@ import time
 
 from testbed import FWD_IP, GW_IP, Testbed
 from uflive import Sink, Udpfan, dest_lines, send
-from ufrun import Suite, need_root, tmpdir
+from ufrun import Suite, need_root, read_stats, tmpdir
 
 
 def config(tb, kind, far=True, arp="reachable_s: 30"):
@@ -61,13 +61,17 @@ def case_resolve_all(kind, offload=True):
 
 
 def case_sink_down_and_back(kind):
+    """...and once the sink is back it is found within about one retry_ms: a FAILED
+    neighbour is probed by unicast to its old MAC every retry_ms, not only by the broadcasts
+    that back off to 8 x retry_ms (issue 13, item 7)"""
     wd = tmpdir()
-    rate, seconds = 2000, 12
+    rate, seconds, retry_ms, interval = 2000, 14, 100, 0.1
     count = rate * seconds
     with Testbed(prefix="ufd", sinks=3) as tb:
         sinks = [Sink(tb, ns, [6000], wd, idle=seconds + 5) for ns in tb.sink_ns]
-        arp = "reachable_s: 2, retry_ms: 100, max_probes: 3"
-        uf = Udpfan(tb, config(tb, kind, far=False, arp=arp), wd)
+        arp = "reachable_s: 2, retry_ms: %d, max_probes: 3" % retry_ms
+        uf = Udpfan(tb, config(tb, kind, far=False, arp=arp).replace(
+            "interval_s: 0.5", "interval_s: %s" % interval), wd)
         assert uf.wait_stats(lambda s: all(d["state"] == "reachable"
                                            for d in s["destinations"]), 10), uf.latest()
         sender = send(tb, count, rate, size=32, wait=False)
@@ -75,13 +79,16 @@ def case_sink_down_and_back(kind):
         tb.link(tb.sink_ns[0], "sink0", False)
         assert uf.wait_stats(lambda s: s["destinations"][0]["state"] == "failed", 8), \
             "the dead sink was not detected: %r" % uf.latest()["destinations"][0]
-        time.sleep(1)
+        # long enough for the broadcasts to reach their longest backoff (8 x retry_ms)
+        time.sleep(2.5)
+        t_up = time.time()
         tb.link(tb.sink_ns[0], "sink0", True)
         assert uf.wait_stats(lambda s: s["destinations"][0]["state"] == "reachable", 5), \
             "the sink was not re-resolved: %r" % uf.latest()["destinations"][0]
         sender.communicate(timeout=seconds + 30)
         res = [s.result()["6000"] for s in sinks]
         st = uf.stop()
+        objs = read_stats(uf.stats)
     d0 = st["destinations"][0]
     assert d0["no_neighbor"] > 0 and st["fwd"]["tx_drop"]["no_neighbor"] == d0["no_neighbor"], d0
     assert d0["tx_ok"] + d0["tx_drop"] == count, d0
@@ -90,6 +97,16 @@ def case_sink_down_and_back(kind):
     r0 = res[0]
     assert r0["max_seq"] >= count - rate, "the sink got nothing after coming back: %r" % r0
     assert 0 < r0["distinct"] <= d0["tx_ok"], (r0, d0)
+    # copies lost after the sink came back: no_neighbor counted since the last stats object
+    # before the link went up (so up to one interval too many)
+    before = [o for o in objs if o["time"] <= t_up and not o["final"]]
+    assert before, "no stats object before the sink came back"
+    lost_after = d0["no_neighbor"] - before[-1]["destinations"][0]["no_neighbor"]
+    lost_ms = 1000.0 * lost_after / rate
+    print("copies lost after the sink came back: %d (%.0f ms at %d/s)" % (lost_after, lost_ms,
+                                                                       rate))
+    assert lost_ms <= 2 * retry_ms + 1000 * interval + 50, \
+        "%d copies (%.0f ms) lost after the sink was back" % (lost_after, lost_ms)
 
 
 def main():

@@ -39,7 +39,7 @@ class Testbed:
     """Create with `with Testbed(...) as tb:`; everything is removed on exit."""
 
     def __init__(self, prefix="uft", sinks=3, far_sink=False, queues=1, mtu=1500,
-                 offload=True):
+                 offload=True, egress=0):
         """offload: True leaves every interface at the kernel's default offloads (TX
         checksum offload on: a local sender's datagrams reach udpfan with a partial
         checksum); False turns TX checksum offload off on every interface, so the kernel
@@ -61,6 +61,10 @@ class Testbed:
         self.far_ip = FAR_NET + ".21"
         self.fwd_if = "fwd0"
         self.fwd_mac = mac(0x10)
+        # more udpfan ports on the same segment (fwd1.., 198.18.0.11..): egress ports
+        self.egress_if = ["fwd%d" % (i + 1) for i in range(egress)]
+        self.egress_mac = [mac(0x11 + i) for i in range(egress)]
+        self.egress_ip = [NET + ".%d" % (11 + i) for i in range(egress)]
         self.src_mac = mac(0x02)
         self.gw_mac = mac(0x01)
         self._n = 0
@@ -122,6 +126,8 @@ class Testbed:
         self.nsx(self.ns_br, "ip link set br0 mtu %d up" % self.mtu)
         # udpfan's port: no address in the kernel
         self.fwd_peer = self._port(self.ns_fwd, self.fwd_if, self.fwd_mac, "br0", self.queues)
+        self.egress_peer = [self._port(self.ns_fwd, ifn, m, "br0", self.queues)
+                            for ifn, m in zip(self.egress_if, self.egress_mac)]
         self._port(self.ns_src, "src0", self.src_mac, "br0")
         self.nsx(self.ns_src, "ip addr add %s/24 dev src0" % SRC_IP)
         for i, ns in enumerate(self.sink_ns):
@@ -150,12 +156,14 @@ class Testbed:
     def link(self, ns, ifname, up):
         self.nsx(ns, "ip link set %s %s" % (ifname, "up" if up else "down"))
 
-    def vdev(self, kind, queues=1, extra=""):
+    def vdev(self, kind, queues=1, extra="", port=0):
+        """the vdev string of udpfan's port `port` (0: fwd0, k: egress_if[k - 1])"""
+        ifname = self.fwd_if if port == 0 else self.egress_if[port - 1]
         if kind == "af_xdp":
-            return "net_af_xdp0,iface=%s,queue_count=%d,busy_budget=0%s" % (self.fwd_if, queues,
-                                                                           extra)
+            return "net_af_xdp%d,iface=%s,queue_count=%d,busy_budget=0%s" % (port, ifname,
+                                                                            queues, extra)
         if kind == "af_packet":
-            return "net_af_packet0,iface=%s,qpairs=%d%s" % (self.fwd_if, queues, extra)
+            return "net_af_packet%d,iface=%s,qpairs=%d%s" % (port, ifname, queues, extra)
         raise ValueError(kind)
 
     def popen(self, ns, argv, **kw):

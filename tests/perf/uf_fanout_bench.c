@@ -102,6 +102,7 @@ make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->ports[0].id.max_len = uf_port_max_len(1500);
 	w->txb[0].port_id = null_port;
+	uf_worker_link_init(w, 0, 100);
 	return w;
 }
 

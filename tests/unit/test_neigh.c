@@ -229,11 +229,16 @@ test_probe_then_failed(void)
 	CHECK_EQ(changes, 1);
 	CHECK_EQ(tbl.e[e].state, UF_NS_FAILED);
 	CHECK(!uf_neigh_usable(&tbl.e[e]), "failed is not usable");
-	/* and then it asks by broadcast again */
+	/* and then it asks by broadcast again, with unicast probes to the old MAC between */
 	CHECK(rec.n > PROBES, "requests after failing");
 	for (i = PROBES; i < rec.n; i++) {
-		CHECK(rec.s[i].bcast, "request %d after failing is a broadcast", i);
 		CHECK(rec.s[i].at >= failed_at, "request %d after failing", i);
+		if (!rec.s[i].bcast)
+			CHECK_MEM(rec.s[i].mac.addr_bytes, m1.addr_bytes, 6);
+		if (i > PROBES)
+			CHECK(rec.s[i].at - rec.s[i - 1].at <= RETRY,
+			      "requests %d and %d %" PRIu64 " ms apart", i - 1, i,
+			      rec.s[i].at - rec.s[i - 1].at);
 	}
 	if (rec.n > PROBES)
 		CHECK(rec.s[PROBES].at - failed_at <= RETRY,
@@ -361,6 +366,78 @@ test_table_full(void)
 	CHECK_EQ(uf_neigh_find(&tbl, 1, ip(10, 1, 1, 0)), -1);
 }
 
+/* FAILED with a MAC it had: broadcasts back off to 8 x retry_ms, but a unicast probe to the
+ * old MAC goes every retry_ms between them, so a neighbour that comes back at any moment
+ * is asked (and, answering, usable again) within one retry_ms; broadcasts alone would take
+ * up to 8 x retry_ms (issue 13, item 7) */
+static void
+test_failed_unicast_recovery(void)
+{
+	struct rte_ether_addr m1 = mac(7);
+	rte_be32_t a = ip(10, 0, 0, 9);
+	uint64_t failed_at = 0, t, back, asked = 0;
+	int e, i, n_bc = 0, n_uc = 0, first;
+
+	setup();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	run(0, 0);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, 1), true);
+	for (t = 2; failed_at == 0 && t < 2 * REACH; t++) {
+		rec.now = t;
+		if (uf_neigh_tick(&tbl, t, record, &rec))
+			failed_at = t;
+	}
+	CHECK_EQ(tbl.e[e].state, UF_NS_FAILED);
+	first = rec.n;
+	/* long after failing: the broadcasts are at their longest backoff */
+	run(failed_at + 1, failed_at + 20 * RETRY);
+	for (i = first; i < rec.n; i++) {
+		if (rec.s[i].bcast) {
+			n_bc++;
+		} else {
+			n_uc++;
+			CHECK_MEM(rec.s[i].mac.addr_bytes, m1.addr_bytes, 6);
+		}
+	}
+	CHECK(n_bc >= 4 && n_bc <= 8, "%d broadcasts in 20 retry_ms (backoff)", n_bc);
+	CHECK(n_uc >= 20 - n_bc - 2, "%d unicast probes in 20 retry_ms", n_uc);
+	/* the neighbour comes back at several moments: asked within one retry_ms each time */
+	t = failed_at + 20 * RETRY;
+	for (i = 0; i < 40; i++) {
+		back = t + 1 + (uint64_t)(i * 37) % (2 * RETRY);
+		run(t + 1, back - 1);
+		first = rec.n;
+		for (t = back; t <= back + 2 * RETRY && rec.n == first; t++) {
+			rec.now = t;
+			uf_neigh_tick(&tbl, t, record, &rec);
+		}
+		t--; /* the last tick run */
+		CHECK(rec.n > first, "asked after coming back at %" PRIu64, back);
+		if (rec.n > first) {
+			CHECK(rec.s[first].at - back <= RETRY,
+			      "came back at %" PRIu64 ", asked %" PRIu64 " ms later", back,
+			      rec.s[first].at - back);
+			asked = RTE_MAX(asked, rec.s[first].at - back);
+		}
+	}
+	CHECK(asked <= RETRY, "worst wait %" PRIu64 " ms", asked);
+	/* its reply (or a gratuitous ARP) makes it usable at once */
+	t++;
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, t), true);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	first = rec.n;
+	run(t, t + 10 * RETRY);
+	CHECK_EQ(rec.n, first); /* reachable again: nothing asked until it is stale */
+
+	/* a neighbour that never answered has no MAC to ask: broadcasts only */
+	setup();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	run(0, 40 * RETRY);
+	CHECK_EQ(tbl.e[e].state, UF_NS_FAILED);
+	for (i = 0; i < rec.n; i++)
+		CHECK(rec.s[i].bcast, "request %d of a never-resolved neighbour is a broadcast", i);
+}
+
 static void
 test_state_names(void)
 {
@@ -379,6 +456,7 @@ main(void)
 	RUN(test_probe_then_failed);
 	RUN(test_probe_answered);
 	RUN(test_static);
+	RUN(test_failed_unicast_recovery);
 	RUN(test_port_up);
 	RUN(test_table_full);
 	RUN(test_state_names);

@@ -708,6 +708,53 @@ test_print(void)
 	CHECK_STR(uf_mtu_path_name(UF_MTU_NA), "not_applicable");
 }
 
+/* link state: LSC wherever dev_flags has it (ENA reads down forever without it); a kernel
+ * interface's operstate where the row has a kernel socket and no LSC; else PMD polling */
+static void
+test_decide_link(void)
+{
+	uint32_t lsc = RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS, none = 0;
+	struct uf_port_req r = req(1);
+	struct rte_eth_dev_info di;
+	struct uf_port_plan p;
+	char why[256];
+
+	di = dev_info("net_ena", 8);
+	di.dev_flags = &lsc;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(p.lsc && !p.link_from_kernel, "ENA with the LSC flag gets link interrupts");
+	/* ENA clears the flag when its AENQ has no link-change group: no LSC then */
+	di.dev_flags = &none;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(!p.lsc && !p.link_from_kernel, "no flag, no LSC (configure would refuse it)");
+	di.dev_flags = NULL;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(!p.lsc, "no dev_flags at all: no LSC");
+
+	di = dev_info("net_af_xdp", 1);
+	di.dev_flags = &none;
+	di.if_index = 7;
+	CHECK_EQ(decide("net_af_xdp", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(!p.lsc && p.link_from_kernel, "af_xdp: the kernel interface's state");
+	di = dev_info("net_af_packet", 1);
+	di.dev_flags = &none;
+	di.if_index = 7;
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(!p.lsc && p.link_from_kernel, "af_packet: the kernel interface's state");
+	di.if_index = 0;
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(!p.link_from_kernel, "no interface index: nothing to read");
+	/* a kernel-socket PMD that has LSC of its own uses it */
+	di.if_index = 7;
+	di.dev_flags = &lsc;
+	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(p.lsc && !p.link_from_kernel, "LSC wins over the kernel interface");
+	di = dev_info("net_ring", 1);
+	di.dev_flags = &none;
+	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK(!p.lsc && !p.link_from_kernel, "ring: the PMD's link, polled");
+}
+
 int
 main(void)
 {
@@ -721,6 +768,7 @@ main(void)
 	RUN(test_decide_rss_trim);
 	RUN(test_decide_limits);
 	RUN(test_decide_mlx5);
+	RUN(test_decide_link);
 	RUN(test_decide_mtu_keep);
 	RUN(test_decide_tx_rs_mult);
 	RUN(test_xstats_rows);
