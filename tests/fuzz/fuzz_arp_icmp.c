@@ -39,7 +39,7 @@ check_arp(const uint8_t *f, size_t len)
 static void
 check_icmp(const uint8_t *in, size_t len)
 {
-	static const struct rte_ether_addr us = {{0x02, 0x18, 0x00, 0x00, 0x00, 0x10}};
+	static const struct rte_ether_addr us = { { 0x02, 0x18, 0x00, 0x00, 0x00, 0x10 } };
 	uint8_t *f = malloc(len > 0 ? len : 1);
 	const uint8_t *ip = in + RTE_ETHER_HDR_LEN;
 	uint32_t ihl, tot;

@@ -18,16 +18,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const uint64_t ip_ck[4] = {RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN, RTE_MBUF_F_RX_IP_CKSUM_BAD,
-				  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_IP_CKSUM_NONE};
-static const uint64_t l4_ck[4] = {RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN, RTE_MBUF_F_RX_L4_CKSUM_BAD,
-				  RTE_MBUF_F_RX_L4_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_NONE};
+static const uint64_t ip_ck[4] = { RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN, RTE_MBUF_F_RX_IP_CKSUM_BAD,
+				   RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_IP_CKSUM_NONE };
+static const uint64_t l4_ck[4] = { RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN, RTE_MBUF_F_RX_L4_CKSUM_BAD,
+				   RTE_MBUF_F_RX_L4_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_NONE };
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct uf_port_id port = {
-		.mac = {{0x02, 0x18, 0x00, 0x00, 0x00, 0x10}},
+		.mac = { { 0x02, 0x18, 0x00, 0x00, 0x00, 0x10 } },
 		.ip = rte_cpu_to_be_32(0xc612000a), /* 198.18.0.10 */
 		.listen_udp = rte_cpu_to_be_16(5000),
 	};
