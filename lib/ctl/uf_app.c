@@ -809,12 +809,16 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	uf_app_request_stop(app);
 	rte_eal_mp_wait_lcore();
 
-	/* what the workers handed over last is answered no more, but it is freed */
+	/* what the workers handed over last is answered no more, but it is freed and counted:
+	 * fwd.control is every frame handed over, so each one lands in a control counter
+	 * (docs/loss-accounting.md#control-plane-counters) */
 	for (k = 0; k < app->n_workers; k++) {
 		struct rte_mbuf *m;
 
-		while (rte_ring_sc_dequeue(app->w[k]->ctl_rx, (void **)&m) == 0)
+		while (rte_ring_sc_dequeue(app->w[k]->ctl_rx, (void **)&m) == 0) {
+			app->ctl.ctl_ring_full++;
 			rte_pktmbuf_free(m);
+		}
 		while (rte_ring_sc_dequeue(app->w[k]->ctl_tx, (void **)&m) == 0) {
 			app->ctl.ctl_ring_full++;
 			rte_pktmbuf_free(m);
