@@ -312,9 +312,15 @@ def case_control_overflow():
     f = ledger(st)
     assert f["drop"]["ctl_overflow"] > 0, f
     assert f["control"] + f["drop"]["ctl_overflow"] == 4000, f
-    answered = st["arp"]["requests_answered"]
-    assert answered + st["control"]["ring_full"] == f["control"], (st["arp"], st["control"])
-    assert answered == f["ctl_tx_ok"] + f["ctl_tx_drop"] - st["arp"]["gratuitous_sent"], f
+    # every request handed over left as a reply (ctl_tx_ok, ctl_tx_drop) or is counted in
+    # control.ring_full: a reply the control->worker ring could not take or still held at
+    # shutdown, or a request still in the worker->control ring at shutdown (the first kind
+    # was answered, the second not: a slow worker, as under ASan, leaves both at --duration's
+    # end; docs/loss-accounting.md#control-plane-counters)
+    answered, ring_full = st["arp"]["requests_answered"], st["control"]["ring_full"]
+    assert f["control"] == f["ctl_tx_ok"] + f["ctl_tx_drop"] - st["arp"]["gratuitous_sent"] + \
+        ring_full, (f, st["arp"], st["control"])
+    assert f["control"] - ring_full <= answered <= f["control"], (f, st["arp"], st["control"])
 
 
 def case_ring_full():
