@@ -57,11 +57,16 @@ def udp_snmp(tb, ns, proto="Udp"):
     return dict(zip(lines[0][1:], map(int, lines[1][1:])))
 
 
-def run(a):
+def run(a, during=None):
+    """One run; `during(tb, uf, gen)`, if given, is called while the generator runs
+    (scripts/soak.py samples udpfan there). `a` may carry `prefix` (the test bed's, default
+    ufl) and `file_prefix` (udpfan's, default ufledger)."""
     wd = tmpdir()
     res = {"config": vars(a)}
-    with Testbed(prefix="ufl", sinks=a.sinks) as tb:
-        cfg = """eal: { lcores: "0-1", file_prefix: ufledger }
+    prefix = getattr(a, "prefix", "ufl")
+    fprefix = getattr(a, "file_prefix", "ufledger")
+    with Testbed(prefix=prefix, sinks=a.sinks) as tb:
+        cfg = """eal: { lcores: "0-1", file_prefix: %s }
 ports:
   - { name: lan, device: "%s", ip: %s/24 }
 listen: { port: lan, udp_port: 5000 }
@@ -69,7 +74,7 @@ destinations:
 %s
 stats: { interval_s: 1 }
 arp: { reachable_s: 60 }
-""" % (tb.vdev(a.vdev), FWD_IP, "\n".join("  - { ip: %s, udp_port: %d }" % (ip, PORT)
+""" % (fprefix, tb.vdev(a.vdev), FWD_IP, "\n".join("  - { ip: %s, udp_port: %d }" % (ip, PORT)
                                           for ip in tb.sink_ip))
         sinks = []
         for i, ns in enumerate(tb.sink_ns):
@@ -105,12 +110,14 @@ arp: { reachable_s: 60 }
                                        "--rate", str(a.rate), "--count", str(a.count),
                                        "--duration", str(a.duration), "--size", str(a.size),
                                        "--flows",
-                                       str(a.flows), "--file-prefix", "ufledger-gen",
+                                       str(a.flows), "--file-prefix", fprefix + "-gen",
                                        "--lcores", "0,1"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if a.stop_sink_after:
             time.sleep(a.stop_sink_after)
             sinks[0].send_signal(signal.SIGTERM)
+        if during is not None:
+            during(tb, uf, gen)
         out, err = gen.communicate(timeout=a.duration + 60 + (
             a.count / max(a.rate, 1) if a.sender == "kernel" else 0))
         if gen.returncode != 0:

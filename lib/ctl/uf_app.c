@@ -991,7 +991,9 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	uf_app_request_stop(app);
 	rte_eal_mp_wait_lcore();
 
-	/* what the workers handed over last is answered no more, but it is freed */
+	/* what the workers handed over last is answered no more, but it is freed and counted:
+	 * fwd.control is every frame handed over, so each one lands in a control counter
+	 * (docs/loss-accounting.md#control-plane-counters) */
 	for (k = 0; k < app->n_workers; k++) {
 		struct rte_mbuf *m;
 
