@@ -65,6 +65,7 @@ def run(a, during=None):
     res = {"config": vars(a)}
     prefix = getattr(a, "prefix", "ufl")
     fprefix = getattr(a, "file_prefix", "ufledger")
+    sender = getattr(a, "sender", "gen")  # callers with their own options (soak.py)
     with Testbed(prefix=prefix, sinks=a.sinks) as tb:
         cfg = """eal: { lcores: "0-1", file_prefix: %s }
 ports:
@@ -94,7 +95,7 @@ arp: { reachable_s: 60 }
                                            for d in s["destinations"]), 10):
             raise SystemExit("ledger: udpfan did not resolve its sinks: %s" % uf.latest())
         fwd_rx0, _ = link_stats(tb, tb.ns_fwd, tb.fwd_if)
-        if a.sender == "kernel":
+        if sender == "kernel":
             # resolve udpfan's MAC first (ARP, answered by udpfan): datagrams sent while it is
             # unresolved wait in the kernel's small unresolved-neighbour queue, and what does
             # not fit is dropped there, after the socket accepted it, where no stage sees it
@@ -119,7 +120,7 @@ arp: { reachable_s: 60 }
         if during is not None:
             during(tb, uf, gen)
         out, err = gen.communicate(timeout=a.duration + 60 + (
-            a.count / max(a.rate, 1) if a.sender == "kernel" else 0))
+            a.count / max(a.rate, 1) if sender == "kernel" else 0))
         if gen.returncode != 0:
             raise SystemExit("ledger: the sender failed:\n" + err[-2000:])
         res["gen"] = json.loads(out)
