@@ -443,12 +443,12 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 }
 
 static void
-print_list(FILE *f, const char *const *l)
+print_list(FILE *f, const char *const *l, const char *sep, const char *quote)
 {
 	int j;
 
 	for (j = 0; l != NULL && l[j] != NULL; j++)
-		fprintf(f, "%s\"%s\"", j ? ", " : "", l[j]);
+		fprintf(f, "%s%s%s%s", j ? sep : "", quote, l[j], quote);
 }
 
 static const char *
@@ -457,77 +457,140 @@ tri(enum uf_tristate t)
 	return t == UF_YES ? "yes" : t == UF_PARTIAL ? "partial" : "no";
 }
 
+static const char *
+quirk_match(const struct uf_quirk *q)
+{
+	return q->prefix ? "prefix" : strcmp(q->driver, "*") == 0 ? "default" : "exact";
+}
+
+static const char *
+kernel_sock_name(enum uf_kernel_sock k)
+{
+	return k == UF_KSOCK_XSK ? "xsk" : k == UF_KSOCK_PACKET ? "packet" : NULL;
+}
+
+/*
+ * The row as --list-quirks prints it, in its JSON order: X(kind, json key, value, text
+ * column, width). Kinds: BOOL, UINT, STR, NSTR (a string or null), LIST (of strings).
+ * A field with a text column (not NULL) is in the text table too, in this order, after the
+ * driver. A new field of struct uf_quirk is one line here (and docs/pmd-quirks.md).
+ */
+#define UF_QUIRK_FIELDS(X)                                                \
+	X(STR, driver, q->driver, NULL, 0)                                \
+	X(STR, match, quirk_match(q), NULL, 0)                            \
+	X(STR, mtu_path, uf_mtu_path_name(q->mtu_path), "mtu", 22)        \
+	X(UINT, max_mtu, q->max_mtu, NULL, 0)                             \
+	X(BOOL, sw_pad60, q->sw_pad60, "pad60", 5)                        \
+	X(BOOL, hw_cksum_ok, q->hw_cksum_ok, "hwcsum", 6)                 \
+	X(BOOL, multiseg_tx_ok, q->multiseg_tx_ok, "chain", 5)            \
+	X(BOOL, chain_tx_cheap, q->chain_tx_cheap, NULL, 0)               \
+	X(UINT, chain_min_frame, q->chain_min_frame, NULL, 0)             \
+	X(BOOL, tx_desc_rs_mult, q->tx_desc_rs_mult, NULL, 0)             \
+	X(BOOL, fast_free_ok, q->fast_free_ok, "ffree", 5)                \
+	X(BOOL, pow2_desc, q->pow2_desc, "pow2", 5)                       \
+	X(BOOL, rxq_eq_txq, q->rxq_eq_txq, "rx=tx", 5)                    \
+	X(BOOL, queues_from_devargs, q->queues_from_devargs, NULL, 0)     \
+	X(BOOL, rte_flow, q->rte_flow, "flow", 5)                         \
+	X(BOOL, rss_fixed, q->rss_fixed, "rssfx", 5)                      \
+	X(BOOL, non_l4_to_q0, q->non_l4_to_q0, NULL, 0)                   \
+	X(BOOL, flow_isolate, q->flow_isolate, NULL, 0)                   \
+	X(STR, imissed, tri(q->imissed), "imissed", 8)                    \
+	X(BOOL, oerrors_counts_unsent, q->oerrors_counts_unsent, NULL, 0) \
+	X(UINT, min_rx_data_room, q->min_rx_data_room, NULL, 0)           \
+	X(UINT, extra_mbufs, q->extra_mbufs, NULL, 0)                     \
+	X(BOOL, needs_timer_manage, q->needs_timer_manage, NULL, 0)       \
+	X(BOOL, reset_event, q->reset_event, NULL, 0)                     \
+	X(BOOL, llq_wc_bar2, q->llq_wc_bar2, NULL, 0)                     \
+	X(BOOL, needs_ddp, q->needs_ddp, NULL, 0)                         \
+	X(NSTR, kernel_sock, kernel_sock_name(q->kernel_sock), NULL, 0)   \
+	X(BOOL, partial_csum, q->partial_csum, NULL, 0)                   \
+	X(NSTR, kernel_driver, q->kernel_driver, NULL, 0)                 \
+	X(LIST, xstats, q->xstats, "xstats", 0)                           \
+	X(LIST, reset_xstats, q->reset_xstats, NULL, 0)                   \
+	X(LIST, guarded_xstats, q->guarded_xstats, NULL, 0)               \
+	X(STR, source, q->source, NULL, 0)
+
+/* one field as JSON; sep: what comes before it */
+#define JSON_BOOL(f, k, v) fprintf(f, "\"%s\": %s", k, (v) ? "true" : "false")
+#define JSON_UINT(f, k, v) fprintf(f, "\"%s\": %u", k, (unsigned int)(v))
+#define JSON_STR(f, k, v) fprintf(f, "\"%s\": \"%s\"", k, v)
+#define JSON_NSTR(f, k, v)                                                                         \
+	do {                                                                                       \
+		const char *s_ = (v);                                                              \
+		fprintf(f, "\"%s\": %s%s%s", k, s_ ? "\"" : "", s_ ? s_ : "null", s_ ? "\"" : ""); \
+	} while (0)
+#define JSON_LIST(f, k, v)                    \
+	do {                                  \
+		fprintf(f, "\"%s\": [", k);   \
+		print_list(f, v, ", ", "\""); \
+		fprintf(f, "]");              \
+	} while (0)
+
+/* one field as a text column (a list: the last column, comma-separated) */
+#define TEXT_BOOL(f, w, v) fprintf(f, "%-*s ", w, (v) ? "yes" : "no")
+#define TEXT_UINT(f, w, v) fprintf(f, "%-*u ", w, (unsigned int)(v))
+#define TEXT_STR(f, w, v) fprintf(f, "%-*s ", w, v)
+#define TEXT_NSTR(f, w, v) fprintf(f, "%-*s ", w, (v) ? (v) : "-")
+#define TEXT_LIST(f, w, v) print_list(f, v, ",", "")
+
+static void
+print_json_row(FILE *f, const struct uf_quirk *q)
+{
+	bool first = true;
+
+#define ROW_JSON(kind, k, v, head, w)         \
+	fprintf(f, "%s", first ? "{" : ", "); \
+	first = false;                        \
+	JSON_##kind(f, #k, v);
+	UF_QUIRK_FIELDS(ROW_JSON)
+#undef ROW_JSON
+	fprintf(f, "}");
+}
+
+static void
+print_text_row(FILE *f, const struct uf_quirk *q)
+{
+	fprintf(f, "%-14s ", q->prefix ? "mlx5*" : q->driver);
+#define ROW_TEXT(kind, k, v, head, w) \
+	if (head != NULL)             \
+		TEXT_##kind(f, w, v);
+	UF_QUIRK_FIELDS(ROW_TEXT)
+#undef ROW_TEXT
+	fprintf(f, "\n");
+}
+
+static void
+text_head(FILE *f, const char *head, int w, bool last)
+{
+	if (head != NULL)
+		fprintf(f, "%-*s%s", w, head, last ? "" : " ");
+}
+
+static void
+print_text_head(FILE *f)
+{
+	fprintf(f, "%-14s ", "driver");
+#define HEAD(kind, k, v, head, w) text_head(f, head, w, strcmp(#kind, "LIST") == 0);
+	UF_QUIRK_FIELDS(HEAD)
+#undef HEAD
+	fprintf(f, "\n");
+}
+
 void
 uf_quirk_print(FILE *f, bool json)
 {
-	int i, j;
+	int i;
 
 	if (json)
 		fprintf(f, "[");
 	else
-		fprintf(f, "%-14s %-22s %-5s %-6s %-5s %-5s %-5s %-5s %-5s %-5s %-8s %s\n",
-			"driver", "mtu", "pad60", "hwcsum", "chain", "ffree", "pow2", "rx=tx",
-			"flow", "rssfx", "imissed", "xstats");
+		print_text_head(f);
 	for (i = 0; i < N_ROWS; i++) {
-		const struct uf_quirk *q = &table[i];
-
 		if (json) {
-			fprintf(f,
-				"%s\n {\"driver\": \"%s\", \"match\": \"%s\", \"mtu_path\": \"%s\", "
-				"\"max_mtu\": %u, \"sw_pad60\": %s, \"hw_cksum_ok\": %s, "
-				"\"multiseg_tx_ok\": %s, \"chain_tx_cheap\": %s, "
-				"\"chain_min_frame\": %u, \"tx_desc_rs_mult\": %s, "
-				"\"fast_free_ok\": %s, \"pow2_desc\": %s, "
-				"\"rxq_eq_txq\": %s, \"queues_from_devargs\": %s, "
-				"\"rss_fixed\": %s, \"non_l4_to_q0\": %s, \"rte_flow\": %s, "
-				"\"flow_isolate\": %s, \"imissed\": \"%s\", "
-				"\"oerrors_counts_unsent\": %s, \"min_rx_data_room\": %u, "
-				"\"extra_mbufs\": %u, \"needs_timer_manage\": %s, "
-				"\"reset_event\": %s, \"llq_wc_bar2\": %s, \"needs_ddp\": %s, "
-				"\"kernel_sock\": %s, \"partial_csum\": %s, "
-				"\"kernel_driver\": %s%s%s, \"xstats\": [",
-				i ? "," : "", q->driver,
-				q->prefix                     ? "prefix"
-				: strcmp(q->driver, "*") == 0 ? "default"
-							      : "exact",
-				uf_mtu_path_name(q->mtu_path), q->max_mtu,
-				q->sw_pad60 ? "true" : "false", q->hw_cksum_ok ? "true" : "false",
-				q->multiseg_tx_ok ? "true" : "false",
-				q->chain_tx_cheap ? "true" : "false", q->chain_min_frame,
-				q->tx_desc_rs_mult ? "true" : "false",
-				q->fast_free_ok ? "true" : "false", q->pow2_desc ? "true" : "false",
-				q->rxq_eq_txq ? "true" : "false",
-				q->queues_from_devargs ? "true" : "false",
-				q->rss_fixed ? "true" : "false", q->non_l4_to_q0 ? "true" : "false",
-				q->rte_flow ? "true" : "false", q->flow_isolate ? "true" : "false",
-				tri(q->imissed), q->oerrors_counts_unsent ? "true" : "false",
-				q->min_rx_data_room, q->extra_mbufs,
-				q->needs_timer_manage ? "true" : "false",
-				q->reset_event ? "true" : "false",
-				q->llq_wc_bar2 ? "true" : "false", q->needs_ddp ? "true" : "false",
-				q->kernel_sock == UF_KSOCK_XSK      ? "\"xsk\""
-				: q->kernel_sock == UF_KSOCK_PACKET ? "\"packet\""
-								    : "null",
-				q->partial_csum ? "true" : "false", q->kernel_driver ? "\"" : "",
-				q->kernel_driver ? q->kernel_driver : "null",
-				q->kernel_driver ? "\"" : "");
-			print_list(f, q->xstats);
-			fprintf(f, "], \"reset_xstats\": [");
-			print_list(f, q->reset_xstats);
-			fprintf(f, "], \"guarded_xstats\": [");
-			print_list(f, q->guarded_xstats);
-			fprintf(f, "], \"source\": \"%s\"}", q->source);
+			fprintf(f, "%s\n ", i ? "," : "");
+			print_json_row(f, &table[i]);
 		} else {
-			fprintf(f, "%-14s %-22s %-5s %-6s %-5s %-5s %-5s %-5s %-5s %-5s %-8s ",
-				q->prefix ? "mlx5*" : q->driver, uf_mtu_path_name(q->mtu_path),
-				q->sw_pad60 ? "yes" : "no", q->hw_cksum_ok ? "yes" : "no",
-				q->multiseg_tx_ok ? "yes" : "no", q->fast_free_ok ? "yes" : "no",
-				q->pow2_desc ? "yes" : "no", q->rxq_eq_txq ? "yes" : "no",
-				q->rte_flow ? "yes" : "no", q->rss_fixed ? "yes" : "no",
-				tri(q->imissed));
-			for (j = 0; q->xstats != NULL && q->xstats[j] != NULL; j++)
-				fprintf(f, "%s%s", j ? "," : "", q->xstats[j]);
-			fprintf(f, "\n");
+			print_text_row(f, &table[i]);
 		}
 	}
 	if (json)

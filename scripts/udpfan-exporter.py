@@ -7,13 +7,17 @@ every scrape and serves it with python3-prometheus-client on a localhost port:
     scripts/udpfan-exporter.py --file-prefix udpfan --listen 127.0.0.1:9917
     curl -s 127.0.0.1:9917/metrics
 
+The metric families come from udpfan's own list of its counters (`udpfan --list-counters
+--json`, asked once at start), so a counter udpfan adds is exported without a change here.
 Metric names and labels: docs/loss-accounting.md ("Prometheus"). Counters are cumulative
 since udpfan started (they reset when it restarts, as Prometheus expects of counters).
 """
 import argparse
 import json
 import os
+import shutil
 import socket
+import subprocess
 import sys
 import time
 
@@ -47,15 +51,114 @@ class Telemetry:
             s.close()
 
 
-def c(name, doc, value):
-    m = CounterMetricFamily(name, doc)
-    m.add_metric([], value)
-    return m
+# How each group of `udpfan --list-counters --json` becomes metric families: the name
+# ("{key}": one family per counter, else one family holding the group's counters under the
+# label "reason" or "name") and the labels. A counter added to udpfan's lists (one line in
+# lib/stats/uf_counters.h) is exported without a line here.
+FAMILIES = {
+    "fwd": ("udpfan_{key}", ()),
+    "fwd.drop": ("udpfan_drop", ("reason",)),
+    "fwd.tx_drop": ("udpfan_tx_drop", ("reason",)),
+    "arp": ("udpfan_arp_{key}", ()),
+    "icmp": ("udpfan_icmp_{key}", ()),
+    "control": ("udpfan_control_{key}", ()),
+    "port.stats": ("udpfan_port_{key}", ("port", "driver")),
+    "port": ("udpfan_port_{key}", ("port",)),
+    "port.xsk": ("udpfan_port_xsk", ("port", "name")),
+    "port.pkt_socket": ("udpfan_port_pkt_socket", ("port", "name")),
+    "lcore": ("udpfan_lcore_{key}", ("lcore",)),
+    "destination": ("udpfan_destination_{key}", ("index", "ip", "udp_port", "port")),
+}
+DEST_LABELS = FAMILIES["destination"][1]
+
+
+def family_of(group):
+    """(name template, labels) of a group; a group this exporter does not know yet gets a
+    name from the group and the labels of the placeholders in its paths"""
+    return FAMILIES.get(group, ("udpfan_%s_{key}" % group.replace(".", "_"), None))
+
+
+def metric_name(counter):
+    name, _ = family_of(counter["group"])
+    return name.format(key=counter["key"])
+
+
+def find_udpfan():
+    """udpfan's binary: $UDPFAN, the build next to this script, or udpfan on the PATH"""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "udpfan")
+    for p in (os.environ.get("UDPFAN"), here, shutil.which("udpfan")):
+        if p and os.access(p, os.X_OK):
+            return p
+    return "udpfan"
+
+
+def load_schema(udpfan):
+    """every counter udpfan reports, with its help: `udpfan --list-counters --json`"""
+    r = subprocess.run([udpfan, "--list-counters", "--json"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=30, check=True)
+    return json.loads(r.stdout)
+
+
+def expand(obj, parts, bound=()):
+    """the values at a schema path in a telemetry answer; a placeholder (<port>, <lcore>,
+    <index>) goes over every entry, bound with its key and its object"""
+    if not parts:
+        yield bound, obj
+        return
+    head, rest = parts[0], parts[1:]
+    if not isinstance(obj, dict):
+        return
+    if head.startswith("<"):
+        for k, v in obj.items():
+            yield from expand(v, rest, bound + ((head, k, v),))
+    elif head in obj:
+        yield from expand(obj[head], rest, bound)
+
+
+def labels_of(bound):
+    lv = {}
+    for ph, k, v in bound:
+        if ph == "<port>":
+            lv.update(port=k, driver=v.get("driver", ""))
+        elif ph == "<lcore>":
+            lv["lcore"] = k
+        elif ph == "<index>":
+            lv.update(index=k, ip=v.get("ip", ""), udp_port=str(v.get("udp_port", "")),
+                      port=v.get("port", ""))
+    return lv
 
 
 class Collector:
-    def __init__(self, tel):
+    def __init__(self, tel, schema):
         self.tel = tel
+        self.schema = schema
+
+    def counters(self, st):
+        """the metric families of every counter in the schema"""
+        fams = {}
+        groups = self.schema.get("groups", {})
+        for ctr in self.schema["counters"]:
+            tmpl, labels = family_of(ctr["group"])
+            name = tmpl.format(key=ctr["key"])
+            keyed = "{key}" not in tmpl
+            for bound, v in expand(st, ctr["path"].split(".")):
+                lv = labels_of(bound)
+                if labels is None:
+                    labels = tuple(k for k in ("port", "driver", "lcore") + DEST_LABELS
+                                   if k in lv)
+                if keyed:
+                    lv["reason" if ctr["group"].startswith("fwd.") else "name"] = ctr["key"]
+                    labels_k = labels + (("reason",) if ctr["group"].startswith("fwd.")
+                                         else ("name",))
+                else:
+                    labels_k = labels
+                m = fams.get(name)
+                if m is None:
+                    doc = groups.get(ctr["group"], ctr["group"]) if keyed else ctr["help"]
+                    cls = GaugeMetricFamily if ctr["type"] == "gauge" else CounterMetricFamily
+                    m = fams[name] = cls(name, doc, labels=list(labels_k))
+                m.add_metric([str(lv.get(k, "")) for k in labels_k], int(v))
+        return fams.values()
 
     def collect(self):
         up = GaugeMetricFamily("udpfan_up", "1 when udpfan's telemetry socket answered")
@@ -71,115 +174,29 @@ class Collector:
             return
         up.add_metric([], 1)
         yield up
-        f = st["fwd"]
-        for key, doc in (("rx", "frames received on every port"),
-                         ("forwarded", "datagrams accepted for fan-out"),
-                         ("control", "ARP/ICMP frames handed to the control plane"),
-                         ("fanout", "datagram x destination pairs planned"),
-                         ("sampled_out", "copies skipped by per-destination sampling"),
-                         ("copies_attempted", "copies built or attempted"),
-                         ("tx_ok", "copies the PMD accepted"),
-                         ("tx_retries", "extra tx_burst calls while a TX ring was full"),
-                         ("chained", "copies sent as a header chained to the shared payload"),
-                         ("csum_completed", "datagrams whose partial UDP checksum was "
-                          "completed before fan-out")):
-            yield c("udpfan_%s_total" % key, doc, f[key])
-        drop = CounterMetricFamily("udpfan_drop_total", "received frames not forwarded",
-                                   labels=["reason"])
-        for reason, v in f["drop"].items():
-            drop.add_metric([reason], v)
-        yield drop
-        txd = CounterMetricFamily("udpfan_tx_drop_total", "attempted copies that did not "
-                                  "reach the PMD", labels=["reason"])
-        for reason, v in f["tx_drop"].items():
-            txd.add_metric([reason], v)
-        yield txd
-        for sec in ("arp", "icmp"):
-            for key, v in st[sec].items():
-                yield c("udpfan_%s_%s_total" % (sec, key), "%s %s" % (sec, key), v)
+        yield from self.counters(st)
 
-        port_counters = {}
-        for pname, p in st["ports"].items():
-            for key in ("ipackets", "opackets", "ibytes", "obytes", "imissed", "ierrors",
-                        "oerrors", "rx_nombuf"):
-                m = port_counters.setdefault(key, CounterMetricFamily(
-                    "udpfan_port_%s_total" % key, "the PMD's own %s (rte_eth_stats)" % key,
-                    labels=["port", "driver"]))
-                m.add_metric([pname, p["driver"]], p[key])
-        yield from port_counters.values()
+        # what the schema cannot describe: the PMD's own xstat names, a ratio, a state
         xs = CounterMetricFamily("udpfan_port_xstat_total", "loss-relevant extended stats "
                                  "named in the PMD's quirk row", labels=["port", "name"])
-        xsk = CounterMetricFamily("udpfan_port_xsk_total", "AF_XDP socket counters read from "
-                                  "the PMD's own sockets", labels=["port", "name"])
-        link = GaugeMetricFamily("udpfan_port_link_up", "link state", labels=["port"])
-        resets = CounterMetricFamily("udpfan_port_resets_total", "device resets handled",
-                                     labels=["port"])
-        downs = CounterMetricFamily("udpfan_port_link_downs_total", "link down transitions",
-                                    labels=["port"])
-        stalled = GaugeMetricFamily("udpfan_port_tx_stalled", "1 while the port is skipped "
-                                    "for making no TX progress", labels=["port"])
-        retries = CounterMetricFamily("udpfan_port_reset_retries_total", "resets the PMD "
-                                      "called -EAGAIN and udpfan tried again", labels=["port"])
-        faults = CounterMetricFamily("udpfan_port_fault_resets_total", "resets requested "
-                                     "because a reset-worthy xstat rose", labels=["port"])
-        early = CounterMetricFamily("udpfan_port_rx_before_ready_total",
-                                    "frames discarded at start-up, before the port was "
-                                    "ready (af_packet; not in udpfan_rx_total)",
-                                    labels=["port"])
         for pname, p in st["ports"].items():
             for name, v in p.get("xstats", {}).items():
                 if v is not None:  # null: an implausible reading, unavailable
                     xs.add_metric([pname, name], v)
-            for name, v in p.get("xsk", {}).items():
-                if name != "sockets":
-                    xsk.add_metric([pname, name], v)
-            link.add_metric([pname], p["link_up"])
-            resets.add_metric([pname], p.get("resets", 0))
-            downs.add_metric([pname], p.get("link_downs", 0))
-            stalled.add_metric([pname], 1 if p.get("tx_stalled") else 0)
-            retries.add_metric([pname], p.get("reset_retries", 0))
-            faults.add_metric([pname], p.get("fault_resets", 0))
-            early.add_metric([pname], p.get("rx_before_ready", 0))
         yield xs
-        yield xsk
-        yield link
-        yield resets
-        yield downs
-        yield stalled
-        yield retries
-        yield faults
-        yield early
-
-        lrx = CounterMetricFamily("udpfan_lcore_rx_total", "frames a worker received",
-                                  labels=["lcore"])
-        ltx = CounterMetricFamily("udpfan_lcore_tx_total", "frames a worker sent",
-                                  labels=["lcore"])
         busy = GaugeMetricFamily("udpfan_lcore_busy_ratio", "cycles in loop passes that "
                                  "received something / all cycles (busy-poll CPU is always "
-                                 "100%%; this is the useful part)", labels=["lcore"])
+                                 "100%; this is the useful part)", labels=["lcore"])
         for lc, v in st["lcores"].items():
-            lrx.add_metric([lc], v["rx"])
-            ltx.add_metric([lc], v["tx"])
             busy.add_metric([lc], float(v["busy_pct"]) / 100.0)
-        yield lrx
-        yield ltx
         yield busy
-
-        labels = ["index", "ip", "udp_port", "port"]
-        dm = {k: CounterMetricFamily("udpfan_destination_%s_total" % k, doc, labels=labels)
-              for k, doc in (("tx_ok", "copies the PMD accepted for this destination"),
-                             ("tx_drop", "copies lost for this destination, every reason"),
-                             ("sampled_out", "datagrams sampling kept from it"),
-                             ("no_neighbor", "copies dropped while its MAC was unresolved"))}
         res = GaugeMetricFamily("udpfan_destination_resolved", "1 when the next hop's MAC is "
-                                "usable (static, reachable or being re-probed)", labels=labels)
+                                "usable (static, reachable or being re-probed)",
+                                labels=list(DEST_LABELS))
         for idx, d in sorted(st.get("destinations", {}).items(), key=lambda kv: int(kv[0])):
             lv = [idx, d["ip"], str(d["udp_port"]), d["port"]]
-            for k in dm:
-                dm[k].add_metric(lv, d[k])
             res.add_metric(lv, 1 if d["state"] in ("static", "multicast", "reachable",
                                                    "probe") else 0)
-        yield from dm.values()
         yield res
 
 
@@ -189,10 +206,22 @@ def main():
     ap.add_argument("--file-prefix", default="udpfan", help="udpfan's eal.file_prefix")
     ap.add_argument("--socket", help="telemetry socket path (default: from the prefix)")
     ap.add_argument("--listen", default="127.0.0.1:9917", help="address:port to serve on")
+    ap.add_argument("--udpfan", help="udpfan's binary, asked once for its counters "
+                    "(--list-counters --json; default: $UDPFAN, ../build/udpfan, the PATH)")
+    ap.add_argument("--list-metrics", action="store_true",
+                    help="print the metric name of every counter and exit")
     a = ap.parse_args()
+    try:
+        schema = load_schema(a.udpfan or find_udpfan())
+    except (OSError, ValueError, subprocess.SubprocessError) as e:
+        sys.exit("udpfan-exporter: cannot ask udpfan for its counters: %s" % e)
+    if a.list_metrics:
+        for ctr in schema["counters"]:
+            print("%s %s %s" % (ctr["path"], metric_name(ctr), ctr["type"]))
+        return
     path = a.socket or os.path.join(runtime_dir(a.file_prefix), "dpdk_telemetry.v2")
     host, port = a.listen.rsplit(":", 1)
-    REGISTRY.register(Collector(Telemetry(path)))
+    REGISTRY.register(Collector(Telemetry(path), schema))
     start_http_server(int(port), addr=host)
     print("udpfan-exporter: serving %s on http://%s/metrics" % (path, a.listen), flush=True)
     while True:

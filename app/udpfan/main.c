@@ -17,6 +17,7 @@
 #include "uf_config.h"
 #include "uf_env.h"
 #include "uf_own.h"
+#include "uf_stats.h"
 #include "uf_quirks.h"
 #include "uf_version.h"
 
@@ -62,7 +63,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 		"usage: udpfan -c FILE [--check] [--duration SECONDS] [--stats-json PATH]\n"
-		"       udpfan --list-quirks [--json] | --version | --help\n"
+		"       udpfan --list-quirks [--json] | --list-counters [--json] | --version | --help\n"
 		"\n"
 		"  -c, --config FILE     run the forwarder from a YAML config\n"
 		"      --check           validate the config (and what of the environment can be\n"
@@ -71,6 +72,7 @@ usage(FILE *f)
 		"      --stats-json PATH append one JSON object per stats interval, and a final\n"
 		"                        one with \"final\": true (overrides stats.json)\n"
 		"      --list-quirks     print what udpfan believes about each PMD (--json)\n"
+		"      --list-counters   print every counter of the stats, with its help (--json)\n"
 		"      --version         print the version and the DPDK it was built with\n"
 		"\n"
 		"Exit codes: 0 clean stop, 2 config error, 3 environment error, 1 other.\n"
@@ -100,6 +102,7 @@ main(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "stats-json", required_argument, NULL, 's' },
 		{ "list-quirks", no_argument, NULL, 'q' },
+		{ "list-counters", no_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -107,7 +110,7 @@ main(int argc, char **argv)
 	};
 	struct uf_app_opts ao = { .human = stderr };
 	const char *cfg_path = NULL;
-	bool check = false, list_quirks = false, json = false;
+	bool check = false, list_quirks = false, list_counters = false, json = false;
 	struct uf_eal_argv eal;
 	struct uf_config *cfg;
 	struct uf_err err = { 0 };
@@ -139,6 +142,9 @@ main(int argc, char **argv)
 		case 'q':
 			list_quirks = true;
 			break;
+		case 'L':
+			list_counters = true;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -164,6 +170,10 @@ main(int argc, char **argv)
 	}
 	if (list_quirks) {
 		uf_quirk_print(stdout, json);
+		return UF_EXIT_OK;
+	}
+	if (list_counters) {
+		uf_stats_schema(stdout, json);
 		return UF_EXIT_OK;
 	}
 	if (cfg_path == NULL) {

@@ -59,17 +59,78 @@ extern const char *const uf_txdrop_names[UF_TXDROP_MAX];
 extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 
 /*
+ * The counter lists. Each one is the single definition of its counters: the structs below,
+ * the summing (uf_ctr_add), the stats JSON, the telemetry dicts, `udpfan --list-counters`
+ * (which scripts/udpfan-exporter.py builds its metric families from) are all generated from
+ * them, and tests/unit/test_counters.c checks that each one is in docs/loss-accounting.md.
+ * A new counter is one line here (and its row in the docs).
+ *
+ * UF_FWD_COUNTERS: the "fwd" object, in its order; the fields of struct uf_lcore_ctr.
+ * X(field, help) one counter; A(field, n, names, descrs, help) one counter per reason.
+ */
+#define UF_FWD_COUNTERS(X, A)                                                                  \
+	X(rx, "frames received on every port")                                                 \
+	X(forwarded, "datagrams accepted for fan-out")                                         \
+	X(control, "ARP/ICMP frames handed to the control plane")                              \
+	X(fanout, "datagram x destination pairs planned")                                      \
+	X(sampled_out, "copies skipped by per-destination sampling")                           \
+	X(copies_attempted, "copies built or attempted")                                       \
+	X(tx_ok, "copies the PMD accepted")                                                    \
+	A(drop, UF_DROP_MAX, uf_drop_names, uf_drop_descr, "received frames not forwarded")    \
+	A(tx_drop, UF_TXDROP_MAX, uf_txdrop_names, uf_txdrop_descr,                            \
+	  "attempted copies that did not reach the PMD")                                       \
+	X(tx_retries, "extra tx_burst calls while a TX ring was full")                         \
+	X(chained, "copies sent as a header chained to the shared payload")                    \
+	X(csum_completed, "datagrams whose partial UDP checksum was completed before fan-out") \
+	X(ctl_tx_ok, "ARP/ICMP frames a worker handed to the PMD")                             \
+	X(ctl_tx_drop, "ARP/ICMP frames a worker lost to a full TX ring")
+
+/* A worker's cycle counters: summed like the others, reported per lcore (busy_pct). */
+#define UF_LCORE_CYCLES(X)                                              \
+	X(busy_cycles, "cycles in loop passes that received something") \
+	X(total_cycles, "cycles in every loop pass")                    \
+	X(loops, "loop passes (published every 1024)")
+
+/*
+ * The control lcore's counters, struct uf_ctl_ctr: X(object, field, key, help), reported
+ * as <object>.<key> in the stats JSON (the objects "arp", "icmp" and "control", in this order).
+ */
+#define UF_CTL_COUNTERS(X)                                                                         \
+	X(arp, arp_requests_answered, requests_answered, "ARP requests for a port's IP, answered") \
+	X(arp, arp_replies_learned, replies_learned, "ARP replies from a tracked next hop")        \
+	X(arp, arp_requests_sent, requests_sent, "ARP requests sent for the next hops")            \
+	X(arp, arp_gratuitous_sent, gratuitous_sent, "gratuitous ARPs sent")                       \
+	X(arp, arp_ignored, ignored, "ARP handed over whose sender is not a tracked next hop")     \
+	X(icmp, icmp_echo_answered, echo_answered, "ICMP echo requests answered")                  \
+	X(icmp, icmp_rate_limited, rate_limited, "ICMP echo requests over control.icmp_rate")      \
+	X(icmp, icmp_ignored, ignored, "other ICMP to our IP, malformed echo requests")            \
+	X(control, ctl_nombuf, nombuf, "no mbuf for an ARP request or gratuitous ARP")             \
+	X(control, ctl_ring_full, ring_full, "control frames the control->worker ring refused")    \
+	X(control, ctl_unhandled, unhandled,                                                       \
+	  "frames still in the worker->control ring when the workers stopped")                     \
+	X(control, plan_updates, plan_updates, "fan-out plans replaced after a neighbour change")
+
+/* A destination's counters, struct uf_dest_ctr after `copies`: X(field, help), the keys of
+ * each "destinations" entry in this order. */
+#define UF_DEST_COUNTERS(X)                                          \
+	X(tx_ok, "copies the PMD accepted for this destination")     \
+	X(tx_drop, "copies lost for this destination, every reason") \
+	X(sampled_out, "datagrams sampling kept from it")            \
+	X(no_neighbor, "copies dropped while its MAC was unresolved")
+
+#define UF_CTR_FIELD(f, h) uint64_t f;
+#define UF_CTR_ARRAY(f, n, names, descrs, h) uint64_t f[n];
+
+/*
  * Per-destination counters (per lcore). A worker counts the copies it attempts for a
  * destination and the ones that fail; tx_ok is their difference, filled in by the reader
  * (the global tx_ok, by contrast, is the sum of what tx_burst accepted: the identity
  * copies_attempted == tx_ok + Σ tx_drop is checked against it, not derived from it).
+ * tx_drop counts every reason, no_neighbor included.
  */
 struct uf_dest_ctr {
 	uint64_t copies;
-	uint64_t tx_drop; /* every reason, no_neighbor included */
-	uint64_t sampled_out;
-	uint64_t no_neighbor;
-	uint64_t tx_ok; /* reader side: copies - tx_drop */
+	UF_DEST_COUNTERS(UF_CTR_FIELD)
 };
 
 /*
@@ -78,24 +139,8 @@ struct uf_dest_ctr {
  * (ctl_tx_*), never in the copy ledger.
  */
 struct uf_lcore_ctr {
-	uint64_t rx;
-	uint64_t forwarded;
-	uint64_t control;
-	uint64_t drop[UF_DROP_MAX];
-	uint64_t fanout;
-	uint64_t sampled_out;
-	uint64_t copies_attempted;
-	uint64_t tx_ok;
-	uint64_t tx_drop[UF_TXDROP_MAX];
-	uint64_t ctl_tx_ok;
-	uint64_t ctl_tx_drop;
-	/* datagrams whose partial UDP checksum was completed before fan-out (uf_csum_complete) */
-	uint64_t csum_completed;
-	uint64_t tx_retries;  /* extra tx_burst calls made while a ring was full */
-	uint64_t chained;     /* copies built as a header chained to the shared payload */
-	uint64_t busy_cycles; /* cycles in loop passes that received something */
-	uint64_t total_cycles;
-	uint64_t loops;
+	UF_FWD_COUNTERS(UF_CTR_FIELD, UF_CTR_ARRAY)
+	UF_LCORE_CYCLES(UF_CTR_FIELD)
 	uint64_t plan_version; /* the plan this worker last used */
 } __rte_cache_aligned;
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -24,25 +25,14 @@ uf_ctr_add(struct uf_lcore_ctr *dst, const struct uf_lcore_ctr *src)
 {
 	int i;
 
-	dst->rx += UF_LOAD(&src->rx);
-	dst->forwarded += UF_LOAD(&src->forwarded);
-	dst->control += UF_LOAD(&src->control);
-	for (i = 0; i < UF_DROP_MAX; i++)
-		dst->drop[i] += UF_LOAD(&src->drop[i]);
-	dst->fanout += UF_LOAD(&src->fanout);
-	dst->sampled_out += UF_LOAD(&src->sampled_out);
-	dst->copies_attempted += UF_LOAD(&src->copies_attempted);
-	dst->tx_ok += UF_LOAD(&src->tx_ok);
-	for (i = 0; i < UF_TXDROP_MAX; i++)
-		dst->tx_drop[i] += UF_LOAD(&src->tx_drop[i]);
-	dst->ctl_tx_ok += UF_LOAD(&src->ctl_tx_ok);
-	dst->ctl_tx_drop += UF_LOAD(&src->ctl_tx_drop);
-	dst->tx_retries += UF_LOAD(&src->tx_retries);
-	dst->chained += UF_LOAD(&src->chained);
-	dst->csum_completed += UF_LOAD(&src->csum_completed);
-	dst->busy_cycles += UF_LOAD(&src->busy_cycles);
-	dst->total_cycles += UF_LOAD(&src->total_cycles);
-	dst->loops += UF_LOAD(&src->loops);
+#define ADD(f, h) dst->f += UF_LOAD(&src->f);
+#define ADD_ARRAY(f, n, names, descrs, h) \
+	for (i = 0; i < (n); i++)         \
+		dst->f[i] += UF_LOAD(&src->f[i]);
+	UF_FWD_COUNTERS(ADD, ADD_ARRAY)
+	UF_LCORE_CYCLES(ADD)
+#undef ADD
+#undef ADD_ARRAY
 }
 
 void
@@ -56,6 +46,8 @@ uf_dest_ctr_add(struct uf_dest_ctr *dst, const struct uf_dest_ctr *src)
 	dst->tx_ok += copies >= drop ? copies - drop : 0;
 	dst->sampled_out += UF_LOAD(&src->sampled_out);
 	dst->no_neighbor += UF_LOAD(&src->no_neighbor);
+	/* a counter added to UF_DEST_COUNTERS needs its line above */
+	RTE_BUILD_BUG_ON(sizeof(*dst) != 5 * sizeof(uint64_t));
 }
 
 static uint64_t
@@ -88,6 +80,39 @@ ip_str(rte_be32_t ip, char *buf)
 	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
 }
 
+/* the groups' help, for the families that hold a group's counters as labels */
+static const struct {
+	const char *group, *help;
+} group_help[] = {
+	{ "fwd", "udpfan's ledger (docs/loss-accounting.md)" },
+	{ "fwd.drop", "received frames not forwarded" },
+	{ "fwd.tx_drop", "attempted copies that did not reach the PMD" },
+	{ "arp", "ARP handled by the control plane" },
+	{ "icmp", "ICMP handled by the control plane" },
+	{ "control", "the control plane's own losses and plan changes" },
+	{ "port.stats", "the PMD's own counters (rte_eth_stats)" },
+	{ "port", "udpfan's per-port counters and states" },
+	{ "port.xsk", "AF_XDP socket counters read from the PMD's own sockets" },
+	{ "port.pkt_socket", "af_packet socket counters (PACKET_STATISTICS)" },
+	{ "lcore", "per worker" },
+	{ "destination", "per destination" },
+};
+
+#define V_CALL(v, cb, ...)                    \
+	do {                                  \
+		if ((v)->cb != NULL)          \
+			(v)->cb(__VA_ARGS__); \
+	} while (0)
+
+static void
+visit_ctr(const struct uf_stats_visitor *v, void *arg, const char *group, const char *key,
+	  const char *help, bool gauge, uint64_t val)
+{
+	const struct uf_stat_desc d = { .group = group, .key = key, .help = help, .gauge = gauge };
+
+	V_CALL(v, ctr, arg, &d, val);
+}
+
 static double
 busy_pct(uint64_t busy, uint64_t total)
 {
@@ -95,115 +120,374 @@ busy_pct(uint64_t busy, uint64_t total)
 }
 
 void
-uf_stats_json(FILE *f, const struct uf_snap *s)
+uf_stats_visit_port(const struct uf_snap_port *p, const struct uf_stats_visitor *v, void *arg)
+{
+	int j;
+
+	V_CALL(v, str, arg, "driver", p->driver);
+	visit_ctr(v, arg, "port", "link_up", "link state as udpfan trusts it", true, p->link_up);
+#define PORT_STAT(f, h) visit_ctr(v, arg, "port.stats", #f, h, false, p->st.f);
+	UF_PORT_ETH_STATS(PORT_STAT)
+#undef PORT_STAT
+	V_CALL(v, obj, arg, "xstats");
+	for (j = 0; j < p->n_xstats; j++) {
+		/* an implausible reading (docs/loss-accounting.md): unavailable */
+		if (!p->xvalid[j])
+			V_CALL(v, null, arg, p->xnames[j]);
+		else
+			V_CALL(v, u64, arg, p->xnames[j], p->xvals[j]);
+	}
+	V_CALL(v, end, arg);
+	if (p->has_pktsock) {
+		V_CALL(v, obj, arg, "pkt_socket");
+		V_CALL(v, u64, arg, "sockets", (uint64_t)p->pktsock_n);
+#define PKTSOCK(k, f, h) visit_ctr(v, arg, "port.pkt_socket", #k, h, false, p->f);
+		UF_PKTSOCK_COUNTERS(PKTSOCK)
+#undef PKTSOCK
+		V_CALL(v, end, arg);
+	}
+	if (p->has_xsk) {
+		V_CALL(v, str, arg, "xdp_mode", p->xdp_mode);
+		V_CALL(v, obj, arg, "xsk");
+		V_CALL(v, u64, arg, "sockets", (uint64_t)p->xsk.n_sockets);
+#define XSK(f, h) visit_ctr(v, arg, "port.xsk", #f, h, false, p->xsk.f);
+		UF_XSK_COUNTERS(XSK)
+#undef XSK
+		V_CALL(v, end, arg);
+	}
+	V_CALL(v, str, arg, "steering", p->steering);
+#define PORT_CTR(f, h) visit_ctr(v, arg, "port", #f, h, false, p->f);
+#define PORT_BOOL(f, h) visit_ctr(v, arg, "port", #f, h, true, p->f);
+	UF_PORT_COUNTERS(PORT_CTR, PORT_BOOL)
+#undef PORT_CTR
+#undef PORT_BOOL
+}
+
+void
+uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor *v, void *arg)
+{
+	char a[INET_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+	V_CALL(v, str, arg, "ip", ip_str(d->ip, a));
+	V_CALL(v, u64, arg, "udp_port", d->udp_port);
+	V_CALL(v, str, arg, "port", d->port);
+	V_CALL(v, str, arg, "next_hop", ip_str(d->next_hop, a));
+	rte_ether_format_addr(mac, sizeof(mac), &d->mac);
+	V_CALL(v, str, arg, "mac", mac);
+	V_CALL(v, str, arg, "state", d->state);
+#define DEST(f, h) visit_ctr(v, arg, "destination", #f, h, false, d->c.f);
+	UF_DEST_COUNTERS(DEST)
+#undef DEST
+}
+
+void
+uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stats_visitor *v, void *arg)
 {
 	const struct uf_lcore_ctr *t = &s->tot;
-	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN];
-	int i, j;
+	const char *open = NULL;
+	char key[16];
+	int i;
 
-	fprintf(f,
-		"{\"time\": %.3f, \"interval_s\": %.3f, \"uptime_s\": %.3f, \"final\": %s, "
-		"\"plan_version\": %" PRIu64 ", \"tsc_hz\": %" PRIu64 ", ",
-		s->time, s->interval_s, s->uptime_s, s->final ? "true" : "false", s->plan_version,
-		s->tsc_hz);
-	fprintf(f,
-		"\"fwd\": {\"rx\": %" PRIu64 ", \"forwarded\": %" PRIu64 ", \"control\": %" PRIu64
-		", \"fanout\": %" PRIu64 ", \"sampled_out\": %" PRIu64
-		", \"copies_attempted\": %" PRIu64 ", \"tx_ok\": %" PRIu64 ", \"drop\": {",
-		t->rx, t->forwarded, t->control, t->fanout, t->sampled_out, t->copies_attempted,
-		t->tx_ok);
-	for (i = 0; i < UF_DROP_MAX; i++)
-		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", uf_drop_names[i], t->drop[i]);
-	fprintf(f, "}, \"tx_drop\": {");
-	for (i = 0; i < UF_TXDROP_MAX; i++)
-		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", uf_txdrop_names[i], t->tx_drop[i]);
-	fprintf(f,
-		"}, \"tx_retries\": %" PRIu64 ", \"chained\": %" PRIu64
-		", \"csum_completed\": %" PRIu64 ", \"ctl_tx_ok\": %" PRIu64
-		", \"ctl_tx_drop\": %" PRIu64 "}, ",
-		t->tx_retries, t->chained, t->csum_completed, t->ctl_tx_ok, t->ctl_tx_drop);
-	fprintf(f,
-		"\"arp\": {\"requests_answered\": %" PRIu64 ", \"replies_learned\": %" PRIu64
-		", \"requests_sent\": %" PRIu64 ", \"gratuitous_sent\": %" PRIu64
-		", \"ignored\": %" PRIu64 "}, ",
-		s->ctl.arp_requests_answered, s->ctl.arp_replies_learned, s->ctl.arp_requests_sent,
-		s->ctl.arp_gratuitous_sent, s->ctl.arp_ignored);
-	fprintf(f,
-		"\"icmp\": {\"echo_answered\": %" PRIu64 ", \"rate_limited\": %" PRIu64
-		", \"ignored\": %" PRIu64 "}, \"control\": {\"nombuf\": %" PRIu64
-		", \"ring_full\": %" PRIu64 ", \"unhandled\": %" PRIu64
-		", \"plan_updates\": %" PRIu64 "}, ",
-		s->ctl.icmp_echo_answered, s->ctl.icmp_rate_limited, s->ctl.icmp_ignored,
-		s->ctl.ctl_nombuf, s->ctl.ctl_ring_full, s->ctl.ctl_unhandled, s->ctl.plan_updates);
+	V_CALL(v, real, arg, "time", s->time, 3);
+	V_CALL(v, real, arg, "interval_s", s->interval_s, 3);
+	V_CALL(v, real, arg, "uptime_s", s->uptime_s, 3);
+	V_CALL(v, flag, arg, "final", s->final);
+	V_CALL(v, u64, arg, "plan_version", s->plan_version);
+	V_CALL(v, u64, arg, "tsc_hz", s->tsc_hz);
 
-	fprintf(f, "\"ports\": {");
+	V_CALL(v, obj, arg, "fwd");
+#define FWD(f, h) visit_ctr(v, arg, "fwd", #f, h, false, t->f);
+#define FWD_ARRAY(f, n, names, descrs, h)                                          \
+	V_CALL(v, obj, arg, #f);                                                   \
+	for (i = 0; i < (n); i++)                                                  \
+		visit_ctr(v, arg, "fwd." #f, names[i], descrs[i], false, t->f[i]); \
+	V_CALL(v, end, arg);
+	UF_FWD_COUNTERS(FWD, FWD_ARRAY)
+#undef FWD
+#undef FWD_ARRAY
+	V_CALL(v, end, arg);
+
+	/* one object per group, opened when its first counter comes */
+#define CTL(o, f, k, h)                              \
+	if (open == NULL || strcmp(open, #o) != 0) { \
+		if (open != NULL)                    \
+			V_CALL(v, end, arg);         \
+		open = #o;                           \
+		V_CALL(v, obj, arg, open);           \
+	}                                            \
+	visit_ctr(v, arg, #o, #k, h, false, s->ctl.f);
+	UF_CTL_COUNTERS(CTL)
+#undef CTL
+	V_CALL(v, end, arg);
+
+	V_CALL(v, obj, arg, "ports");
 	for (i = 0; i < s->n_ports; i++) {
-		const struct uf_snap_port *p = &s->ports[i];
-
-		fprintf(f,
-			"%s\"%s\": {\"driver\": \"%s\", \"link_up\": %s, \"ipackets\": %" PRIu64
-			", \"opackets\": %" PRIu64 ", \"ibytes\": %" PRIu64 ", \"obytes\": %" PRIu64
-			", \"imissed\": %" PRIu64 ", \"ierrors\": %" PRIu64
-			", \"oerrors\": %" PRIu64 ", \"rx_nombuf\": %" PRIu64 ", \"xstats\": {",
-			i ? ", " : "", p->name, p->driver, p->link_up ? "true" : "false",
-			p->st.ipackets, p->st.opackets, p->st.ibytes, p->st.obytes, p->st.imissed,
-			p->st.ierrors, p->st.oerrors, p->st.rx_nombuf);
-		for (j = 0; j < p->n_xstats; j++) {
-			/* an implausible reading (docs/loss-accounting.md): unavailable */
-			if (!p->xvalid[j])
-				fprintf(f, "%s\"%s\": null", j ? ", " : "", p->xnames[j]);
-			else
-				fprintf(f, "%s\"%s\": %" PRIu64, j ? ", " : "", p->xnames[j],
-					p->xvals[j]);
-		}
-		fprintf(f, "}");
-		if (p->has_pktsock)
-			fprintf(f,
-				", \"pkt_socket\": {\"sockets\": %d, \"packets\": %" PRIu64
-				", \"drops\": %" PRIu64 "}",
-				p->pktsock_n, p->pktsock_packets, p->pktsock_drops);
-		if (p->has_xsk)
-			fprintf(f,
-				", \"xdp_mode\": \"%s\", \"xsk\": {\"sockets\": %d, "
-				"\"rx_dropped\": %" PRIu64 ", \"rx_invalid\": %" PRIu64
-				", \"rx_ring_full\": %" PRIu64 ", \"fill_ring_empty\": %" PRIu64
-				", \"tx_invalid\": %" PRIu64 ", \"tx_ring_empty\": %" PRIu64 "}",
-				p->xdp_mode, p->xsk.n_sockets, p->xsk.rx_dropped, p->xsk.rx_invalid,
-				p->xsk.rx_ring_full, p->xsk.fill_ring_empty, p->xsk.tx_invalid,
-				p->xsk.tx_ring_empty);
-		fprintf(f,
-			", \"steering\": \"%s\", \"resets\": %" PRIu64
-			", \"reset_retries\": %" PRIu64 ", \"fault_resets\": %" PRIu64
-			", \"rx_before_ready\": %" PRIu64 ", \"link_downs\": %" PRIu64
-			", \"tx_stalled\": %s}",
-			p->steering, p->resets, p->reset_retries, p->fault_resets,
-			p->rx_before_ready, p->link_downs, p->tx_stalled ? "true" : "false");
+		V_CALL(v, obj, arg, s->ports[i].name);
+		uf_stats_visit_port(&s->ports[i], v, arg);
+		V_CALL(v, end, arg);
 	}
-	fprintf(f, "}, \"lcores\": {");
+	V_CALL(v, end, arg);
+
+	V_CALL(v, obj, arg, "lcores");
 	for (i = 0; i < s->n_lcores; i++) {
 		const struct uf_snap_lcore *l = &s->lc[i];
 
-		fprintf(f,
-			"%s\"%u\": {\"rx\": %" PRIu64 ", \"tx\": %" PRIu64 ", \"busy_pct\": %.1f}",
-			i ? ", " : "", l->lcore, l->rx, l->tx,
-			busy_pct(l->busy_cycles, l->total_cycles));
+		snprintf(key, sizeof(key), "%u", l->lcore);
+		V_CALL(v, obj, arg, key);
+#define LC(f, h) visit_ctr(v, arg, "lcore", #f, h, false, l->f);
+		UF_SNAP_LCORE_COUNTERS(LC)
+#undef LC
+		V_CALL(v, real, arg, "busy_pct", busy_pct(l->busy_cycles, l->total_cycles), 1);
+		V_CALL(v, end, arg);
 	}
-	fprintf(f, "}, \"destinations\": [");
-	for (i = 0; i < s->n_dests; i++) {
-		const struct uf_snap_dest *d = &s->dests[i];
-		char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	V_CALL(v, end, arg);
 
-		rte_ether_format_addr(mac, sizeof(mac), &d->mac);
-		fprintf(f,
-			"%s{\"ip\": \"%s\", \"udp_port\": %u, \"port\": \"%s\", \"next_hop\": "
-			"\"%s\", \"mac\": \"%s\", \"state\": \"%s\", \"tx_ok\": %" PRIu64
-			", \"tx_drop\": %" PRIu64 ", \"sampled_out\": %" PRIu64
-			", \"no_neighbor\": %" PRIu64 "}",
-			i ? ", " : "", ip_str(d->ip, a), d->udp_port, d->port,
-			ip_str(d->next_hop, b), mac, d->state, d->c.tx_ok, d->c.tx_drop,
-			d->c.sampled_out, d->c.no_neighbor);
+	V_CALL(v, list, arg, "destinations");
+	for (i = 0; i < s->n_dests && i < max_dests; i++) {
+		V_CALL(v, obj, arg, NULL);
+		uf_stats_visit_dest(&s->dests[i], v, arg);
+		V_CALL(v, end, arg);
 	}
-	fprintf(f, "]}\n");
+	V_CALL(v, end, arg);
+}
+
+/* the JSON writer: ", " between the members of an object or list */
+struct json_out {
+	FILE *f;
+	int depth;
+	bool first[8];
+	char close[8];
+};
+
+static void
+json_str(FILE *f, const char *v)
+{
+	fputc('"', f);
+	for (; *v != '\0'; v++) {
+		if (*v == '"' || *v == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*v >= 0x20)
+			fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+static void
+json_key(struct json_out *o, const char *key)
+{
+	if (!o->first[o->depth])
+		fputs(", ", o->f);
+	o->first[o->depth] = false;
+	if (key != NULL) {
+		json_str(o->f, key);
+		fputs(": ", o->f);
+	}
+}
+
+static void
+json_open(struct json_out *o, const char *key, char open, char close)
+{
+	json_key(o, key);
+	fputc(open, o->f);
+	if (o->depth + 1 < (int)RTE_DIM(o->first)) {
+		o->depth++;
+		o->first[o->depth] = true;
+		o->close[o->depth] = close;
+	}
+}
+
+static void
+json_obj(void *arg, const char *key)
+{
+	json_open(arg, key, '{', '}');
+}
+
+static void
+json_list(void *arg, const char *key)
+{
+	json_open(arg, key, '[', ']');
+}
+
+static void
+json_end(void *arg)
+{
+	struct json_out *o = arg;
+
+	if (o->depth > 0) {
+		fputc(o->close[o->depth], o->f);
+		o->depth--;
+	}
+}
+
+static void
+json_u64(void *arg, const char *key, uint64_t v)
+{
+	struct json_out *o = arg;
+
+	json_key(o, key);
+	fprintf(o->f, "%" PRIu64, v);
+}
+
+static void
+json_flag(void *arg, const char *key, bool v)
+{
+	struct json_out *o = arg;
+
+	json_key(o, key);
+	fputs(v ? "true" : "false", o->f);
+}
+
+static void
+json_ctr(void *arg, const struct uf_stat_desc *d, uint64_t v)
+{
+	if (d->gauge)
+		json_flag(arg, d->key, v != 0);
+	else
+		json_u64(arg, d->key, v);
+}
+
+static void
+json_real(void *arg, const char *key, double v, int decimals)
+{
+	struct json_out *o = arg;
+
+	json_key(o, key);
+	fprintf(o->f, "%.*f", decimals, v);
+}
+
+static void
+json_string(void *arg, const char *key, const char *v)
+{
+	struct json_out *o = arg;
+
+	json_key(o, key);
+	json_str(o->f, v);
+}
+
+static void
+json_null(void *arg, const char *key)
+{
+	struct json_out *o = arg;
+
+	json_key(o, key);
+	fputs("null", o->f);
+}
+
+static const struct uf_stats_visitor json_visitor = {
+	.obj = json_obj,
+	.list = json_list,
+	.end = json_end,
+	.ctr = json_ctr,
+	.u64 = json_u64,
+	.flag = json_flag,
+	.real = json_real,
+	.str = json_string,
+	.null = json_null,
+};
+
+void
+uf_stats_json(FILE *f, const struct uf_snap *s)
+{
+	struct json_out o = { .f = f, .first = { true } };
+
+	fputc('{', f);
+	uf_stats_visit(s, INT_MAX, &json_visitor, &o);
+	fputs("}\n", f);
+}
+
+/* --list-counters: the path of each counter, with placeholders for ports, workers and
+ * destinations */
+struct schema_out {
+	FILE *f;
+	bool json;
+	int n;
+	int depth;
+	char path[8][UF_NAME_MAX + 16];
+};
+
+static void
+schema_obj(void *arg, const char *key)
+{
+	struct schema_out *o = arg;
+	const char *parent = o->depth > 0 ? o->path[o->depth - 1] : "";
+
+	if (o->depth + 1 >= (int)RTE_DIM(o->path))
+		return;
+	if (key == NULL)
+		key = "<index>";
+	else if (strcmp(parent, "ports") == 0)
+		key = "<port>";
+	else if (strcmp(parent, "lcores") == 0)
+		key = "<lcore>";
+	snprintf(o->path[o->depth], sizeof(o->path[0]), "%s", key);
+	o->depth++;
+}
+
+static void
+schema_end(void *arg)
+{
+	struct schema_out *o = arg;
+
+	if (o->depth > 0)
+		o->depth--;
+}
+
+static void
+schema_ctr(void *arg, const struct uf_stat_desc *d, uint64_t v)
+{
+	struct schema_out *o = arg;
+	char path[256];
+	int i, n = 0;
+
+	(void)v;
+	for (i = 0; i < o->depth; i++)
+		n += snprintf(path + n, sizeof(path) - (size_t)n, "%s.", o->path[i]);
+	snprintf(path + n, sizeof(path) - (size_t)n, "%s", d->key);
+	if (o->json) {
+		fprintf(o->f, "%s\n  {\"path\": ", o->n ? "," : "");
+		json_str(o->f, path);
+		fprintf(o->f, ", \"group\": \"%s\", \"key\": \"%s\", \"type\": \"%s\", \"help\": ",
+			d->group, d->key, d->gauge ? "gauge" : "counter");
+		json_str(o->f, d->help);
+		fputc('}', o->f);
+	} else {
+		fprintf(o->f, "%-44s %-7s %s\n", path, d->gauge ? "gauge" : "counter", d->help);
+	}
+	o->n++;
+}
+
+static const struct uf_stats_visitor schema_visitor = {
+	.obj = schema_obj,
+	.list = schema_obj,
+	.end = schema_end,
+	.ctr = schema_ctr,
+};
+
+int
+uf_stats_schema(FILE *f, bool json)
+{
+	static struct uf_snap
+			s; /* one of each: a port with both socket kinds, a worker, a destination */
+	struct schema_out o = { .f = f, .json = json };
+	size_t i;
+
+	s.n_ports = 1;
+	s.ports[0].has_xsk = true;
+	s.ports[0].has_pktsock = true;
+	s.n_lcores = 1;
+	s.n_dests = 1;
+	s.dests[0].state = "";
+	if (json)
+		fprintf(f, "{\"counters\": [");
+	uf_stats_visit(&s, INT_MAX, &schema_visitor, &o);
+	if (json) {
+		fprintf(f, "\n ],\n \"groups\": {");
+		for (i = 0; i < RTE_DIM(group_help); i++)
+			fprintf(f, "%s\n  \"%s\": \"%s\"", i ? "," : "", group_help[i].group,
+				group_help[i].help);
+		fprintf(f, "\n }\n}\n");
+	}
+	return o.n;
 }
 
 const char *

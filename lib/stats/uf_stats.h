@@ -17,21 +17,50 @@
 
 #define UF_SNAP_XSTATS 32
 
-/* Written by the control lcore only. */
+/* Written by the control lcore only (fields: UF_CTL_COUNTERS). */
+#define UF_CTL_FIELD(obj, f, k, h) uint64_t f;
 struct uf_ctl_ctr {
-	uint64_t arp_requests_answered;
-	uint64_t arp_replies_learned;
-	uint64_t arp_requests_sent;
-	uint64_t arp_gratuitous_sent;
-	uint64_t arp_ignored; /* handed to control, then not for anything we track */
-	uint64_t icmp_echo_answered;
-	uint64_t icmp_rate_limited;
-	uint64_t icmp_ignored;  /* other ICMP, or malformed echo */
-	uint64_t ctl_nombuf;    /* no mbuf for a request we wanted to send */
-	uint64_t ctl_ring_full; /* a reply or request the worker's ring could not take */
-	uint64_t ctl_unhandled; /* handed to control, still in the ring when the workers stopped */
-	uint64_t plan_updates;
+	UF_CTL_COUNTERS(UF_CTL_FIELD)
 };
+#undef UF_CTL_FIELD
+
+/* A port's rte_eth_stats fields udpfan reports (p->st.<field>): X(field, help). */
+#define UF_PORT_ETH_STATS(X)                                                 \
+	X(ipackets, "frames the port received (rte_eth_stats)")              \
+	X(opackets, "frames the port sent (rte_eth_stats)")                  \
+	X(ibytes, "bytes the port received (rte_eth_stats)")                 \
+	X(obytes, "bytes the port sent (rte_eth_stats)")                     \
+	X(imissed, "frames the NIC or kernel dropped on RX (rte_eth_stats)") \
+	X(ierrors, "erroneous frames received (rte_eth_stats)")              \
+	X(oerrors, "failed transmissions (rte_eth_stats)")                   \
+	X(rx_nombuf, "RX mbuf allocation failures (rte_eth_stats)")
+
+/* udpfan's own per-port counters, the last keys of a port's object: X(field, help) a
+ * counter, B(field, help) a 0/1 state (a bool field). */
+#define UF_PORT_COUNTERS(X, B)                                                        \
+	X(resets, "device resets handled")                                            \
+	X(reset_retries, "resets the PMD called -EAGAIN and udpfan tried again")      \
+	X(fault_resets, "resets requested because a reset-worthy xstat rose")         \
+	X(rx_before_ready, "frames discarded at start-up, before the port was ready") \
+	X(link_downs, "link down transitions")                                        \
+	B(tx_stalled, "1 while the port is skipped for making no TX progress")
+
+/* An af_xdp port's socket counters (struct uf_xsk_info), ports.<name>.xsk: X(field, help) */
+#define UF_XSK_COUNTERS(X)                                                            \
+	X(rx_dropped, "frames the AF_XDP sockets dropped (no buffer, other reasons)") \
+	X(rx_invalid, "frames dropped for an invalid descriptor")                     \
+	X(rx_ring_full, "frames dropped because a socket's RX ring was full")         \
+	X(fill_ring_empty, "times the kernel found a fill ring empty")                \
+	X(tx_invalid, "TX descriptors the kernel rejected")                           \
+	X(tx_ring_empty, "times the kernel found a TX ring empty (normal when idle)")
+
+/* An af_packet port's socket counters, ports.<name>.pkt_socket: X(key, field, help) */
+#define UF_PKTSOCK_COUNTERS(X)                                                                \
+	X(packets, pktsock_packets, "frames the packet sockets received (PACKET_STATISTICS)") \
+	X(drops, pktsock_drops, "frames the packet sockets' rings had no room for")
+
+#define UF_PORT_CTR_FIELD(f, h) uint64_t f;
+#define UF_PORT_BOOL_FIELD(f, h) bool f;
 
 struct uf_snap_port {
 	char name[UF_NAME_MAX];
@@ -51,12 +80,10 @@ struct uf_snap_port {
 	uint64_t pktsock_drops;
 	char xdp_mode[64];
 	char steering[160];
-	uint64_t resets;
-	uint64_t link_downs;      /* link down transitions since start */
-	bool tx_stalled;          /* skipped: its TX made no progress (tx_drop.link_down) */
-	uint64_t reset_retries;   /* rte_eth_dev_reset -EAGAIN, tried again */
-	uint64_t fault_resets;    /* resets requested because a watched xstat rose */
-	uint64_t rx_before_ready; /* discarded at start-up, not in fwd.rx */
+	/* resets, reset_retries, fault_resets (requested because a watched xstat rose),
+	 * rx_before_ready (discarded at start-up, not in fwd.rx), link_downs (since start),
+	 * tx_stalled (skipped: its TX made no progress, tx_drop.link_down) */
+	UF_PORT_COUNTERS(UF_PORT_CTR_FIELD, UF_PORT_BOOL_FIELD)
 };
 
 struct uf_snap_dest {
@@ -69,10 +96,14 @@ struct uf_snap_dest {
 	struct uf_dest_ctr c;
 };
 
+/* A worker's frames, lcores.<lcore id>: X(field, help) */
+#define UF_SNAP_LCORE_COUNTERS(X)         \
+	X(rx, "frames a worker received") \
+	X(tx, "frames a worker sent (copies and control)")
+
 struct uf_snap_lcore {
 	unsigned int lcore;
-	uint64_t rx;
-	uint64_t tx;
+	UF_SNAP_LCORE_COUNTERS(UF_PORT_CTR_FIELD)
 	uint64_t busy_cycles;
 	uint64_t total_cycles;
 };
@@ -98,8 +129,54 @@ struct uf_snap {
 void uf_ctr_add(struct uf_lcore_ctr *dst, const struct uf_lcore_ctr *src);
 void uf_dest_ctr_add(struct uf_dest_ctr *dst, const struct uf_dest_ctr *src);
 
+/*
+ * One counter or state of the schema, as the lists above define it. group names the list
+ * (and the place in the stats object): "fwd", "fwd.drop", "fwd.tx_drop", "arp", "icmp",
+ * "control", "port.stats", "port", "port.xsk", "port.pkt_socket", "lcore", "destination".
+ */
+struct uf_stat_desc {
+	const char *group;
+	const char *key;
+	const char *help;
+	bool gauge; /* a 0/1 state rather than a counter */
+};
+
+/*
+ * The one walk over a snapshot (docs/loss-accounting.md, "The stats JSON object"), in the
+ * JSON's order: the stats JSON, the telemetry dicts and --list-counters are visitors.
+ * obj/list open a nested object or list under key (key NULL: an element of a list), end
+ * closes the latest one. ctr is a counter or a 0/1 state of the lists (with its
+ * description); the others are plain values. A visitor may leave any callback NULL.
+ */
+struct uf_stats_visitor {
+	void (*obj)(void *arg, const char *key);
+	void (*list)(void *arg, const char *key);
+	void (*end)(void *arg);
+	void (*ctr)(void *arg, const struct uf_stat_desc *d, uint64_t v);
+	void (*u64)(void *arg, const char *key, uint64_t v);
+	void (*flag)(void *arg, const char *key, bool v);
+	void (*real)(void *arg, const char *key, double v, int decimals);
+	void (*str)(void *arg, const char *key, const char *v);
+	void (*null)(void *arg, const char *key); /* an unavailable reading */
+};
+
+/* The whole object (its members, not the enclosing braces), at most max_dests destinations. */
+void uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stats_visitor *v,
+		    void *arg);
+/* The members of one port's object, of one destination's. */
+void uf_stats_visit_port(const struct uf_snap_port *p, const struct uf_stats_visitor *v, void *arg);
+void uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor *v, void *arg);
+
 /* One JSON object on one line (INTERFACE.md), newline included. */
 void uf_stats_json(FILE *f, const struct uf_snap *s);
+
+/*
+ * Every counter the stats carry, with its help text, from the lists above: the --list-counters
+ * output. JSON: {"counters": [{"path", "group", "key", "type", "help"}, ...], "groups":
+ * {group: help}}; paths name a port "<port>", a worker "<lcore>", a destination "<index>".
+ * Text: one line per counter. Returns how many counters there are.
+ */
+int uf_stats_schema(FILE *f, bool json);
 
 /* The human line: rates since prev (NULL: none yet). */
 void uf_stats_line(char *buf, size_t len, const struct uf_snap *s, const struct uf_snap *prev);
