@@ -1,0 +1,672 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The config schema (uf_cfg_schema.h): every key udpfan reads, one row each, and the value
+ * parsers of the keys the generic types do not cover. docs/configuration.md describes the
+ * same keys; tests/unit/test_config_schema.c holds the two together.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_ip.h>
+
+#include "uf_cfg_schema.h"
+
+/* ---- value parsers and checks ---- */
+
+static int
+check_lcores(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v, const char *kp,
+	     void *base)
+{
+	struct uf_config *cfg = base;
+	uint16_t ids[RTE_MAX_LCORE];
+	int n;
+
+	n = uf_parse_lcore_list(cfg->eal.lcores, ids, RTE_MAX_LCORE);
+	if (n < 0) {
+		uf_cfg_perr(p, v, kp,
+			    "\"%s\" is not an lcore list such as \"0-2\", \"0,2,4\" or "
+			    "\"0@0,1@0,2@1\"",
+			    cfg->eal.lcores);
+		return -1;
+	}
+	if ((uint64_t)n < k->lo) {
+		uf_cfg_perr(p, v, kp,
+			    "\"%s\" names %d lcore; udpfan needs a main lcore and at "
+			    "least one worker",
+			    cfg->eal.lcores, n);
+		return -1;
+	}
+	if ((uint64_t)n > k->hi) {
+		uf_cfg_perr(p, v, kp, "%d workers; at most %d", n - 1, (int)k->hi - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_file_prefix(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		  const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+	const char *c;
+
+	for (c = cfg->eal.file_prefix; *c != '\0'; c++) {
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') {
+			uf_cfg_perr(p, v, kp, "may hold only letters, digits, '_' and '-'");
+			return -1;
+		}
+	}
+	if (cfg->eal.file_prefix[0] == '\0') {
+		uf_cfg_perr(p, v, kp, "must not be empty");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_extra_args(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		 const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+	yaml_node_item_t *it;
+	int i = 0;
+
+	if (v->type != YAML_SEQUENCE_NODE) {
+		uf_cfg_perr(p, v, kp, "expected a list of strings");
+		return -1;
+	}
+	cfg->eal.n_extra = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+	cfg->eal.extra_args = calloc(cfg->eal.n_extra + 1, sizeof(char *));
+	if (cfg->eal.extra_args == NULL)
+		return -1;
+	for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+		yaml_node_t *s = yaml_document_get_node(p->doc, *it);
+		const char *sv = uf_cfg_scalar(p, s, kp);
+
+		if (sv == NULL)
+			return -1;
+		cfg->eal.extra_args[i] = strdup(sv);
+		if (cfg->eal.extra_args[i++] == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+check_port_name(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base)
+{
+	struct uf_cfg_port *port = base;
+	const char *s = port->name;
+
+	if (*s == '\0')
+		goto bad;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			goto bad;
+	return 0;
+bad:
+	uf_cfg_perr(p, v, kp, "\"%s\": use letters, digits and '_' only", port->name);
+	return -1;
+}
+
+static int
+check_device(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	     const char *kp, void *base)
+{
+	struct uf_cfg_port *port = base;
+	size_t n;
+
+	if (port->device[0] == '\0') {
+		uf_cfg_perr(p, v, kp, "must not be empty");
+		return -1;
+	}
+	port->is_pci = uf_is_pci_addr(port->device, port->dev_name, sizeof(port->dev_name));
+	if (!port->is_pci) {
+		n = strcspn(port->device, ",");
+		if (!isalpha((unsigned char)port->device[0])) {
+			uf_cfg_perr(p, v, kp,
+				    "\"%s\" is neither a PCI address (0000:00:06.0) nor a "
+				    "vdev (net_af_xdp0,iface=eth1)",
+				    port->device);
+			return -1;
+		}
+		memcpy(port->dev_name, port->device, n);
+		port->dev_name[n] = '\0';
+	}
+	return 0;
+}
+
+static int
+parse_port_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	      const char *kp, void *base)
+{
+	struct uf_cfg_port *port = base;
+	const char *s = uf_cfg_scalar(p, v, kp);
+
+	if (s == NULL)
+		return -1;
+	if (uf_parse_ipv4_prefix(s, &port->ip, &port->prefix_len) < 0) {
+		uf_cfg_perr(p, v, kp,
+			    "\"%s\" is not an IPv4 address with a prefix length "
+			    "(10.0.0.10/24)",
+			    s);
+		return -1;
+	}
+	if (port->prefix_len == 0 || port->prefix_len > 31) {
+		uf_cfg_perr(p, v, kp, "prefix length /%u leaves no neighbours; use /1../31",
+			    port->prefix_len);
+		return -1;
+	}
+	return 0;
+}
+
+/* listen.port: a port name, resolved once every port is known */
+static int
+parse_listen_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		  const char *kp, void *base __rte_unused)
+{
+	if (uf_cfg_scalar(p, v, kp) == NULL)
+		return -1;
+	p->st->listen_port = v;
+	return 0;
+}
+
+/* destinations[].port: the same */
+static int
+parse_dest_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base __rte_unused)
+{
+	if (uf_cfg_scalar(p, v, kp) == NULL)
+		return -1;
+	p->st->dest_port[p->st->item] = v;
+	return 0;
+}
+
+static int
+parse_mac(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	  const char *kp, void *base)
+{
+	struct uf_cfg_dest *d = base;
+	const char *s = uf_cfg_scalar(p, v, kp);
+
+	if (s == NULL)
+		return -1;
+	if (uf_parse_mac(s, &d->mac) < 0) {
+		uf_cfg_perr(p, v, kp, "\"%s\" is not a MAC address (02:00:00:00:00:21)", s);
+		return -1;
+	}
+	if (!rte_is_unicast_ether_addr(&d->mac) || rte_is_zero_ether_addr(&d->mac)) {
+		uf_cfg_perr(p, v, kp, "\"%s\" is not a unicast MAC address", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_source(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	     const char *kp, void *base)
+{
+	struct uf_cfg_dest *d = base;
+	const char *s = uf_cfg_scalar(p, v, kp);
+
+	if (s == NULL)
+		return -1;
+	if (strcmp(s, "ours") == 0) {
+		d->source = UF_SRC_OURS;
+	} else if (strcmp(s, "original") == 0) {
+		d->source = UF_SRC_ORIGINAL;
+	} else if (uf_parse_ipv4(s, &d->source_ip) == 0) {
+		d->source = UF_SRC_FIXED;
+	} else {
+		uf_cfg_perr(p, v, kp, "\"%s\": expected ours, original or an IPv4 address", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_from(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	   const char *kp, void *base)
+{
+	struct uf_cfg_rule *r = base;
+	const char *s = uf_cfg_scalar(p, v, kp);
+	uint32_t mask;
+
+	if (s == NULL)
+		return -1;
+	if (uf_parse_ipv4_prefix(s, &r->prefix, &r->len) < 0) {
+		uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv4 prefix (192.0.2.0/24)", s);
+		return -1;
+	}
+	mask = r->len == 0 ? 0 : ~0u << (32 - r->len);
+	if ((rte_be_to_cpu_32(r->prefix) & ~mask) != 0) {
+		struct in_addr net = { .s_addr = rte_cpu_to_be_32(rte_be_to_cpu_32(r->prefix) &
+								  mask) };
+
+		uf_cfg_perr(p, v, kp, "\"%s\" has host bits set; did you mean %s/%u?", s,
+			    inet_ntoa(net), r->len);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_to(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	 const char *kp, void *base)
+{
+	struct uf_cfg_rule *r = base;
+	yaml_node_item_t *it;
+	ptrdiff_t n;
+	int i = 0, j;
+
+	if (v->type != YAML_SEQUENCE_NODE ||
+	    v->data.sequence.items.top == v->data.sequence.items.start) {
+		uf_cfg_perr(p, v, kp, "expected a non-empty list of destination indexes");
+		return -1;
+	}
+	n = v->data.sequence.items.top - v->data.sequence.items.start;
+	/* each index at most once, so no more than there can be destinations; checked
+	 * before n_to (16 bits) and the allocations are sized by it */
+	if (n > UF_MAX_DESTS) {
+		uf_cfg_perr(p, v, kp, "%td destination indexes: at most %d (each once)", n,
+			    UF_MAX_DESTS);
+		return -1;
+	}
+	r->n_to = (uint16_t)n;
+	r->to = calloc(r->n_to, sizeof(*r->to));
+	r->to_pos = calloc(r->n_to, sizeof(*r->to_pos));
+	if (r->to == NULL || r->to_pos == NULL)
+		return -1;
+	for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+		yaml_node_t *s = yaml_document_get_node(p->doc, *it);
+
+		if (UF_CFG_GET_UINT(p, s, kp, 0, UF_MAX_DESTS - 1, r->to[i]) < 0)
+			return -1;
+		r->to_pos[i] = uf_cfg_pos_of(s);
+		for (j = 0; j < i; j++) {
+			if (r->to[j] == r->to[i]) {
+				uf_cfg_perr(p, s, kp, "destination %u listed twice", r->to[i]);
+				return -1;
+			}
+		}
+		i++;
+	}
+	return 0;
+}
+
+static int
+parse_json(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	   const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+
+	if (uf_cfg_is_null(v)) {
+		cfg->stats.json[0] = '\0';
+		return 0;
+	}
+	return uf_cfg_get_str(p, v, kp, cfg->stats.json, sizeof(cfg->stats.json));
+}
+
+/* ---- the lists ---- */
+
+static int
+parse_ports(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	    const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+	yaml_node_item_t *it;
+	char ip[64];
+	int i;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_PORTS, &cfg->n_ports) < 0)
+		return -1;
+	p->st->have_ports = true;
+	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+		yaml_node_t *pn = yaml_document_get_node(p->doc, *it);
+		struct uf_cfg_port *port = &cfg->ports[i];
+
+		snprintf(ip, sizeof(ip), "ports[%d]", i);
+		p->st->item = i;
+		port->pos = uf_cfg_pos_of(pn);
+		if (uf_cfg_walk_map(p, pn, ip, "ports[]", port) < 0)
+			return -1;
+		if (port->name[0] == '\0' || port->device[0] == '\0' || port->ip == 0) {
+			uf_cfg_perr(p, pn, ip, "needs %s",
+				    port->name[0] == '\0'     ? "a name"
+				    : port->device[0] == '\0' ? "a device"
+							      : "an ip (10.0.0.10/24)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_listen(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	     const char *kp, void *base)
+{
+	p->st->have_listen = true;
+	p->st->listen = v;
+	return uf_cfg_walk_map(p, v, kp, "listen", base);
+}
+
+static int
+parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	    const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+	struct uf_cfg_state *st = p->st;
+	yaml_node_item_t *it;
+	char ip[64];
+	int i;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &cfg->n_dests) < 0)
+		return -1;
+	st->have_dests = true;
+	cfg->dests = calloc(RTE_MAX(cfg->n_dests, 1), sizeof(*cfg->dests));
+	st->dest_port = calloc(RTE_MAX(cfg->n_dests, 1), sizeof(*st->dest_port));
+	if (cfg->dests == NULL || st->dest_port == NULL)
+		return -1;
+	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+		yaml_node_t *dn = yaml_document_get_node(p->doc, *it);
+		struct uf_cfg_dest *d = &cfg->dests[i];
+
+		snprintf(ip, sizeof(ip), "destinations[%d]", i);
+		st->item = i;
+		uf_cfg_apply_defaults("destinations[]", d);
+		d->pos = uf_cfg_pos_of(dn);
+		if (uf_cfg_walk_map(p, dn, ip, "destinations[]", d) < 0)
+			return -1;
+		if (d->ip == 0 || d->udp_port == 0) {
+			uf_cfg_perr(p, dn, ip, "needs %s", d->ip == 0 ? "an ip" : "a udp_port");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	    const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+	yaml_node_item_t *it;
+	char ip[64];
+	int i;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_RULES, &cfg->n_rules) < 0)
+		return -1;
+	cfg->rules = calloc(RTE_MAX(cfg->n_rules, 1), sizeof(*cfg->rules));
+	if (cfg->rules == NULL)
+		return -1;
+	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+		yaml_node_t *rn = yaml_document_get_node(p->doc, *it);
+		struct uf_cfg_rule *r = &cfg->rules[i];
+
+		snprintf(ip, sizeof(ip), "rules[%d]", i);
+		p->st->item = i;
+		r->pos = uf_cfg_pos_of(rn);
+		if (uf_cfg_walk_map(p, rn, ip, "rules[]", r) < 0)
+			return -1;
+		if (uf_cfg_map_get(p, rn, "from") == NULL || r->n_to == 0) {
+			uf_cfg_perr(p, rn, ip, "needs from and to");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the table ---- */
+
+/* the field FLD of struct ST: offset and size */
+#define AT(st, fld) .offset = offsetof(st, fld), .size = sizeof(((st *)0)->fld)
+#define CFG(fld) AT(struct uf_config, fld)
+#define PORT(fld) AT(struct uf_cfg_port, fld)
+#define DEST(fld) AT(struct uf_cfg_dest, fld)
+#define RULE(fld) AT(struct uf_cfg_rule, fld)
+/* an integer in LO..HI with default DEF */
+#define UINT(l, h, d) .type = UF_CFG_UINT, .lo = (l), .hi = (h), .has_def = true, .def = (d)
+/* an integer in LO..HI that must be given */
+#define UINT_REQ(l, h) .type = UF_CFG_UINT, .lo = (l), .hi = (h), .doc_default = "required"
+#define BOOL(d) .type = UF_CFG_BOOL, .has_def = true, .def = (d)
+#define ENUM(c, d) .type = UF_CFG_ENUM, .choices = (c), .has_def = true, .def = (d)
+#define CUSTOM(fn) .type = UF_CFG_CUSTOM, .parse = (fn)
+
+static const char *const cksum_modes[] = {
+	[UF_CKSUM_COMPUTE] = "compute", [UF_CKSUM_ZERO] = "zero", NULL
+};
+static const char *const fanout_modes[] = {
+	[UF_FANOUT_AUTO] = "auto", [UF_FANOUT_COPY] = "copy", [UF_FANOUT_CHAIN] = "chain", NULL
+};
+
+const struct uf_cfg_key uf_cfg_schema[] = {
+	/* the top level, in the order the unknown-key message lists them */
+	{ "", "eal", .type = UF_CFG_MAP, .doc = "EAL arguments udpfan builds" },
+	{ "", "ports", CUSTOM(parse_ports), .doc = "the ports, 1 to 16" },
+	{ "", "listen", CUSTOM(parse_listen), .doc = "where the datagrams arrive" },
+	{ "", "destinations", CUSTOM(parse_dests), .doc = "where the copies go, 1 to 256" },
+	{ "", "rules", CUSTOM(parse_rules), .doc = "sender prefix to destinations, first match" },
+	{ "", "forward", .type = UF_CFG_MAP, .doc = "how copies are built and sent" },
+	{ "", "stats", .type = UF_CFG_MAP, .doc = "stats interval and JSON output" },
+	{ "", "arp", .type = UF_CFG_MAP, .doc = "neighbour resolution timers" },
+	{ "", "control", .type = UF_CFG_MAP, .doc = "control-plane rates" },
+
+	{ "eal", "lcores", CFG(eal.lcores), .type = UF_CFG_STR, .parse = check_lcores, .lo = 2,
+	  .hi = UF_MAX_WORKERS + 1, .range_note = " lcores",
+	  .doc_default = "the first two CPUs in udpfan's affinity mask (`\"0-1\"` if that "
+			 "cannot be read)",
+	  .doc = "main lcore first, then the workers" },
+	{ "eal", "file_prefix", CFG(eal.file_prefix), .type = UF_CFG_STR,
+	  .parse = check_file_prefix, .has_def = true, .def_str = "udpfan",
+	  .doc_range = "1..63 characters: letters, digits, `_`, `-`",
+	  .doc = "EAL's --file-prefix" },
+	{ "eal", "in_memory", CFG(eal.in_memory), BOOL(false), .doc = "EAL's --in-memory" },
+	{ "eal", "no_huge", CFG(eal.no_huge), BOOL(false), .doc = "EAL's --no-huge" },
+	{ "eal", "memory_mb", CFG(eal.memory_mb), UINT(16, 1u << 20, 0),
+	  .default_note = " (EAL's default)", .doc = "EAL's -m, MiB" },
+	{ "eal", "extra_args", CUSTOM(parse_extra_args), .doc_type = "list of strings",
+	  .doc_default = "`[]`", .doc = "appended to EAL's argv" },
+
+	{ "ports[]", "name", PORT(name), .type = UF_CFG_STR, .parse = check_port_name,
+	  .doc_default = "required", .doc_range = "1..31 characters, `[A-Za-z0-9_]`",
+	  .doc = "the port's label" },
+	{ "ports[]", "device", PORT(device), .type = UF_CFG_STR, .parse = check_device,
+	  .has_pos = true, .pos_offset = offsetof(struct uf_cfg_port, device_pos),
+	  .doc_default = "required", .doc = "PCI address with devargs, or a vdev" },
+	{ "ports[]", "ip", CUSTOM(parse_port_ip), .doc_type = "string", .doc_default = "required",
+	  .doc_range = "prefix /1../31", .doc = "udpfan's address and subnet on the port" },
+	{ "ports[]", "gateway", PORT(gateway), .type = UF_CFG_IPV4, .has_flag = true,
+	  .flag_offset = offsetof(struct uf_cfg_port, has_gateway), .has_pos = true,
+	  .pos_offset = offsetof(struct uf_cfg_port, gateway_pos), .doc_default = "none",
+	  .doc_range = "on the port's subnet", .doc = "next hop off the subnet" },
+	{ "ports[]", "mtu", PORT(mtu), UINT(68, 16000, 0),
+	  .default_note = ": the kernel netdev's where the port has one (mlx5, af_xdp, "
+			  "af_packet, tap), left unchanged; 1500 on a device udpfan owns alone",
+	  .range_note = ", and within the PMD's `min_mtu..max_mtu`", .doc = "the port's MTU" },
+	{ "ports[]", "rx_desc", PORT(rx_desc), UINT(32, 32768, 1024),
+	  .doc = "RX ring size per queue" },
+	{ "ports[]", "tx_desc", PORT(tx_desc), UINT(32, 32768, 1024),
+	  .doc = "TX ring size per queue" },
+	{ "ports[]", "mbufs", PORT(mbufs), .type = UF_CFG_UINT, .lo = 63, .hi = 16u << 20,
+	  .doc_default = "formula ([architecture](architecture.md#queue-ownership-and-memory))",
+	  .doc = "mbufs per (port, queue) pool" },
+
+	{ "listen", "port", CUSTOM(parse_listen_port), .doc_type = "port name",
+	  .doc_default = "required", .doc_range = "an existing `ports[].name`",
+	  .doc = "the port that receives" },
+	{ "listen", "udp_port", CFG(listen.udp_port), UINT_REQ(1, 65535),
+	  .doc = "the UDP port fanned out" },
+
+	{ "destinations[]", "ip", DEST(ip), .type = UF_CFG_IPV4, .doc_default = "required",
+	  .doc_range = "not 0.0.0.0, 255.255.255.255, 127/8, 240/4, nor the egress port's own "
+		       "IP",
+	  .doc = "destination address" },
+	{ "destinations[]", "udp_port", DEST(udp_port), UINT_REQ(1, 65535),
+	  .doc = "destination UDP port" },
+	{ "destinations[]", "mac", CUSTOM(parse_mac), .has_flag = true,
+	  .flag_offset = offsetof(struct uf_cfg_dest, has_mac), .doc_type = "MAC",
+	  .doc_default = "none (ARP)", .doc_range = "unicast, non-zero",
+	  .doc = "static next-hop MAC, no ARP" },
+	{ "destinations[]", "port", CUSTOM(parse_dest_port), .doc_type = "port name",
+	  .doc_default = "the listen port", .doc_range = "an existing port", .doc = "egress port" },
+	{ "destinations[]", "source", CUSTOM(parse_source),
+	  .doc_type = "`ours`, `original` or an IPv4 address", .doc_default = "`ours`",
+	  .doc = "source address and port of the copies" },
+	{ "destinations[]", "sample", DEST(sample), UINT(1, 1000000, 1),
+	  .doc = "send one datagram in N" },
+	{ "destinations[]", "ttl", DEST(ttl), UINT(1, 255, 64), .doc = "IPv4 TTL of the copies" },
+
+	{ "rules[]", "from", CUSTOM(parse_from), .doc_type = "IPv4 prefix",
+	  .doc = "sender prefix" },
+	{ "rules[]", "to", CUSTOM(parse_to), .doc_type = "list of integers",
+	  .doc = "destination indexes" },
+
+	{ "forward", "udp_checksum", CFG(fwd.udp_checksum), ENUM(cksum_modes, UF_CKSUM_COMPUTE),
+	  .doc = "derive the UDP checksum, or send none" },
+	{ "forward", "source_port", CFG(fwd.source_port), .type = UF_CFG_UINT, .lo = 1, .hi = 65535,
+	  .word = "keep", .word_offset = offsetof(struct uf_config, fwd.keep_source_port),
+	  .word_what = "a UDP port number", .has_def = true, .def_word = true,
+	  .doc = "UDP source port of the copies" },
+	{ "forward", "burst", CFG(fwd.burst), UINT(1, UF_MAX_BURST, 32),
+	  .doc = "RX burst and TX flush size" },
+	{ "forward", "fanout", CFG(fwd.fanout), ENUM(fanout_modes, UF_FANOUT_AUTO),
+	  .doc = "how the copies are built" },
+	{ "forward", "chain_min_payload", CFG(fwd.chain_min_payload),
+	  UINT(0, 65535, UF_CHAIN_MIN_PAYLOAD_DEFAULT), .doc = "auto chains from this payload" },
+	{ "forward", "drain_us", CFG(fwd.drain_us), UINT(1, 100000, 100),
+	  .doc = "TX buffers flushed at least this often" },
+	{ "forward", "tx_retries", CFG(fwd.tx_retries), UINT(0, 1000, 8),
+	  .doc = "extra tx_burst attempts on a full ring" },
+	{ "forward", "tx_stall_ms", CFG(fwd.tx_stall_ms), UINT(0, 10000, 10),
+	  .doc = "a port without TX progress this long is skipped" },
+
+	{ "stats", "interval_s", CFG(stats.interval_s), .type = UF_CFG_NUMBER, .dlo = 0.1,
+	  .dhi = 3600, .unit = "seconds", .has_def = true, .ddef = 1.0,
+	  .doc = "stats, telemetry and link-check interval" },
+	{ "stats", "json", CUSTOM(parse_json), .doc_type = "path or null", .doc_default = "none",
+	  .doc_range = "< 4096 characters", .doc = "append stats objects to this file" },
+
+	{ "arp", "reachable_s", CFG(arp.reachable_s), UINT(1, 86400, 30),
+	  .doc = "confirm a neighbour after this long" },
+	{ "arp", "retry_ms", CFG(arp.retry_ms), UINT(10, 60000, 200),
+	  .doc = "first retry, doubling to 8x" },
+	{ "arp", "max_probes", CFG(arp.max_probes), UINT(1, 100, 5),
+	  .doc = "unanswered probes before FAILED" },
+	{ "arp", "gratuitous", CFG(arp.gratuitous), BOOL(true),
+	  .doc = "gratuitous ARP at start, link up, reset" },
+
+	{ "control", "icmp_rate", CFG(control.icmp_rate), UINT(0, 1000000, 100),
+	  .doc = "echo replies per second per port" },
+};
+
+const unsigned int uf_cfg_schema_n = RTE_DIM(uf_cfg_schema);
+
+const struct uf_cfg_key *
+uf_cfg_key_find(const char *section, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < uf_cfg_schema_n; i++)
+		if (strcmp(uf_cfg_schema[i].section, section) == 0 &&
+		    strcmp(uf_cfg_schema[i].name, key) == 0)
+			return &uf_cfg_schema[i];
+	return NULL;
+}
+
+/* ---- what docs/configuration.md says of a row ---- */
+
+const char *
+uf_cfg_key_doc_type(const struct uf_cfg_key *k, char *buf, size_t len)
+{
+	size_t o = 0;
+	int i, n;
+
+	if (k->doc_type != NULL) {
+		snprintf(buf, len, "%s", k->doc_type);
+		return buf;
+	}
+	switch (k->type) {
+	case UF_CFG_UINT:
+		if (k->word != NULL)
+			snprintf(buf, len, "`%s` or integer", k->word);
+		else
+			snprintf(buf, len, "integer");
+		break;
+	case UF_CFG_BOOL:
+		snprintf(buf, len, "bool");
+		break;
+	case UF_CFG_STR:
+		snprintf(buf, len, "string");
+		break;
+	case UF_CFG_IPV4:
+		snprintf(buf, len, "IPv4");
+		break;
+	case UF_CFG_NUMBER:
+		snprintf(buf, len, "number");
+		break;
+	case UF_CFG_ENUM:
+		/* "`auto`, `copy` or `chain`" */
+		buf[0] = '\0';
+		for (n = 0; k->choices[n] != NULL; n++)
+			;
+		for (i = 0; i < n && o < len; i++)
+			o += snprintf(buf + o, len - o, "%s`%s`",
+				      i == 0       ? ""
+				      : i == n - 1 ? " or "
+						   : ", ",
+				      k->choices[i]);
+		break;
+	case UF_CFG_MAP:
+		snprintf(buf, len, "mapping");
+		break;
+	default:
+		buf[0] = '\0';
+		break;
+	}
+	return buf;
+}
+
+const char *
+uf_cfg_key_doc_default(const struct uf_cfg_key *k, char *buf, size_t len)
+{
+	const char *note = k->default_note != NULL ? k->default_note : "";
+
+	if (k->doc_default != NULL)
+		snprintf(buf, len, "%s", k->doc_default);
+	else if (!k->has_def)
+		buf[0] = '\0';
+	else if (k->type == UF_CFG_UINT && k->word != NULL && k->def_word)
+		snprintf(buf, len, "`%s`%s", k->word, note);
+	else if (k->type == UF_CFG_UINT)
+		snprintf(buf, len, "%" PRIu64 "%s", k->def, note);
+	else if (k->type == UF_CFG_BOOL)
+		snprintf(buf, len, "%s%s", k->def ? "true" : "false", note);
+	else if (k->type == UF_CFG_ENUM)
+		snprintf(buf, len, "`%s`%s", k->choices[k->def], note);
+	else if (k->type == UF_CFG_STR)
+		snprintf(buf, len, "`%s`%s", k->def_str, note);
+	else if (k->type == UF_CFG_NUMBER)
+		snprintf(buf, len, "%g%s", k->ddef, note);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+const char *
+uf_cfg_key_doc_range(const struct uf_cfg_key *k, char *buf, size_t len)
+{
+	const char *note = k->range_note != NULL ? k->range_note : "";
+
+	if (k->doc_range != NULL)
+		snprintf(buf, len, "%s", k->doc_range);
+	else if (k->type == UF_CFG_NUMBER)
+		snprintf(buf, len, "%g..%g%s", k->dlo, k->dhi, note);
+	else if (k->type == UF_CFG_UINT || k->hi != 0)
+		snprintf(buf, len, "%" PRIu64 "..%" PRIu64 "%s", k->lo, k->hi, note);
+	else
+		buf[0] = '\0';
+	return buf;
+}

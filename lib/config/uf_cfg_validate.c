@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * What the key-by-key parse cannot check: the whole document. In order: what must be there,
+ * the ports among themselves, the listen port, the destinations (reference, address,
+ * reachability, duplicates), the rules (references, shadowing). Each part stops at the
+ * first error, which names the offending entry's position (docs/configuration.md).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_byteorder.h>
+
+#include "uf_cfg_internal.h"
+
+static bool
+in_subnet(rte_be32_t a, rte_be32_t net, uint8_t len)
+{
+	uint32_t mask = len == 0 ? 0 : ~0u << (32 - len);
+
+	return ((rte_be_to_cpu_32(a) ^ rte_be_to_cpu_32(net)) & mask) == 0;
+}
+
+static const char *
+ip_str(rte_be32_t ip, char *buf)
+{
+	struct in_addr a = { .s_addr = ip };
+
+	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
+}
+
+/* the sections a forwarder cannot run without, and EAL options that exclude each other */
+static int
+validate_required(struct uf_cfg_pctx *p, yaml_node_t *root)
+{
+	const struct uf_cfg_state *st = p->st;
+	const struct uf_config *cfg = st->cfg;
+
+	if (cfg->eal.in_memory && cfg->eal.no_huge) {
+		uf_cfg_perr(p, root, "eal",
+			    "in_memory and no_huge exclude each other in EAL; no_huge "
+			    "already keeps nothing in hugetlbfs, drop in_memory");
+		return -1;
+	}
+	if (!st->have_ports || cfg->n_ports == 0) {
+		uf_cfg_perr(p, root, "ports", "at least one port is required");
+		return -1;
+	}
+	if (!st->have_listen || st->listen_port == NULL || cfg->listen.udp_port == 0) {
+		uf_cfg_perr(p, st->listen != NULL ? st->listen : root, "listen",
+			    "needs port (a port name) and udp_port");
+		return -1;
+	}
+	if (!st->have_dests || cfg->n_dests == 0) {
+		uf_cfg_perr(p, root, "destinations", "at least one destination is required");
+		return -1;
+	}
+	return 0;
+}
+
+/* unique names, devices and addresses; a gateway on its port's subnet */
+static int
+validate_ports(struct uf_cfg_pctx *p)
+{
+	const struct uf_config *cfg = p->st->cfg;
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[64];
+	int i, j;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct uf_cfg_port *pi = &cfg->ports[i];
+
+		for (j = 0; j < i; j++) {
+			const struct uf_cfg_port *pj = &cfg->ports[j];
+
+			snprintf(key, sizeof(key), "ports[%d]", i);
+			if (strcmp(pi->name, pj->name) == 0) {
+				uf_cfg_perr_pos(p, &pi->pos, key, "name \"%s\" is also ports[%d]'s",
+						pi->name, j);
+				return -1;
+			}
+			if (strcmp(pi->dev_name, pj->dev_name) == 0) {
+				uf_cfg_perr_pos(p, &pi->device_pos, key,
+						"device \"%s\" is also ports[%d]'s", pi->dev_name,
+						j);
+				return -1;
+			}
+			if (pi->ip == pj->ip) {
+				uf_cfg_perr_pos(p, &pi->pos, key, "ip %s is also ports[%d]'s",
+						ip_str(pi->ip, a), j);
+				return -1;
+			}
+		}
+		if (pi->has_gateway && !in_subnet(pi->gateway, pi->ip, pi->prefix_len)) {
+			snprintf(key, sizeof(key), "ports[%d].gateway", i);
+			uf_cfg_perr_pos(p, &pi->gateway_pos, key,
+					"%s is not on the port's subnet %s/%u",
+					ip_str(pi->gateway, a), ip_str(pi->ip, b), pi->prefix_len);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* listen.port names a port */
+static int
+validate_listen(struct uf_cfg_pctx *p)
+{
+	struct uf_config *cfg = p->st->cfg;
+	yaml_node_t *lp = p->st->listen_port;
+	const char *ln = (const char *)lp->data.scalar.value;
+	int idx = uf_config_port_by_name(cfg, ln);
+
+	if (idx < 0) {
+		uf_cfg_perr(p, lp, "listen.port", "no port is named \"%s\"", ln);
+		return -1;
+	}
+	cfg->listen.port = (uint16_t)idx;
+	return 0;
+}
+
+/* destination i: its egress port, an address that can be sent to and reached, no twin */
+static int
+validate_dest(struct uf_cfg_pctx *p, int i)
+{
+	struct uf_config *cfg = p->st->cfg;
+	struct uf_cfg_dest *d = &cfg->dests[i];
+	yaml_node_t *port_node = p->st->dest_port[i];
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[64];
+	const struct uf_cfg_port *eg;
+	uint32_t hip = rte_be_to_cpu_32(d->ip);
+	int j;
+
+	snprintf(key, sizeof(key), "destinations[%d]", i);
+	if (port_node != NULL) {
+		const char *pn = (const char *)port_node->data.scalar.value;
+		int idx = uf_config_port_by_name(cfg, pn);
+
+		if (idx < 0) {
+			snprintf(key, sizeof(key), "destinations[%d].port", i);
+			uf_cfg_perr(p, port_node, key, "no port is named \"%s\"", pn);
+			return -1;
+		}
+		d->port = (uint16_t)idx;
+	} else {
+		d->port = cfg->listen.port;
+	}
+	eg = &cfg->ports[d->port];
+	if (hip == 0 || hip == 0xffffffff || (hip >> 24) == 127 || (hip >> 28) == 0xf) {
+		uf_cfg_perr_pos(p, &d->pos, key, "%s cannot be a destination", ip_str(d->ip, a));
+		return -1;
+	}
+	if (uf_ipv4_is_mcast(hip) && d->has_mac) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"%s is multicast: its MAC follows from the address; "
+				"drop the mac key",
+				ip_str(d->ip, a));
+		return -1;
+	}
+	if (d->ip == eg->ip) {
+		uf_cfg_perr_pos(p, &d->pos, key, "%s is port %s's own address", ip_str(d->ip, a),
+				eg->name);
+		return -1;
+	}
+	if (!uf_ipv4_is_mcast(hip) && !d->has_mac && !in_subnet(d->ip, eg->ip, eg->prefix_len) &&
+	    !eg->has_gateway) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"%s is not on port %s's subnet %s/%u and the port has "
+				"no gateway (add ports[].gateway or a static mac)",
+				ip_str(d->ip, a), eg->name, ip_str(eg->ip, b), eg->prefix_len);
+		return -1;
+	}
+	for (j = 0; j < i; j++) {
+		const struct uf_cfg_dest *e = &cfg->dests[j];
+
+		if (e->ip == d->ip && e->udp_port == d->udp_port && e->port == d->port &&
+		    e->source == d->source && e->source_ip == d->source_ip) {
+			uf_cfg_perr_pos(p, &d->pos, key, "%s:%u is also destinations[%d]",
+					ip_str(d->ip, a), d->udp_port, j);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+validate_dests(struct uf_cfg_pctx *p)
+{
+	int i;
+
+	for (i = 0; i < p->st->cfg->n_dests; i++)
+		if (validate_dest(p, i) < 0)
+			return -1;
+	return 0;
+}
+
+/* every index in `to` exists; no rule covered by an earlier one */
+static int
+validate_rules(struct uf_cfg_pctx *p)
+{
+	const struct uf_config *cfg = p->st->cfg;
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[64];
+	int i, j;
+
+	for (i = 0; i < cfg->n_rules; i++) {
+		const struct uf_cfg_rule *r = &cfg->rules[i];
+
+		snprintf(key, sizeof(key), "rules[%d].to", i);
+		for (j = 0; j < r->n_to; j++) {
+			if (r->to[j] >= cfg->n_dests) {
+				uf_cfg_perr_pos(p, &r->to_pos[j], key,
+						"destination %u does not exist (there are %d)",
+						r->to[j], cfg->n_dests);
+				return -1;
+			}
+		}
+		snprintf(key, sizeof(key), "rules[%d]", i);
+		for (j = 0; j < i; j++) {
+			const struct uf_cfg_rule *e = &cfg->rules[j];
+
+			/* First match wins: a rule covered by an earlier one can never match. */
+			if (e->len <= r->len && in_subnet(r->prefix, e->prefix, e->len)) {
+				uf_cfg_perr_pos(p, &r->pos, key,
+						"%s/%u can never match: rules[%d] (%s/%u) "
+						"comes first and covers it",
+						ip_str(r->prefix, a), r->len, j,
+						ip_str(e->prefix, b), e->len);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int
+uf_cfg_validate(struct uf_cfg_pctx *p, yaml_node_t *root)
+{
+	if (validate_required(p, root) < 0 || validate_ports(p) < 0 || validate_listen(p) < 0 ||
+	    validate_dests(p) < 0 || validate_rules(p) < 0)
+		return -1;
+	return 0;
+}
