@@ -7,7 +7,7 @@ order, and the ledger must hold. On this 2-CPU VM the main lcore shares CPU 0 wi
 (lcores "0@0,1@0,2@1"): udpfan warns about it, and that is part of what is checked."""
 from testbed import FWD_IP, Testbed
 from uflive import Sink, Udpfan, dest_lines, send
-from ufrun import Suite, need_root, run_udpfan, tmpdir
+from ufrun import Suite, run_udpfan, tmpdir
 
 COUNT = 8000
 RATE = 4000
@@ -66,8 +66,7 @@ destinations:
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     s.run(case_two_workers, "af_packet")
     s.run(case_af_xdp_veth_queues)
     s.finish()
