@@ -98,7 +98,8 @@ struct uf_snap {
 void uf_ctr_add(struct uf_lcore_ctr *dst, const struct uf_lcore_ctr *src);
 void uf_dest_ctr_add(struct uf_dest_ctr *dst, const struct uf_dest_ctr *src);
 
-/* One JSON object on one line (INTERFACE.md), newline included. */
+/* One JSON object on one line (docs/loss-accounting.md#the-stats-json-object), newline
+ * included. */
 void uf_stats_json(FILE *f, const struct uf_snap *s);
 
 /* The human line: rates since prev (NULL: none yet). */
