@@ -40,7 +40,7 @@ uf_ipv4_is_mcast(uint32_t host_ip)
 #define UF_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define UF_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
-/* Exit codes of the udpfan program (INTERFACE.md). */
+/* Exit codes of the udpfan program (docs/configuration.md#exit-codes). */
 enum uf_exit {
 	UF_EXIT_OK = 0,
 	UF_EXIT_OTHER = 1,

@@ -207,7 +207,7 @@ uf_rules_lpm(const struct uf_config *cfg, int socket)
 	if (lpm == NULL)
 		return NULL;
 	/*
-	 * First match wins (INTERFACE.md). The config rejects a rule that an earlier rule covers,
+	 * First match wins (docs/configuration.md#rules). The config rejects a rule that an earlier rule covers,
 	 * so among the rules that match an address the first is the longest, and longest-prefix
 	 * match gives the same answer at a cost that does not grow with the number of rules.
 	 * A /0 rule (the last, then) covers every address: rte_lpm_add refuses depth 0, and the

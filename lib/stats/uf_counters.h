@@ -2,7 +2,7 @@
  * The ledger's counters: one list of reasons, from which the enums, the JSON keys and the
  * docs' table are generated, and the per-lcore single-writer counter block.
  *
- * Identities (ARCHITECTURE.md invariant 1, extended for sampling):
+ * Identities (docs/loss-accounting.md#the-three-identities):
  *   rx             == forwarded + control + Σ drop[reason]
  *   fanout         == copies_attempted + sampled_out
  *   copies_attempted == tx_ok + Σ tx_drop[reason]

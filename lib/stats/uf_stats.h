@@ -167,7 +167,8 @@ void uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stat
 void uf_stats_visit_port(const struct uf_snap_port *p, const struct uf_stats_visitor *v, void *arg);
 void uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor *v, void *arg);
 
-/* One JSON object on one line (INTERFACE.md), newline included. */
+/* One JSON object on one line (docs/loss-accounting.md#the-stats-json-object), newline
+ * included. */
 void uf_stats_json(FILE *f, const struct uf_snap *s);
 
 /*

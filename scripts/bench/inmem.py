@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Bench 1 (BENCHMARKING.md): udpfan's per-packet CPU cost in memory, against testpmd on the
-same vdevs, the same lcores, in the same run.
+"""Bench 1 (docs/benchmarks.md#bench-1-pipeline-cost-in-memory): udpfan's per-packet CPU cost
+in memory, against testpmd on the same vdevs, the same lcores, in the same run.
 
 Input: net_pcap with infinite_rx replays a capture of sequence-numbered UDP datagrams (64
 flows) from memory; output: net_null with no-rx=1 swallows every frame. One worker lcore

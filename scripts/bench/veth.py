@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Bench 2 of BENCHMARKING.md: udpfan against kernel-socket forwarders on the veth test bed.
+"""Bench 2 (docs/benchmarks.md#bench-2-the-fallback-path-over-veth): udpfan against
+kernel-socket forwarders on the veth test bed.
 
     sudo scripts/bench/veth.py [--quick] [--modes default,rps] [--raw DIR] [--json PATH]
 

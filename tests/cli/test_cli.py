@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The command line contract of INTERFACE.md: --check on every example config, one
-`udpfan: error: FILE:LINE:COL: key: ...` line and exit 2 for each bad config, exit 3 for an
-environment problem, --version, --help, --list-quirks --json."""
+"""The command line contract of docs/configuration.md#command-line: --check on every example
+config, one `udpfan: error: FILE:LINE:COL: key: ...` line and exit 2 for each bad config,
+exit 3 for an environment problem, --version, --help, --list-quirks --json."""
 import glob
 import json
 import os

@@ -14,7 +14,7 @@ checksums in, the cheap incremental path, nothing completed. Either way the sink
 must refuse no copy (uflive.Sink checks InCsumErrors and InHdrErrors in their namespaces)."""
 from testbed import FWD_IP, Testbed
 from uflive import Sink, Udpfan, dest_lines, send
-from ufrun import Suite, need_root, tmpdir
+from ufrun import Suite, tmpdir
 
 COUNT = 3000
 RATE = 5000
@@ -139,8 +139,7 @@ def case_chain_nombuf():
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
         for offload in (True, False):
             s.run(case_static, kind, offload)

@@ -10,7 +10,8 @@ ends and check they agree.
      generator resolves the sink's MAC), and the counts agree the same way.
   4. a target that does not answer ARP: the generator exits 3 with one error line.
 
-Root only (namespaces, AF_XDP, hugepages); exit 77 (skip) otherwise.
+Root only (namespaces, AF_XDP, hugepages); exit 77 (skip) otherwise. Each case sets up its
+own test bed (tests/lib/ufrun.py Suite: one meson test per case).
 """
 import json
 import os
@@ -19,7 +20,8 @@ import sys
 import tempfile
 import time
 
-from testbed import Testbed, wait_for, root, SRC_IP, FWD_IP
+from testbed import Testbed, wait_for, SRC_IP, FWD_IP
+from ufrun import Suite
 
 BUILD = os.environ.get("UF_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 GEN = os.path.join(BUILD, "app", "udpfan-gen", "udpfan-gen")
@@ -60,14 +62,9 @@ def run_json(proc, name, timeout=60):
         raise AssertionError("%s printed no JSON:\n%s\n%s" % (name, out, err[-3000:]))
 
 
-CHECKS = [0]
-
-
 def check(cond, what, *ctx):
     if not cond:
-        print("%d passed, 1 failed" % CHECKS[0])
         raise AssertionError(what + "".join("\n" + json.dumps(c) for c in ctx))
-    CHECKS[0] += 1
     print("ok: " + what)
 
 
@@ -162,21 +159,27 @@ def case_no_arp(tb, tmp):
           "no ARP answer: exit 3, one error line (%s)" % (lines[0] if lines else err[-300:]))
 
 
+def on_testbed(case):
+    """case(tb, tmp) as a Suite case on a test bed and in a directory of its own."""
+    def run():
+        with tempfile.TemporaryDirectory(prefix="uf-gen-sink-") as tmp, \
+                Testbed(prefix="ugs", sinks=1) as tb:
+            case(tb, tmp)
+    run.__name__ = case.__name__
+    return run
+
+
 def main():
-    if not root():
-        skip("needs root (namespaces, AF_XDP, hugepages)")
-    for b in (GEN, SINK):
-        if not os.access(b, os.X_OK):
-            raise SystemExit("not built: " + b)
-    if not wait_for(lambda: free_huge_mb() >= 128, 30, step=1):
-        skip("fewer than 128 MiB of free hugepages (someone else's run?)")
-    with tempfile.TemporaryDirectory(prefix="uf-gen-sink-") as tmp, \
-            Testbed(prefix="ugs", sinks=1) as tb:
-        case_in_order(tb, tmp)
-        case_late_sink(tb, tmp)
-        case_dpdk_sink(tb, tmp)
-        case_no_arp(tb, tmp)
-    print("%d passed, 0 failed" % CHECKS[0])
+    s = Suite(root=True)
+    if not s.listing:
+        for b in (GEN, SINK):
+            if not os.access(b, os.X_OK):
+                raise SystemExit("not built: " + b)
+        if not wait_for(lambda: free_huge_mb() >= 128, 30, step=1):
+            skip("fewer than 128 MiB of free hugepages (someone else's run?)")
+    for case in (case_in_order, case_late_sink, case_dpdk_sink, case_no_arp):
+        s.run(on_testbed(case))
+    s.finish()
 
 
 if __name__ == "__main__":

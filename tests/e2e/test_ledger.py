@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from ufrun import UF_SRC, Suite, need_root, tmpdir
+from ufrun import UF_SRC, Suite, tmpdir
 
 LEDGER = os.path.join(UF_SRC, "scripts", "ledger.py")
 
@@ -103,8 +103,7 @@ def case_kernel_sender():
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     s.run(case_clean)
     s.run(case_kernel_sender)
     s.run(case_overload)

@@ -18,7 +18,7 @@ import time
 
 from testbed import FWD_IP, SRC_IP, Testbed
 from uflive import Sink, Udpfan, send
-from ufrun import Suite, need_root, tmpdir
+from ufrun import Suite, tmpdir
 
 
 def config(tb, kind):
@@ -94,8 +94,7 @@ def case_dead_egress_port(kind, own):
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     s.run(case_dead_egress_port, "af_packet", True)
     s.run(case_dead_egress_port, "af_xdp", False)
     s.finish()

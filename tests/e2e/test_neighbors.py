@@ -14,7 +14,7 @@ import time
 
 from testbed import FWD_IP, GW_IP, Testbed
 from uflive import Sink, Udpfan, dest_lines, send
-from ufrun import Suite, need_root, read_stats, tmpdir
+from ufrun import Suite, read_stats, tmpdir
 
 
 def config(tb, kind, far=True, arp="reachable_s: 30"):
@@ -110,8 +110,7 @@ def case_sink_down_and_back(kind):
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
         for offload in (True, False):
             s.run(case_resolve_all, kind, offload)

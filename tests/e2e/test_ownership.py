@@ -12,7 +12,7 @@ import time
 from testbed import Testbed, wait_for
 from uflive import PY, Sink, Udpfan, send
 from ufown import run_in_fwd, write, xdp_prog
-from ufrun import Suite, need_root, tmpdir
+from ufrun import Suite, tmpdir
 from test_forward import config
 
 COUNT = 6000
@@ -118,8 +118,7 @@ def case_foreign_xdp_program():
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
         s.run(case_second_refused, kind)
     s.run(case_foreign_fanout_socket)

@@ -9,7 +9,7 @@ import subprocess
 
 from testbed import FWD_IP, SRC_IP, Testbed
 from uflive import Sink, Udpfan, send
-from ufrun import Suite, need_root, tmpdir
+from ufrun import Suite, tmpdir
 
 COUNT = 2000
 
@@ -63,8 +63,7 @@ stats: { interval_s: 0.5 }
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
         s.run(case_policy, kind)
     s.finish()

@@ -9,7 +9,7 @@ import os
 from testbed import Testbed
 from uflive import Sink, Udpfan, send
 from ufown import run_in_fwd, write
-from ufrun import Suite, need_root, tmpdir
+from ufrun import Suite, tmpdir
 from test_forward import config
 
 # docs/deployment.md, "Least privilege"
@@ -73,8 +73,7 @@ def case_one_cap_less(kind):
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     for kind in ("af_packet", "af_xdp"):
         s.run(case_exact_caps_forward, kind)
     for kind in ("af_packet", "af_xdp"):

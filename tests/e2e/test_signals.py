@@ -14,7 +14,7 @@ import time
 from testbed import Testbed
 from uflive import Sink, Udpfan, send
 from ufown import hugefiles, write, xdp_prog
-from ufrun import UDPFAN, Suite, final, ledger, need_root, read_stats, tmpdir
+from ufrun import UDPFAN, Suite, final, ledger, read_stats, tmpdir
 from test_forward import config
 
 COUNT = 6000
@@ -97,8 +97,7 @@ def case_sigkill_leftovers():
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
         s.run(case_sighup_under_traffic, kind)
     for kind in ("af_xdp", "af_packet"):

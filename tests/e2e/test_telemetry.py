@@ -12,7 +12,7 @@ import time
 
 from testbed import FWD_IP, Testbed
 from uflive import Sink, Udpfan, dest_lines, send
-from ufrun import Suite, need_root, tmpdir
+from ufrun import Suite, tmpdir
 
 PREFIX = "uftel"
 
@@ -145,8 +145,7 @@ arp: { retry_ms: 50, max_probes: 2 }
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     for kind in ("af_packet", "af_xdp"):
         s.run(case_telemetry_and_reset, kind)
     s.run(case_exporter)

@@ -18,7 +18,7 @@ import time
 
 from testbed import FWD_IP, SRC_IP, Testbed, wait_for
 from uflive import TOOLS, PY, Sink, Udpfan, dest_lines, send
-from ufrun import Suite, final, ledger, need_root, read_stats, run_udpfan, tmpdir
+from ufrun import Suite, final, ledger, read_stats, run_udpfan, tmpdir
 
 VLAN_NET = "198.18.5"
 
@@ -161,8 +161,7 @@ def case_start_under_flood():
 
 
 def main():
-    need_root()
-    s = Suite()
+    s = Suite(root=True)
     s.run(case_vlan_tagged)
     for kind in ("af_packet", "af_xdp"):
         s.run(case_gso, kind)

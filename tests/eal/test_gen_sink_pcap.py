@@ -7,6 +7,8 @@
   3. the DPDK sink on a crafted capture with known gaps, a duplicate, a late arrival, a bad
      UDP checksum, a frame for another address and an ARP request: each counted where it
      belongs, and a port that got nothing reports lost as null, never 0.
+
+Each is a case of its own (tests/lib/ufrun.py Suite); 2 runs the generator of 1 again.
 """
 import json
 import os
@@ -16,6 +18,7 @@ import sys
 import tempfile
 
 import ufpkt
+from ufrun import Suite
 
 BUILD = os.environ.get("UF_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 GEN = os.path.join(BUILD, "app", "udpfan-gen", "udpfan-gen")
@@ -33,14 +36,9 @@ def run(argv):
     return json.loads(p.stdout)
 
 
-CHECKS = [0]
-
-
 def check(cond, what, *ctx):
     if not cond:
-        print("%d passed, 1 failed" % CHECKS[0])
         raise AssertionError(what + "".join("\n" + json.dumps(c) for c in ctx))
-    CHECKS[0] += 1
     print("ok: " + what)
 
 
@@ -49,16 +47,24 @@ def sink(pcap, extra=()):
                 "--file-prefix", TAG + "s", "--idle", "0.5", "--duration", "20"] + list(extra))
 
 
-def main():
+COUNT, FLOWS, SIZE = 5000, 3, 9  # odd payload: the odd-length checksum path
+
+
+def generate(tmp):
+    out = os.path.join(tmp, "gen.pcap")
+    gj = run([GEN, "--dev", "net_pcap0,tx_pcap=" + out, "--ip", SRC + "/24", "--dst",
+              DST + ":6000", "--dst-mac", PCAP_MAC, "--count", str(COUNT), "--flows",
+              str(FLOWS), "--size", str(SIZE), "--burst", "32", "--no-huge",
+              "--file-prefix", TAG + "g"])
+    check(gj["sent"] == COUNT and gj["last_seq"] == COUNT - 1 and gj["frame_len"] == 60,
+          "generator: %d frames of 60 bytes (padded)" % COUNT, gj)
+    return out
+
+
+def case_generator_frames():
+    count, flows, size = COUNT, FLOWS, SIZE
     with tempfile.TemporaryDirectory(prefix="uf-gen-pcap-") as tmp:
-        out = os.path.join(tmp, "gen.pcap")
-        count, flows, size = 5000, 3, 9  # odd payload: the odd-length checksum path
-        gj = run([GEN, "--dev", "net_pcap0,tx_pcap=" + out, "--ip", SRC + "/24", "--dst",
-                  DST + ":6000", "--dst-mac", PCAP_MAC, "--count", str(count), "--flows",
-                  str(flows), "--size", str(size), "--burst", "32", "--no-huge",
-                  "--file-prefix", TAG + "g"])
-        check(gj["sent"] == count and gj["last_seq"] == count - 1 and gj["frame_len"] == 60,
-              "generator: %d frames of 60 bytes (padded)" % count, gj)
+        out = generate(tmp)
         frames = ufpkt.read_pcap(out)
         check(len(frames) == count, "tx_pcap holds every frame")
         for i, f in enumerate(frames):
@@ -71,6 +77,11 @@ def main():
             assert f[20] & 0x40, "DF"
         print("ok: every frame's checksums, lengths, padding, sequence and source port")
 
+
+def case_sink_generated():
+    count, flows = COUNT, FLOWS
+    with tempfile.TemporaryDirectory(prefix="uf-gen-pcap-") as tmp:
+        out = generate(tmp)
         sj = sink(out, ["--expect-first", "0", "--expect-last", str(count - 1)])
         d = sj["destinations"]["%s:6000" % DST]
         check(d["received"] == count and d["lost"] == 0 and d["duplicated"] == 0 and
@@ -78,6 +89,9 @@ def main():
               "DPDK sink accounted every generated frame", sj)
         check(len(sj["senders"]) == flows, "one sender per flow", sj)
 
+
+def case_sink_crafted():
+    with tempfile.TemporaryDirectory(prefix="uf-gen-pcap-") as tmp:
         # crafted: 0..99 without 10, 11 and 99, 20 twice, 50 after 60, one bad checksum
         seqs = [s for s in range(99) if s not in (10, 11, 50)]
         seqs.insert(seqs.index(60) + 1, 50)
@@ -109,7 +123,14 @@ def main():
         sj = sink(cp, ["--port", "6000", "--expect-last", "99"])
         check(sj["destinations"]["%s:6000" % DST]["lost"] == 3,
               "--expect-last counts the lost tail", sj)
-    print("%d passed, 0 failed" % CHECKS[0])
+
+
+def main():
+    s = Suite()
+    s.run(case_generator_frames)
+    s.run(case_sink_generated)
+    s.run(case_sink_crafted)
+    s.finish()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Run udpfan (and friends) from tests, and check what it says about itself."""
+import inspect
 import json
 import os
 import subprocess
@@ -77,15 +78,50 @@ def ledger(stats):
 
 
 class Suite:
-    """Minimal runner: each case a function; prints `N passed, N failed` at the end."""
+    """The runner of every Python test file: each case a function, run in main() by
+    `s.run(case_fn, *args)`. A case's name is the function's without `case_`, then each
+    argument, a bool as its parameter's name or no_<name>: case_static("af_xdp", False) is
+    `static_af_xdp_no_offload`.
 
-    def __init__(self):
+    The command line picks what runs: no argument, every case (by hand); `--list`, print
+    each case's name and run nothing (meson registers one test per name: tests/e2e/meson.build,
+    docs/testing.md); NAME..., only those cases, an unknown name a failure. Each case prints
+    `ok|FAIL|SKIP name`, the run ends with `N passed, N failed[, N skipped]`; exit 0, 1, or
+    77 (meson's skip) when every case that ran was skipped.
+
+    root: the cases need root (namespaces, AF_XDP); without it nothing runs, exit 77."""
+
+    def __init__(self, root=False, argv=None):
+        argv = list(sys.argv[1:] if argv is None else argv)
+        self.listing = argv == ["--list"]
+        self.wanted = None if self.listing or not argv else argv
+        self.names = []
         self.passed = 0
         self.failed = 0
         self.skipped = 0
+        if root and not self.listing:
+            need_root()
+
+    @staticmethod
+    def case_name(fn, args):
+        name = fn.__name__[5:] if fn.__name__.startswith("case_") else fn.__name__
+        params = list(inspect.signature(fn).parameters)
+        for i, a in enumerate(args):
+            if isinstance(a, bool):
+                a = params[i] if a else "no_" + params[i]
+            name += "_" + str(a)
+        return name
 
     def run(self, fn, *args):
-        name = fn.__name__ + (repr(args) if args else "")
+        name = self.case_name(fn, args)
+        if name in self.names:
+            raise SystemExit("two cases named %s" % name)
+        self.names.append(name)
+        if self.listing:
+            print(name)
+            return
+        if self.wanted is not None and name not in self.wanted:
+            return
         try:
             fn(*args)
         except SkipCase as e:
@@ -101,6 +137,12 @@ class Suite:
         print("ok   %s" % name)
 
     def finish(self):
+        if self.listing:
+            sys.exit(0)
+        for w in self.wanted or ():
+            if w not in self.names:
+                self.failed += 1
+                print("FAIL %s: no such case (--list names them)" % w)
         line = "%d passed, %d failed" % (self.passed, self.failed)
         if self.skipped:
             line += ", %d skipped" % self.skipped

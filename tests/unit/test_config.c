@@ -112,7 +112,7 @@ expect_err_at(const char *file, int fline, const char *text, const char *needle,
 #define BASE PORTS_WAN LISTEN DESTS
 #define LISTEN_P0 "listen:\n  port: p0\n  udp_port: 5000\n"
 
-/* ---- a full valid config: INTERFACE.md's example and every extension ---- */
+/* ---- a full valid config: docs/configuration.md's complete example and every extension ---- */
 
 static const char full_cfg[] =
 		"# udpfan: every key\n"
@@ -438,7 +438,7 @@ test_err_keys(void)
 static void
 test_err_values(void)
 {
-	/* the message INTERFACE.md shows, whole */
+	/* the message docs/configuration.md#exit-codes shows, whole */
 	{
 		static const char t[] = PORTS_WAN LISTEN "destinations:\n"
 							 "  - { ip: 10.0.0.20, udp_port: 6000 }\n"
