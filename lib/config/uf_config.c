@@ -1021,14 +1021,6 @@ in_subnet(rte_be32_t a, rte_be32_t net, uint8_t len)
 	return ((rte_be_to_cpu_32(a) ^ rte_be_to_cpu_32(net)) & mask) == 0;
 }
 
-static const char *
-ip_str(rte_be32_t ip, char *buf)
-{
-	struct in_addr a = { .s_addr = ip };
-
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
-}
-
 static int
 validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 {
@@ -1075,14 +1067,14 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 			}
 			if (pi->ip == pj->ip) {
 				perr_pos(p, &pi->pos, key, "ip %s is also ports[%d]'s",
-					 ip_str(pi->ip, a), j);
+					 uf_ip_str(pi->ip, a), j);
 				return -1;
 			}
 		}
 		if (pi->has_gateway && !in_subnet(pi->gateway, pi->ip, pi->prefix_len)) {
 			snprintf(key, sizeof(key), "ports[%d].gateway", i);
 			perr_pos(p, &pi->gateway_pos, key, "%s is not on the port's subnet %s/%u",
-				 ip_str(pi->gateway, a), ip_str(pi->ip, b), pi->prefix_len);
+				 uf_ip_str(pi->gateway, a), uf_ip_str(pi->ip, b), pi->prefix_len);
 			return -1;
 		}
 	}
@@ -1119,19 +1111,20 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 		}
 		eg = &cfg->ports[d->port];
 		if (hip == 0 || hip == 0xffffffff || (hip >> 24) == 127 || (hip >> 28) == 0xf) {
-			perr_pos(p, &d->pos, key, "%s cannot be a destination", ip_str(d->ip, a));
+			perr_pos(p, &d->pos, key, "%s cannot be a destination",
+				 uf_ip_str(d->ip, a));
 			return -1;
 		}
 		if (uf_ipv4_is_mcast(hip) && d->has_mac) {
 			perr_pos(p, &d->pos, key,
 				 "%s is multicast: its MAC follows from the address; "
 				 "drop the mac key",
-				 ip_str(d->ip, a));
+				 uf_ip_str(d->ip, a));
 			return -1;
 		}
 		if (d->ip == eg->ip) {
-			perr_pos(p, &d->pos, key, "%s is port %s's own address", ip_str(d->ip, a),
-				 eg->name);
+			perr_pos(p, &d->pos, key, "%s is port %s's own address",
+				 uf_ip_str(d->ip, a), eg->name);
 			return -1;
 		}
 		if (!uf_ipv4_is_mcast(hip) && !d->has_mac &&
@@ -1139,7 +1132,8 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 			perr_pos(p, &d->pos, key,
 				 "%s is not on port %s's subnet %s/%u and the port has "
 				 "no gateway (add ports[].gateway or a static mac)",
-				 ip_str(d->ip, a), eg->name, ip_str(eg->ip, b), eg->prefix_len);
+				 uf_ip_str(d->ip, a), eg->name, uf_ip_str(eg->ip, b),
+				 eg->prefix_len);
 			return -1;
 		}
 		for (j = 0; j < i; j++) {
@@ -1148,7 +1142,7 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 			if (e->ip == d->ip && e->udp_port == d->udp_port && e->port == d->port &&
 			    e->source == d->source && e->source_ip == d->source_ip) {
 				perr_pos(p, &d->pos, key, "%s:%u is also destinations[%d]",
-					 ip_str(d->ip, a), d->udp_port, j);
+					 uf_ip_str(d->ip, a), d->udp_port, j);
 				return -1;
 			}
 		}
@@ -1175,8 +1169,8 @@ validate(struct pctx *p, yaml_node_t *root, struct top_arg *t)
 				perr_pos(p, &r->pos, key,
 					 "%s/%u can never match: rules[%d] (%s/%u) "
 					 "comes first and covers it",
-					 ip_str(r->prefix, a), r->len, j, ip_str(e->prefix, b),
-					 e->len);
+					 uf_ip_str(r->prefix, a), r->len, j,
+					 uf_ip_str(e->prefix, b), e->len);
 				return -1;
 			}
 		}

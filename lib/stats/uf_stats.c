@@ -80,14 +80,6 @@ sum_txdrops(const struct uf_lcore_ctr *c)
 	return s;
 }
 
-static const char *
-ip_str(rte_be32_t ip, char *buf)
-{
-	struct in_addr a = { .s_addr = ip };
-
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
-}
-
 static double
 busy_pct(uint64_t busy, uint64_t total)
 {
@@ -199,8 +191,8 @@ uf_stats_json(FILE *f, const struct uf_snap *s)
 			"\"%s\", \"mac\": \"%s\", \"state\": \"%s\", \"tx_ok\": %" PRIu64
 			", \"tx_drop\": %" PRIu64 ", \"sampled_out\": %" PRIu64
 			", \"no_neighbor\": %" PRIu64 "}",
-			i ? ", " : "", ip_str(d->ip, a), d->udp_port, d->port,
-			ip_str(d->next_hop, b), mac, d->state, d->c.tx_ok, d->c.tx_drop,
+			i ? ", " : "", uf_ip_str(d->ip, a), d->udp_port, d->port,
+			uf_ip_str(d->next_hop, b), mac, d->state, d->c.tx_ok, d->c.tx_drop,
 			d->c.sampled_out, d->c.no_neighbor);
 	}
 	fprintf(f, "]}\n");
@@ -485,7 +477,7 @@ uf_stats_ledger(FILE *f, const struct uf_snap *s)
 		fprintf(f,
 			"  dest %-15s:%-5u %-10s tx_ok %" PRIu64 " tx_drop %" PRIu64
 			" sampled_out %" PRIu64 "\n",
-			ip_str(d->ip, a), d->udp_port, d->state, d->c.tx_ok, d->c.tx_drop,
+			uf_ip_str(d->ip, a), d->udp_port, d->state, d->c.tx_ok, d->c.tx_drop,
 			d->c.sampled_out);
 	}
 	for (i = 0; i < s->n_ports; i++) {

@@ -5,12 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
 
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
-#include "uf_app.h"
 #include "uf_tel.h"
 
 /* 23.03 renamed the u64 helpers (the old names are deprecated, which -Werror refuses) */
@@ -20,16 +18,8 @@
 #define tel_u64(d, k, v) rte_tel_data_add_dict_u64((d), (k), (v))
 #endif
 
-static struct uf_app *tel_app;
-static pthread_mutex_t tel_app_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static const char *
-ip_str(rte_be32_t ip, char *buf)
-{
-	struct in_addr a = { .s_addr = ip };
-
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
-}
+static struct uf_tel_ops tel_ops; /* pub NULL: nothing served */
+static pthread_mutex_t tel_ops_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* a copy of the latest snapshot (each telemetry client has its own thread); NULL when none */
 static struct uf_snap *
@@ -40,16 +30,10 @@ take(void)
 
 	if (s == NULL)
 		return NULL;
-	pthread_mutex_lock(&tel_app_lock);
-	if (tel_app != NULL) {
-		pthread_mutex_lock(&tel_app->tel_lock);
-		if (tel_app->tel_ready) {
-			*s = tel_app->tel_snap;
-			ret = 0;
-		}
-		pthread_mutex_unlock(&tel_app->tel_lock);
-	}
-	pthread_mutex_unlock(&tel_app_lock);
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.pub != NULL)
+		ret = uf_snap_pub_get(tel_ops.pub, s);
+	pthread_mutex_unlock(&tel_ops_lock);
 	if (ret != 0) {
 		free(s);
 		return NULL;
@@ -174,10 +158,10 @@ dest_dict(const struct uf_snap_dest *dd)
 
 	if (d == NULL)
 		return NULL;
-	rte_tel_data_add_dict_string(d, "ip", ip_str(dd->ip, a));
+	rte_tel_data_add_dict_string(d, "ip", uf_ip_str(dd->ip, a));
 	rte_tel_data_add_dict_int(d, "udp_port", dd->udp_port);
 	rte_tel_data_add_dict_string(d, "port", dd->port);
-	rte_tel_data_add_dict_string(d, "next_hop", ip_str(dd->next_hop, a));
+	rte_tel_data_add_dict_string(d, "next_hop", uf_ip_str(dd->next_hop, a));
 	rte_ether_format_addr(m, sizeof(m), &dd->mac);
 	rte_tel_data_add_dict_string(d, "mac", m);
 	rte_tel_data_add_dict_string(d, "state", dd->state);
@@ -351,33 +335,30 @@ cmd_neighbors(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 cmd_port_reset(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	int idx = -1;
+	int ret = -EINVAL;
 
 	(void)cmd;
 	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
-	pthread_mutex_lock(&tel_app_lock);
-	if (tel_app != NULL) {
-		idx = uf_config_port_by_name(tel_app->cfg, params);
-		if (idx >= 0)
-			uf_app_request_reset(tel_app, idx);
-	}
-	pthread_mutex_unlock(&tel_app_lock);
-	if (idx < 0)
-		return -EINVAL;
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.reset_port != NULL)
+		ret = tel_ops.reset_port(tel_ops.arg, params);
+	pthread_mutex_unlock(&tel_ops_lock);
+	if (ret != 0)
+		return ret;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "reset_requested", params);
 	return 0;
 }
 
 void
-uf_tel_register(struct uf_app *app)
+uf_tel_register(const struct uf_tel_ops *ops)
 {
 	static bool registered;
 
-	pthread_mutex_lock(&tel_app_lock);
-	tel_app = app;
-	pthread_mutex_unlock(&tel_app_lock);
+	pthread_mutex_lock(&tel_ops_lock);
+	tel_ops = *ops;
+	pthread_mutex_unlock(&tel_ops_lock);
 	if (registered)
 		return;
 	registered = true;
@@ -394,10 +375,10 @@ uf_tel_register(struct uf_app *app)
 }
 
 void
-uf_tel_unregister(struct uf_app *app)
+uf_tel_unregister(const struct uf_tel_ops *ops)
 {
-	pthread_mutex_lock(&tel_app_lock);
-	if (tel_app == app)
-		tel_app = NULL;
-	pthread_mutex_unlock(&tel_app_lock);
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.pub == ops->pub && tel_ops.arg == ops->arg)
+		memset(&tel_ops, 0, sizeof(tel_ops));
+	pthread_mutex_unlock(&tel_ops_lock);
 }
