@@ -13,7 +13,6 @@
 
 #include "uf_app.h"
 #include "uf_env.h"
-#include "uf_place.h"
 
 #define CTL_SLEEP_US 500
 #define LINK_WAIT_MS_DEFAULT 5000
@@ -42,75 +41,6 @@ ctl_tick(struct uf_app *app)
 	}
 	if (app->timers)
 		rte_timer_manage();
-}
-
-static void
-place_warn(void *arg, const char *msg)
-{
-	(void)arg;
-	UF_LOG(WARNING, "placement: %s", msg);
-}
-
-static void
-check_placement(struct uf_app *app)
-{
-	struct uf_place pl;
-	int i;
-
-	memset(&pl, 0, sizeof(pl));
-	uf_place_lcores(&pl, app->worker_lcore, app->n_workers);
-	pl.n_ports = app->cfg->n_ports;
-	for (i = 0; i < app->cfg->n_ports; i++) {
-		/* a vdev has no socket of its own (it follows the caller's) */
-		pl.port_socket[i] = app->ports[i].cfg->is_pci ? app->ports[i].socket : -1;
-		pl.port_name[i] = app->ports[i].cfg->name;
-	}
-	uf_placement_check(&pl, NULL, place_warn, NULL);
-}
-
-static int
-create_workers(struct uf_app *app, struct uf_err *err)
-{
-	const struct uf_config *cfg = app->cfg;
-	const struct uf_port *lp = &app->ports[cfg->listen.port];
-	struct uf_worker_port wp[UF_MAX_PORTS];
-	struct uf_worker_conf wc = {
-		.n_ports = (uint16_t)cfg->n_ports,
-		.ports = wp,
-		.burst = cfg->fwd.burst,
-		.tx_retries = cfg->fwd.tx_retries,
-		.drain_us = cfg->fwd.drain_us,
-		.tx_stall_ms = cfg->fwd.tx_stall_ms,
-		.tx_probe_ms = UF_TX_PROBE_MS,
-		.shared = &app->sh,
-	};
-	int i, ret;
-
-	for (i = 0; i < cfg->n_ports; i++) {
-		const struct uf_port *p = &app->ports[i];
-
-		memset(&wp[i], 0, sizeof(wp[i]));
-		wp[i].port_id = p->port_id;
-		wp[i].socket = p->socket;
-		wp[i].name = p->cfg->name;
-		wp[i].id.mac = p->mac;
-		wp[i].id.ip = p->cfg->ip;
-		wp[i].id.listen = i == cfg->listen.port;
-		wp[i].id.partial_csum = p->plan.partial_csum;
-		wp[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
-		wp[i].id.max_len = uf_port_max_len(p->plan.mtu);
-		wp[i].pad_to = p->plan.pad_to;
-	}
-	for (i = 0; i < app->n_workers; i++) {
-		wc.id = (uint16_t)i;
-		wc.lcore = app->worker_lcore[i];
-		wc.copy_pool = lp->pool[i];
-		wc.hdr_pool = lp->hdr_pool[i];
-		ret = uf_worker_create(&wc, &app->w[i], err);
-		if (ret != 0)
-			return ret;
-	}
-	return 0;
 }
 
 /* telemetry's /udpfan/port_reset (a telemetry thread) */
@@ -177,12 +107,12 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	ret = uf_resolve_init(&app->res, cfg, app->ports[cfg->listen.port].socket, err);
 	if (ret != 0)
 		return ret;
-	ret = create_workers(app, err);
+	ret = uf_app_create_workers(app, err);
 	if (ret != 0)
 		return ret;
 	uf_ctlframes_init(&app->cf, cfg, app->ports, app->w, app->n_workers, &app->res.neigh,
 			  &app->ctl);
-	check_placement(app);
+	uf_app_check_placement(app);
 	if (uf_resolve_publish(&app->res, app->ports, &app->sh, &app->ctl) != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "cannot build the fan-out plan: out of memory");
 		return -ENOMEM;
@@ -217,7 +147,6 @@ int
 uf_app_run(struct uf_app *app, struct uf_err *err)
 {
 	const struct uf_config *cfg = app->cfg;
-	const char *json = app->opts.stats_json != NULL ? app->opts.stats_json : cfg->stats.json;
 	uint64_t hz = rte_get_tsc_hz(), interval, next, end = 0;
 	struct uf_port_opts po = { .link_wait_ms = app->opts.link_wait_ms ? app->opts.link_wait_ms
 									  : LINK_WAIT_MS_DEFAULT };
@@ -225,14 +154,8 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	uint16_t k;
 	int i, ret;
 
-	if (json != NULL && json[0] != '\0') {
-		app->json = fopen(json, "a");
-		if (app->json == NULL) {
-			uf_err_set(err, UF_EXIT_ENV, "cannot open the stats file %s: %s", json,
-				   strerror(errno));
-			return -1;
-		}
-	}
+	if (uf_app_stats_open(app, err) != 0)
+		return -1;
 	for (i = 0; i < cfg->n_ports; i++) {
 		ret = uf_port_start(&app->ports[i], cfg, &po, err);
 		if (ret != 0)

@@ -3,7 +3,8 @@
  * (ARP, ICMP, neighbour timers, plan updates, stats, telemetry), which sleeps between ticks;
  * then a clean stop that drains the workers and writes the final stats. uf_app.c composes
  * the parts: uf_resolve (destinations, plan), uf_ctlframes (ARP/ICMP), uf_app_watch.c (links,
- * resets), uf_app_stats.c (snapshots, stats output), lib/fwd (workers), lib/port, lib/tel.
+ * resets), uf_app_stats.c (snapshots, stats output), uf_app_workers.c (lib/fwd workers),
+ * lib/port, lib/tel.
  */
 #ifndef UF_APP_H
 #define UF_APP_H
@@ -105,6 +106,10 @@ void uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final);
 
 /* ---- the parts of the control lcore, for uf_app.c (uf_app_watch.c, uf_app_stats.c) ---- */
 
+/* Start-up (uf_app_workers.c): every worker, then the placement warnings. */
+int uf_app_create_workers(struct uf_app *app, struct uf_err *err);
+void uf_app_check_placement(struct uf_app *app);
+
 /* ms since the run started (the control clock) */
 uint64_t uf_app_now_ms(const struct uf_app *app);
 
@@ -117,6 +122,9 @@ void uf_app_handle_resets(struct uf_app *app);
 
 /* Every LINK_POLL_MS and after a link-change event: link state and TX stalls. */
 void uf_app_check_links(struct uf_app *app);
+
+/* Open the stats JSON file (opts, else the config's; none: no file). 0, or -1 with err. */
+int uf_app_stats_open(struct uf_app *app, struct uf_err *err);
 
 /* A snapshot, the host-setting hints, the human line, the JSON line, the telemetry copy. */
 void uf_app_stats_tick(struct uf_app *app, bool final);

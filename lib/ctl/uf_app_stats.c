@@ -3,6 +3,7 @@
  * destinations, ports), the hints for drops the host's settings cause, and where a snapshot
  * goes each interval (the human line, the JSON line, telemetry's published copy).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -168,3 +169,19 @@ uf_app_stats_tick(struct uf_app *app, bool final)
 	app->cur ^= 1;
 }
 
+int
+uf_app_stats_open(struct uf_app *app, struct uf_err *err)
+{
+	const char *json =
+			app->opts.stats_json != NULL ? app->opts.stats_json : app->cfg->stats.json;
+
+	if (json == NULL || json[0] == '\0')
+		return 0;
+	app->json = fopen(json, "a");
+	if (app->json == NULL) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot open the stats file %s: %s", json,
+			   strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -97,9 +97,8 @@ uf_app_watch_port(struct uf_app *app, int i)
 {
 	const struct uf_port *p = &app->ports[i];
 
-	if (p->plan.lsc &&
-	    rte_eth_dev_callback_register(p->port_id, RTE_ETH_EVENT_INTR_LSC, on_lsc_event, app) !=
-		    0)
+	if (p->plan.lsc && rte_eth_dev_callback_register(p->port_id, RTE_ETH_EVENT_INTR_LSC,
+							 on_lsc_event, app) != 0)
 		UF_LOG(NOTICE, "port %s: cannot register for link-change events; polled",
 		       p->cfg->name);
 	if (p->quirk->reset_event)
@@ -174,4 +173,3 @@ uf_app_check_links(struct uf_app *app)
 		app->tx_stalled[i] = st;
 	}
 }
-

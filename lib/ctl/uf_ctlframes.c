@@ -11,9 +11,9 @@ static const struct rte_ether_addr bcast = { .addr_bytes = { 0xff, 0xff, 0xff, 0
 static const struct rte_ether_addr zero_mac;
 
 void
-uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg,
-		  const struct uf_port *ports, struct uf_worker *const *w, uint16_t n_workers,
-		  struct uf_neigh_table *neigh, struct uf_ctl_ctr *ctr)
+uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg, const struct uf_port *ports,
+		  struct uf_worker *const *w, uint16_t n_workers, struct uf_neigh_table *neigh,
+		  struct uf_ctl_ctr *ctr)
 {
 	int i;
 

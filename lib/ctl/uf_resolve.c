@@ -10,8 +10,7 @@
 #include "uf_resolve.h"
 
 int
-uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket,
-		struct uf_err *err)
+uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, struct uf_err *err)
 {
 	struct uf_neigh_params np = {
 		.reachable_ms = cfg->arp.reachable_s * 1000,
