@@ -231,6 +231,7 @@ uf_app_fini(struct uf_app *app)
 	int i;
 
 	uf_tel_unregister(&app->tel);
+	uf_snap_pub_fini(&app->pub);
 	for (i = 0; i < app->n_ports_up; i++) {
 		uf_app_unwatch_port(app, i);
 		uf_port_close(&app->ports[i]);
