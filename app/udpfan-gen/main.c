@@ -433,7 +433,7 @@ summary(FILE *f, const struct gen_opts *o, const struct gen_lcore *lc,
 	const struct rte_ether_addr *next_mac)
 {
 	const double secs = (double)lc->c.cyc / (double)rte_get_tsc_hz();
-	char a[16], b[16];
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN];
 
 	fprintf(f,
 		"{\"sent\": %" PRIu64 ", \"tx_full_retries\": %" PRIu64 ", \"seconds\": %.6f, "
@@ -450,8 +450,8 @@ summary(FILE *f, const struct gen_opts *o, const struct gen_lcore *lc,
 		", \"alloc_failures\": %" PRIu64 ", \"pacing_resets\": %" PRIu64
 		", \"loop_max_gap_us\": %.1f, \"rx\": %" PRIu64 ", \"arp_replies\": %" PRIu64
 		", \"icmp_replies\": %" PRIu64 ", \"port\": ",
-		o->burst, o->flows, o->size, t->frame_len, o->rate, uf_tool_ip_str(o->ip, a),
-		o->sport, uf_tool_ip_str(o->dst_ip, b), o->dst_port, RTE_ETHER_ADDR_BYTES(next_mac),
+		o->burst, o->flows, o->size, t->frame_len, o->rate, uf_ip_str(o->ip, a), o->sport,
+		uf_ip_str(o->dst_ip, b), o->dst_port, RTE_ETHER_ADDR_BYTES(next_mac),
 		stop_names[lc->c.stop], lc->c.unsent_at_stop, lc->c.alloc_fail, lc->c.pacing_resets,
 		1e6 * (double)lc->c.max_gap / (double)rte_get_tsc_hz(), lc->c.rx, lc->c.arp_replies,
 		lc->c.icmp_replies);
@@ -476,7 +476,7 @@ main(int argc, char **argv)
 	struct uf_gen_spec spec;
 	struct uf_err err = { 0 };
 	struct rte_ether_addr next_mac;
-	char line[2048], ipa[16], ipb[16], *buf = NULL;
+	char line[2048], ipa[INET_ADDRSTRLEN], ipb[INET_ADDRSTRLEN], *buf = NULL;
 	struct rte_mbuf *none[1];
 	unsigned int tx_lcore;
 	size_t blen = 0;
@@ -491,12 +491,12 @@ main(int argc, char **argv)
 		fprintf(stderr,
 			PROG ": error: --dst %s is not on --ip's subnet: give --gateway or "
 			     "--dst-mac\n",
-			uf_tool_ip_str(o.dst_ip, ipa));
+			uf_ip_str(o.dst_ip, ipa));
 		return UF_EXIT_CONFIG;
 	}
 	if (o.has_gateway && !same_subnet(o.ip, o.gateway, o.prefix_len)) {
 		fprintf(stderr, PROG ": error: --gateway %s is not on --ip's subnet\n",
-			uf_tool_ip_str(o.gateway, ipa));
+			uf_ip_str(o.gateway, ipa));
 		return UF_EXIT_CONFIG;
 	}
 
@@ -525,9 +525,9 @@ main(int argc, char **argv)
 					   "%s%s did not answer ARP (%u requests, "
 					   "%u ms apart, from %s on %s); is it up on this segment? "
 					   "(or give --dst-mac)",
-					   uf_tool_ip_str(hop, ipa),
+					   uf_ip_str(hop, ipa),
 					   hop == o.dst_ip ? "" : " (the gateway)", ARP_TRIES,
-					   ARP_INTERVAL_MS, uf_tool_ip_str(o.ip, ipb), o.t.eal.dev);
+					   ARP_INTERVAL_MS, uf_ip_str(o.ip, ipb), o.t.eal.dev);
 			else
 				uf_err_set(&err, UF_EXIT_ENV, "ARP: %s", rte_strerror(-ret));
 			rc = fail(&err);
@@ -567,8 +567,8 @@ main(int argc, char **argv)
 	UF_TOOL_LOG(INFO,
 		    "sending to %s:%u via " RTE_ETHER_ADDR_PRT_FMT " from lcore %u: %s "
 		    "pps, bursts of %u, %u flow(s), %u-byte payload",
-		    uf_tool_ip_str(o.dst_ip, ipa), o.dst_port, RTE_ETHER_ADDR_BYTES(&next_mac),
-		    tx_lcore, o.rate > 0 ? "paced" : "unpaced", o.burst, o.flows, o.size);
+		    uf_ip_str(o.dst_ip, ipa), o.dst_port, RTE_ETHER_ADDR_BYTES(&next_mac), tx_lcore,
+		    o.rate > 0 ? "paced" : "unpaced", o.burst, o.flows, o.size);
 	ret = rte_eal_remote_launch(gen_loop, &lc, tx_lcore);
 	if (ret != 0) {
 		uf_err_set(&err, UF_EXIT_OTHER, "cannot launch the TX lcore %u: %s", tx_lcore,

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include <netinet/in.h> /* INET_ADDRSTRLEN */
+
+#include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_log.h>
 #include <rte_version.h>
@@ -26,6 +29,9 @@ extern int uf_logtype;
 #define UF_MAX_BURST 64
 #define UF_NAME_MAX 32
 #define UF_DEVSTR_MAX 256
+/* Each worker's two control rings (worker → control, control → worker) hold this many
+ * frames; the port's mbuf pool is sized for both being full (lib/port, lib/fwd). */
+#define UF_CTL_RING_SIZE 1024
 
 /* An IPv4 multicast (class D, 224.0.0.0/4) address, in host order. Not RTE_IS_IPV4_MCAST:
  * in DPDK 22.11 its RTE_IPV4(224, 0, 0, 0) shifts 224 << 24 as a signed int, undefined
@@ -53,6 +59,9 @@ struct uf_err {
 	int code;
 	char msg[512];
 };
+
+/* Dotted quad of a network-order address into buf (INET_ADDRSTRLEN bytes); returns buf. */
+const char *uf_ip_str(rte_be32_t ip, char *buf);
 
 void uf_err_set(struct uf_err *err, int code, const char *fmt, ...) __rte_format_printf(3, 4);
 

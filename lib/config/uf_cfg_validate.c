@@ -20,14 +20,6 @@ in_subnet(rte_be32_t a, rte_be32_t net, uint8_t len)
 	return ((rte_be_to_cpu_32(a) ^ rte_be_to_cpu_32(net)) & mask) == 0;
 }
 
-static const char *
-ip_str(rte_be32_t ip, char *buf)
-{
-	struct in_addr a = { .s_addr = ip };
-
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
-}
-
 /* the sections a forwarder cannot run without, and EAL options that exclude each other */
 static int
 validate_required(struct uf_cfg_pctx *p, yaml_node_t *root)
@@ -85,7 +77,7 @@ validate_ports(struct uf_cfg_pctx *p)
 			}
 			if (pi->ip == pj->ip) {
 				uf_cfg_perr_pos(p, &pi->pos, key, "ip %s is also ports[%d]'s",
-						ip_str(pi->ip, a), j);
+						uf_ip_str(pi->ip, a), j);
 				return -1;
 			}
 		}
@@ -93,7 +85,8 @@ validate_ports(struct uf_cfg_pctx *p)
 			snprintf(key, sizeof(key), "ports[%d].gateway", i);
 			uf_cfg_perr_pos(p, &pi->gateway_pos, key,
 					"%s is not on the port's subnet %s/%u",
-					ip_str(pi->gateway, a), ip_str(pi->ip, b), pi->prefix_len);
+					uf_ip_str(pi->gateway, a), uf_ip_str(pi->ip, b),
+					pi->prefix_len);
 			return -1;
 		}
 	}
@@ -145,18 +138,18 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 	}
 	eg = &cfg->ports[d->port];
 	if (hip == 0 || hip == 0xffffffff || (hip >> 24) == 127 || (hip >> 28) == 0xf) {
-		uf_cfg_perr_pos(p, &d->pos, key, "%s cannot be a destination", ip_str(d->ip, a));
+		uf_cfg_perr_pos(p, &d->pos, key, "%s cannot be a destination", uf_ip_str(d->ip, a));
 		return -1;
 	}
 	if (uf_ipv4_is_mcast(hip) && d->has_mac) {
 		uf_cfg_perr_pos(p, &d->pos, key,
 				"%s is multicast: its MAC follows from the address; "
 				"drop the mac key",
-				ip_str(d->ip, a));
+				uf_ip_str(d->ip, a));
 		return -1;
 	}
 	if (d->ip == eg->ip) {
-		uf_cfg_perr_pos(p, &d->pos, key, "%s is port %s's own address", ip_str(d->ip, a),
+		uf_cfg_perr_pos(p, &d->pos, key, "%s is port %s's own address", uf_ip_str(d->ip, a),
 				eg->name);
 		return -1;
 	}
@@ -165,7 +158,8 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 		uf_cfg_perr_pos(p, &d->pos, key,
 				"%s is not on port %s's subnet %s/%u and the port has "
 				"no gateway (add ports[].gateway or a static mac)",
-				ip_str(d->ip, a), eg->name, ip_str(eg->ip, b), eg->prefix_len);
+				uf_ip_str(d->ip, a), eg->name, uf_ip_str(eg->ip, b),
+				eg->prefix_len);
 		return -1;
 	}
 	for (j = 0; j < i; j++) {
@@ -174,7 +168,7 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 		if (e->ip == d->ip && e->udp_port == d->udp_port && e->port == d->port &&
 		    e->source == d->source && e->source_ip == d->source_ip) {
 			uf_cfg_perr_pos(p, &d->pos, key, "%s:%u is also destinations[%d]",
-					ip_str(d->ip, a), d->udp_port, j);
+					uf_ip_str(d->ip, a), d->udp_port, j);
 			return -1;
 		}
 	}
@@ -221,8 +215,8 @@ validate_rules(struct uf_cfg_pctx *p)
 				uf_cfg_perr_pos(p, &r->pos, key,
 						"%s/%u can never match: rules[%d] (%s/%u) "
 						"comes first and covers it",
-						ip_str(r->prefix, a), r->len, j,
-						ip_str(e->prefix, b), e->len);
+						uf_ip_str(r->prefix, a), r->len, j,
+						uf_ip_str(e->prefix, b), e->len);
 				return -1;
 			}
 		}

@@ -1,23 +1,33 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The forwarder's life: ports, workers and the first plan at start-up; then the control lcore
  * (ARP, ICMP, neighbour timers, plan updates, stats, telemetry), which sleeps between ticks;
- * then a clean stop that drains the workers and writes the final stats.
+ * then a clean stop that drains the workers and writes the final stats. uf_app.c composes
+ * the parts: uf_resolve (destinations, plan), uf_ctlframes (ARP/ICMP), uf_app_watch.c (links,
+ * resets), uf_app_stats.c (snapshots, stats output), uf_app_workers.c (lib/fwd workers),
+ * lib/port, lib/tel.
  */
 #ifndef UF_APP_H
 #define UF_APP_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "uf_config.h"
+#include "uf_ctlframes.h"
 #include "uf_fwd.h"
-#include "uf_neigh.h"
 #include "uf_port.h"
+#include "uf_resolve.h"
+#include "uf_snap_pub.h"
 #include "uf_stats.h"
+#include "uf_tel.h"
 
-struct rte_lpm;
+/* link state (docs/architecture.md, "Link state"): read this often on the control lcore,
+ * and at once after a link-change interrupt */
+#define UF_LINK_POLL_MS 100
+/* a port skipped for making no TX progress is tried again this often */
+#define UF_TX_PROBE_MS 100
+
 struct uf_app;
 
 struct uf_app_opts {
@@ -39,26 +49,20 @@ struct uf_app {
 	int n_ports_up; /* initialised, for unwinding */
 	struct uf_worker *w[UF_MAX_WORKERS];
 	struct uf_shared sh;
-	struct rte_lpm *lpm;
 	bool timers; /* a port's PMD needs rte_timer_manage() (ENA) */
 
-	/* neighbours: destination → entry (-1: static MAC or multicast) */
-	struct uf_neigh_table neigh;
-	int dest_neigh[UF_MAX_DESTS];
-	struct rte_ether_addr dest_mac[UF_MAX_DESTS];
-	bool dest_resolved[UF_MAX_DESTS];
-	uint64_t plan_version;
-
+	struct uf_resolve res; /* destinations' next hops, the published plan */
 	struct uf_ctl_ctr ctl;
-	double icmp_tokens[UF_MAX_PORTS];
-	uint64_t icmp_last_ms[UF_MAX_PORTS];
-	bool link_was_up[UF_MAX_PORTS]; /* the link as last checked (check_links) */
+	struct uf_ctlframes cf; /* ARP/ICMP */
+
+	/* links and resets (uf_app_watch.c); the int flags only through __atomic builtins */
+	bool link_was_up[UF_MAX_PORTS]; /* the link as last checked */
 	bool tx_stalled[UF_MAX_PORTS];  /* a worker skips the port: no TX progress */
 	uint64_t next_link_ms;
-	volatile int lsc_pending; /* set by the LSC callback (interrupt thread) */
+	int lsc_pending; /* set by the LSC callback (interrupt thread) */
 	uint64_t lsc_events;
-	volatile int reset_pending[UF_MAX_PORTS];
-	volatile int reload_pending; /* SIGHUP seen; the control loop answers it */
+	int reset_pending[UF_MAX_PORTS];
+	int reload_pending; /* SIGHUP seen; the control loop answers it */
 
 	/* stats */
 	uint64_t start_tsc;
@@ -66,9 +70,8 @@ struct uf_app {
 	struct uf_snap snap[2];
 	int cur;
 	FILE *json;
-	pthread_mutex_t tel_lock; /* the telemetry thread reads tel_snap */
-	struct uf_snap tel_snap;
-	bool tel_ready;
+	struct uf_snap_pub pub; /* the last snapshot, for telemetry */
+	struct uf_tel_ops tel;
 	/* drop reasons that point at the host's settings: what was last told the operator */
 	uint64_t hint_told[UF_DROP_MAX];
 	uint64_t hint_tsc[UF_DROP_MAX];
@@ -100,5 +103,30 @@ void uf_app_fini(struct uf_app *app);
 
 /* Take a snapshot of every counter (control lcore). */
 void uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final);
+
+/* ---- the parts of the control lcore, for uf_app.c (uf_app_watch.c, uf_app_stats.c) ---- */
+
+/* Start-up (uf_app_workers.c): every worker, then the placement warnings. */
+int uf_app_create_workers(struct uf_app *app, struct uf_err *err);
+void uf_app_check_placement(struct uf_app *app);
+
+/* ms since the run started (the control clock) */
+uint64_t uf_app_now_ms(const struct uf_app *app);
+
+/* Port i's link-change and reset events (its quirk row and plan say which) on / off. */
+void uf_app_watch_port(struct uf_app *app, int i);
+void uf_app_unwatch_port(struct uf_app *app, int i);
+
+/* Requested port resets: pause the workers, reset, resume. */
+void uf_app_handle_resets(struct uf_app *app);
+
+/* Every LINK_POLL_MS and after a link-change event: link state and TX stalls. */
+void uf_app_check_links(struct uf_app *app);
+
+/* Open the stats JSON file (opts, else the config's; none: no file). 0, or -1 with err. */
+int uf_app_stats_open(struct uf_app *app, struct uf_err *err);
+
+/* A snapshot, the host-setting hints, the human line, the JSON line, the telemetry copy. */
+void uf_app_stats_tick(struct uf_app *app, bool final);
 
 #endif /* UF_APP_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
@@ -783,4 +784,49 @@ uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, uf_en
 			return -1;
 	}
 	return c.count;
+}
+
+int
+uf_env_check_llq_wc(const struct uf_cfg_port *pc, const struct uf_quirk *q, struct uf_err *err)
+{
+	char val[16], path[512];
+	uint64_t bar;
+
+	if (!q->llq_wc_bar2 || !pc->is_pci)
+		return 0;
+	if (uf_devarg(pc->device, "enable_llq", val, sizeof(val)) && val[0] == '0') {
+		UF_LOG(WARNING,
+		       "port %s: LLQ disabled (enable_llq=0): on 6th-generation instances "
+		       "and newer this costs much of the throughput",
+		       pc->name);
+		return 0;
+	}
+	if (uf_pci_bar_phys(pc->dev_name, 2, &bar) != 0) {
+		UF_LOG(NOTICE, "port %s: cannot read BAR2 of %s; write-combining not verified",
+		       pc->name, pc->dev_name);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/kernel/debug/x86/pat_memtype_list", uf_env_sysfs_root());
+	switch (uf_wc_check(path, bar)) {
+	case 1:
+		UF_LOG(INFO, "port %s: LLQ BAR2 at 0x%" PRIx64 " is write-combining", pc->name,
+		       bar);
+		return 0;
+	case 0:
+		uf_err_set(err, UF_EXIT_ENV,
+			   "port %s: the ENA LLQ BAR2 at 0x%" PRIx64 " is mapped "
+			   "uncached, not write-combining: every TX descriptor push would be a "
+			   "slow PCI write. Bind the ENI to a vfio-pci built with write-combining "
+			   "(amzn-drivers get-vfio-with-wc.sh) or to igb_uio with wc_activate=1 "
+			   "(docs/deployment.md); enable_llq=0 in the device string runs without "
+			   "LLQ instead",
+			   pc->name, bar);
+		return -1;
+	default:
+		UF_LOG(NOTICE,
+		       "port %s: cannot tell whether LLQ BAR2 is write-combining (mount "
+		       "debugfs: mount -t debugfs none /sys/kernel/debug)",
+		       pc->name);
+		return 0;
+	}
 }

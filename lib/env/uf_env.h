@@ -56,6 +56,15 @@ void uf_env_set_cap_source(uint64_t (*fn)(void));
 /* Firmware root (default "/lib/firmware"), overridable for tests. */
 void uf_env_set_fw_root(const char *root);
 
+/*
+ * ENA pushes TX descriptors through BAR2 (LLQ): mapped uncached, every push is a slow PCI
+ * write. For a PCI port whose quirk row says so (q->llq_wc_bar2), check that the BAR is
+ * write-combining (PAT list in debugfs). 0 when it is, cannot be told (a notice) or LLQ is
+ * off; -1 with err (UF_EXIT_ENV) when it is mapped uncached. docs/deployment.md.
+ */
+struct uf_quirk;
+int uf_env_check_llq_wc(const struct uf_cfg_port *pc, const struct uf_quirk *q, struct uf_err *err);
+
 /* Sysfs root, overridable for tests (default "/sys"). */
 void uf_env_set_sysfs_root(const char *root);
 const char *uf_env_sysfs_root(void);

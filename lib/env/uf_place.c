@@ -4,7 +4,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_lcore.h>
+
 #include "uf_place.h"
+
+/* the first CPU an lcore may run on (rte_lcore_to_cpu_id gives the core's topology id) */
+static int
+lcore_cpu(unsigned int lcore)
+{
+	rte_cpuset_t set = rte_lcore_cpuset(lcore);
+	int cpu;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
+}
+
+void
+uf_place_lcores(struct uf_place *pl, const uint16_t *worker_lcore, int n_workers)
+{
+	int i;
+
+	pl->main_cpu = lcore_cpu(rte_get_main_lcore());
+	pl->n_workers = n_workers;
+	for (i = 0; i < n_workers; i++) {
+		pl->worker_cpu[i] = lcore_cpu(worker_lcore[i]);
+		pl->worker_socket[i] = (int)rte_lcore_to_socket_id(worker_lcore[i]);
+	}
+}
 
 static int __rte_format_printf(3, 4) warn_f(uf_env_note_fn warn, void *arg, const char *fmt, ...)
 {

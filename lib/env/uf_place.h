@@ -20,6 +20,10 @@ struct uf_place {
 	const char *port_name[UF_MAX_PORTS];
 };
 
+/* Fill the lcore half of pl from EAL: the main lcore's CPU, and each worker lcore's first
+ * CPU and socket (after rte_eal_init). The caller fills the ports. */
+void uf_place_lcores(struct uf_place *pl, const uint16_t *worker_lcore, int n_workers);
+
 /* Returns the number of warnings given to `warn`. Reads sysfs/cgroupfs under the root set by
  * uf_env_set_sysfs_root() and /proc/self/cgroup (or `cgroup_file` when not NULL). */
 int uf_placement_check(const struct uf_place *pl, const char *cgroup_file, uf_env_note_fn warn,

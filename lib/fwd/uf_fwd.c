@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+
 #include <rte_cycles.h>
+#include <rte_errno.h>
 #include <rte_pause.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
@@ -107,7 +112,8 @@ uf_worker_link_init(struct uf_worker *w, uint32_t stall_ms, uint32_t probe_ms)
 	for (pi = 0; pi < UF_MAX_PORTS; pi++) {
 		w->txb[pi].link_down = &w->shared->link_down[pi];
 		w->txb[pi].link_gen = &w->shared->link_gen[pi];
-		w->txb[pi].link_gen_seen = w->shared->link_gen[pi];
+		w->txb[pi].link_gen_seen =
+				__atomic_load_n(&w->shared->link_gen[pi], __ATOMIC_ACQUIRE);
 		w->txb[pi].stalled = 0;
 		w->txb[pi].stall_since = 0;
 	}
@@ -240,4 +246,91 @@ uf_worker_main(void *arg)
 	rte_rcu_qsbr_thread_offline(sh->qsbr, w->id);
 	rte_rcu_qsbr_thread_unregister(sh->qsbr, w->id);
 	return 0;
+}
+
+int
+uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct uf_err *err)
+{
+	int socket = (int)rte_lcore_to_socket_id(c->lcore);
+	char name[RTE_RING_NAMESIZE];
+	struct uf_worker *w;
+	uint16_t i;
+
+	*out = NULL;
+	w = rte_zmalloc_socket("uf_worker", sizeof(*w), RTE_CACHE_LINE_SIZE, socket);
+	if (w == NULL) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot allocate worker %u on socket %d", c->id,
+			   socket);
+		return -ENOMEM;
+	}
+	w->id = c->id;
+	w->lcore = (uint16_t)c->lcore;
+	w->n_ports = c->n_ports;
+	w->burst = c->burst;
+	w->tx_retries = c->tx_retries;
+	w->drain_tsc = rte_get_tsc_hz() * c->drain_us / 1000000;
+	w->shared = c->shared;
+	uf_worker_link_init(w, c->tx_stall_ms, c->tx_probe_ms);
+	w->copy_pool = c->copy_pool;
+	w->hdr_pool = c->hdr_pool;
+	snprintf(name, sizeof(name), "uf_crx%u", c->id);
+	w->ctl_rx = rte_ring_create(name, UF_CTL_RING_SIZE, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(name, sizeof(name), "uf_ctx%u", c->id);
+	w->ctl_tx = rte_ring_create(name, UF_CTL_RING_SIZE, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (w->ctl_rx == NULL || w->ctl_tx == NULL) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot create control rings: %s",
+			   rte_strerror(rte_errno));
+		uf_worker_destroy(w);
+		return -ENOMEM;
+	}
+	for (i = 0; i < c->n_ports; i++) {
+		const struct uf_worker_port *p = &c->ports[i];
+
+		w->port_idx[p->port_id] = (uint8_t)i;
+		w->ports[i].port_id = p->port_id;
+		w->ports[i].id = p->id;
+		w->txb[i].port_id = p->port_id;
+		w->txb[i].pad_to = p->pad_to;
+		if (p->socket != socket)
+			UF_LOG(WARNING,
+			       "worker %u runs on lcore %u (socket %d) but port %s is on "
+			       "socket %d: every packet crosses the interconnect; pick lcores "
+			       "on socket %d",
+			       c->id, c->lcore, socket, p->name, p->socket, p->socket);
+	}
+	*out = w;
+	return 0;
+}
+
+void
+uf_worker_destroy(struct uf_worker *w)
+{
+	if (w == NULL)
+		return;
+	rte_ring_free(w->ctl_rx);
+	rte_ring_free(w->ctl_tx);
+	rte_free(w);
+}
+
+int
+uf_workers_pause(struct uf_shared *sh, struct uf_worker *const *w, uint16_t n, uint32_t timeout_ms)
+{
+	uint64_t deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() * timeout_ms / 1000;
+	bool all = true;
+	uint16_t k;
+
+	__atomic_store_n(&sh->pause, 1, __ATOMIC_RELEASE);
+	for (k = 0; k < n; k++) {
+		while (!__atomic_load_n(&w[k]->paused, __ATOMIC_ACQUIRE) &&
+		       rte_get_tsc_cycles() < deadline)
+			rte_pause();
+		all &= __atomic_load_n(&w[k]->paused, __ATOMIC_ACQUIRE) != 0;
+	}
+	return all ? 0 : -ETIMEDOUT;
+}
+
+void
+uf_workers_resume(struct uf_shared *sh)
+{
+	__atomic_store_n(&sh->pause, 0, __ATOMIC_RELEASE);
 }

@@ -35,8 +35,8 @@ struct uf_txbuf {
 	 * writes what the pointers point at and reads `stalled` (relaxed).
 	 */
 	uint8_t stalled;
-	const volatile uint8_t *link_down;
-	const volatile uint32_t *link_gen;
+	const uint8_t *link_down;
+	const uint32_t *link_gen;
 	uint32_t link_gen_seen;
 	uint64_t stall_since; /* TSC of the first flush that made no progress, 0: progressing */
 	uint64_t next_probe;
@@ -50,22 +50,23 @@ struct uf_wport {
 	struct uf_port_id id; /* for the classifier */
 };
 
-/* Everything shared between the control lcore and the workers. */
+/* Everything shared between the control lcore and the workers. The flags are plain fields,
+ * read and written only with __atomic builtins (22.11 has no rte_stdatomic.h). */
 struct uf_shared {
 	struct uf_plan *plan; /* published with release stores; read with acquire loads */
 	struct rte_rcu_qsbr *qsbr;
-	volatile int quit;
+	int quit;
 	/* set by the control lcore while it resets a port: workers flush, report paused, and
 	 * touch no queue until it is cleared */
-	volatile int pause;
+	int pause;
 	/* set when a port could not be brought back: the workers' last flush frees what they
 	 * hold instead of sending it (counted as ring_full / ctl_tx_drop) */
-	volatile int no_tx;
+	int no_tx;
 	/* per port, written by the control lcore: the link is down (copies are dropped as
 	 * link_down without calling tx_burst), and a count of link-up transitions (a worker
 	 * that marked the port stalled tries again when it moves) */
-	volatile uint8_t link_down[UF_MAX_PORTS];
-	volatile uint32_t link_gen[UF_MAX_PORTS];
+	uint8_t link_down[UF_MAX_PORTS];
+	uint32_t link_gen[UF_MAX_PORTS];
 };
 
 struct uf_worker {
@@ -90,13 +91,53 @@ struct uf_worker {
 	struct uf_lcore_ctr ctr;
 	struct uf_dest_ctr dctr[UF_MAX_DESTS];
 	uint32_t sample_ctr[UF_MAX_DESTS];
-	volatile int paused; /* acknowledges uf_shared.pause */
+	int paused; /* acknowledges uf_shared.pause (__atomic) */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 } __rte_cache_aligned;
 
 /* Point the TX buffers at the shared per-port link state (w->shared set) and set the stall
  * timers (ms; 0 never marks a port stalled). Before launch. */
 void uf_worker_link_init(struct uf_worker *w, uint32_t stall_ms, uint32_t probe_ms);
+
+/* One port as a new worker sees it (the control side fills it from lib/port). */
+struct uf_worker_port {
+	uint16_t port_id;
+	int socket;       /* the device's NUMA node */
+	const char *name; /* for the cross-socket warning */
+	struct uf_port_id id;
+	uint16_t pad_to; /* 60 where the PMD does not pad, else 0 */
+};
+
+struct uf_worker_conf {
+	uint16_t id; /* worker index = queue index = RCU thread id */
+	unsigned int lcore;
+	uint16_t n_ports;
+	const struct uf_worker_port *ports;
+	uint16_t burst;
+	uint32_t tx_retries;
+	uint32_t drain_us;
+	uint32_t tx_stall_ms; /* 0: never skip a port for making no TX progress */
+	uint32_t tx_probe_ms; /* a skipped port is tried again this often */
+	struct uf_shared *shared;
+	struct rte_mempool *copy_pool;
+	struct rte_mempool *hdr_pool; /* NULL: no chained fan-out */
+};
+
+/* Allocate a worker on its lcore's socket with its two control rings (UF_CTL_RING_SIZE).
+ * 0, or -ENOMEM with err (UF_EXIT_ENV). Before launch. */
+int uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct uf_err *err);
+
+/* Free a worker and its rings (not running; NULL is fine). */
+void uf_worker_destroy(struct uf_worker *w);
+
+/* The control side of a port reset (the worker side is the pause in uf_worker_main): ask every
+ * worker to flush and stop touching queues, wait up to timeout_ms for each to say so.
+ * 0, or -ETIMEDOUT when one did not (resetting under it would crash). Control lcore. */
+int uf_workers_pause(struct uf_shared *sh, struct uf_worker *const *w, uint16_t n,
+		     uint32_t timeout_ms);
+
+/* Let paused workers go on. */
+void uf_workers_resume(struct uf_shared *sh);
 
 /* The worker loop (rte_eal_remote_launch). */
 int uf_worker_main(void *arg);

@@ -51,10 +51,10 @@ uf_txb_lost(struct uf_worker *w, struct uf_txbuf *b, uint16_t from, enum uf_txdr
 static __rte_noinline bool
 uf_txb_skip(struct uf_worker *w, struct uf_txbuf *b)
 {
-	uint32_t gen = *b->link_gen;
+	uint32_t gen = __atomic_load_n(b->link_gen, __ATOMIC_ACQUIRE);
 	uint64_t now;
 
-	if (!*b->link_down) {
+	if (!__atomic_load_n(b->link_down, __ATOMIC_RELAXED)) {
 		if (gen != b->link_gen_seen) {
 			/* the link came up (again): a fresh start */
 			b->link_gen_seen = gen;
@@ -84,7 +84,7 @@ uf_txb_no_progress(struct uf_worker *w, struct uf_txbuf *b)
 		b->stall_since = now;
 	} else if (w->stall_tsc != 0 && !b->stalled && now - b->stall_since >= w->stall_tsc) {
 		__atomic_store_n(&b->stalled, 1, __ATOMIC_RELAXED);
-		b->link_gen_seen = *b->link_gen;
+		b->link_gen_seen = __atomic_load_n(b->link_gen, __ATOMIC_ACQUIRE);
 		b->next_probe = now + w->probe_tsc;
 	}
 }
@@ -97,7 +97,8 @@ uf_txb_flush(struct uf_worker *w, struct uf_txbuf *b, uint16_t queue)
 
 	if (n == 0)
 		return;
-	if (unlikely(b->stalled | *b->link_down) && uf_txb_skip(w, b))
+	if (unlikely(b->stalled | __atomic_load_n(b->link_down, __ATOMIC_RELAXED)) &&
+	    uf_txb_skip(w, b))
 		return;
 	/* no retries while the port is making no progress: one tx_burst per flush */
 	retries = likely(b->stall_since == 0) ? w->tx_retries : 0;

@@ -420,15 +420,6 @@ uf_tool_arp_resolve(struct uf_tool_port *p, rte_be32_t our_ip, rte_be32_t target
 	return -ETIMEDOUT;
 }
 
-const char *
-uf_tool_ip_str(rte_be32_t ip, char *buf)
-{
-	struct in_addr a = { .s_addr = ip };
-
-	inet_ntop(AF_INET, &a, buf, 16);
-	return buf;
-}
-
 int
 uf_tool_parse_u64(const char *s, uint64_t *v)
 {

@@ -115,9 +115,6 @@ bool uf_tool_icmp_answer(struct rte_mbuf *m, const struct rte_ether_addr *mac, r
 int uf_tool_arp_resolve(struct uf_tool_port *p, rte_be32_t our_ip, rte_be32_t target,
 			unsigned int tries, unsigned int interval_ms, struct rte_ether_addr *mac);
 
-/* "a.b.c.d" into buf (>= 16 bytes) */
-const char *uf_tool_ip_str(rte_be32_t ip, char *buf);
-
 /* Parse a non-negative decimal number (strtod syntax when allow_frac). 0 or -1. */
 int uf_tool_parse_u64(const char *s, uint64_t *v);
 int uf_tool_parse_double(const char *s, double *v);

@@ -18,7 +18,6 @@
 #include "uf_xsk.h"
 
 #define POOL_CACHE 256
-#define CTL_RING_SIZE 1024
 
 /* Our own Toeplitz key (40 and 52 bytes): repeating 0x6d5a spreads IPv4/UDP flows evenly and
  * is the same on every run (ENA otherwise picks a random key per run). */
@@ -51,7 +50,7 @@ pool_size(const struct uf_config *cfg, const struct uf_port *p, const struct uf_
 		n += cfg->ports[i].tx_desc;
 	n += (uint64_t)UF_MAX_BURST * 2 * cfg->n_ports;
 	n += (uint64_t)o->burst * (o->n_dests + 1);
-	n += 2 * CTL_RING_SIZE + p->quirk->extra_mbufs + 2 * POOL_CACHE;
+	n += 2 * UF_CTL_RING_SIZE + p->quirk->extra_mbufs + 2 * POOL_CACHE;
 	if (p->cfg->mbufs != 0)
 		return p->cfg->mbufs;
 	return rte_align32pow2((uint32_t)RTE_MAX(n, (uint64_t)4096)) - 1;
@@ -676,4 +675,44 @@ uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid, char *fault, size
 		 names != NULL && id < (uint64_t)cnt ? "" : "?", all[p->n_xstats + rose]);
 	free(names);
 	return 1;
+}
+
+int
+uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t len)
+{
+	int k, ret;
+
+	snprintf(sp->name, sizeof(sp->name), "%s", p->cfg->name);
+	snprintf(sp->driver, sizeof(sp->driver), "%s", p->info.driver_name);
+	snprintf(sp->steering, sizeof(sp->steering), "%s", p->steering);
+	sp->resets = p->resets;
+	sp->reset_retries = p->reset_retries;
+	sp->fault_resets = p->fault_resets;
+	sp->rx_before_ready = p->rx_before_ready;
+	memset(&sp->st, 0, sizeof(sp->st));
+	sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
+	sp->link_up = p->link_up;
+	sp->link_downs = p->link_downs;
+	sp->tx_stalled = false;
+	sp->n_xstats = RTE_MIN(p->n_xstats, UF_SNAP_XSTATS);
+	ret = uf_port_xstats(p, sp->xvals, sp->xvalid, fault, len);
+	if (ret < 0)
+		sp->n_xstats = 0;
+	for (k = 0; k < sp->n_xstats; k++)
+		sp->xnames[k] = p->xstat_names[k];
+	sp->has_xsk = p->n_xsk > 0 && uf_xsk_query(p->xsk_fd, p->n_xsk, &sp->xsk) == 0;
+	sp->has_pktsock = p->n_pktsock > 0;
+	if (sp->has_pktsock) {
+		struct uf_pktsock_info pi;
+
+		if (uf_pktsock_query(p->pktsock_fd, p->n_pktsock, &pi) == 0) {
+			p->pkt_packets += pi.packets;
+			p->pkt_drops += pi.drops;
+		}
+		sp->pktsock_n = p->n_pktsock;
+		sp->pktsock_packets = p->pkt_packets;
+		sp->pktsock_drops = p->pkt_drops;
+	}
+	snprintf(sp->xdp_mode, sizeof(sp->xdp_mode), "%s", p->xdp_mode);
+	return ret == 1 ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 
 #include "uf_config.h"
 #include "uf_quirks.h"
+#include "uf_stats.h"
 #include "uf_xwatch.h"
 
 #define UF_XSTATS_MAX 32
@@ -111,6 +112,14 @@ uint32_t uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted);
  * those rose (fault says which: the caller requests the reset), or -errno.
  */
 int uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid, char *fault, size_t len);
+
+/*
+ * The port's part of a stats snapshot (control lcore): names, NIC counters, loss xstats,
+ * AF_XDP and packet-socket counters, reset counts. link_up is the port's own last reading,
+ * tx_stalled false: the caller knows better and overwrites them. Returns 1 when a watched
+ * xstat rose (fault says which: the PMD waits for a reset it will not signal), else 0.
+ */
+int uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t len);
 
 /* Milliseconds to wait before retry `attempt` (0-based) of a reset the PMD called -EAGAIN. */
 uint32_t uf_reset_backoff_ms(unsigned int attempt);

@@ -10,16 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct uf_xsk_info {
-	int n_sockets;
-	int n_zerocopy;
-	uint64_t rx_dropped;
-	uint64_t rx_invalid;
-	uint64_t rx_ring_full;
-	uint64_t fill_ring_empty;
-	uint64_t tx_invalid;
-	uint64_t tx_ring_empty;
-};
+#include "uf_stats.h" /* struct uf_xsk_info: what a stats snapshot carries */
 
 /* Our AF_XDP socket descriptors (the PMD's). Count, or -errno. */
 int uf_xsk_list_fds(int *fds, int max);

@@ -72,14 +72,6 @@ sum_txdrops(const struct uf_lcore_ctr *c)
 	return s;
 }
 
-static const char *
-ip_str(rte_be32_t ip, char *buf)
-{
-	struct in_addr a = { .s_addr = ip };
-
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
-}
-
 /* the groups' help, for the families that hold a group's counters as labels */
 static const struct {
 	const char *group, *help;
@@ -168,10 +160,10 @@ uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor 
 {
 	char a[INET_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-	V_CALL(v, str, arg, "ip", ip_str(d->ip, a));
+	V_CALL(v, str, arg, "ip", uf_ip_str(d->ip, a));
 	V_CALL(v, u64, arg, "udp_port", d->udp_port);
 	V_CALL(v, str, arg, "port", d->port);
-	V_CALL(v, str, arg, "next_hop", ip_str(d->next_hop, a));
+	V_CALL(v, str, arg, "next_hop", uf_ip_str(d->next_hop, a));
 	rte_ether_format_addr(mac, sizeof(mac), &d->mac);
 	V_CALL(v, str, arg, "mac", mac);
 	V_CALL(v, str, arg, "state", d->state);
@@ -769,7 +761,7 @@ uf_stats_ledger(FILE *f, const struct uf_snap *s)
 		fprintf(f,
 			"  dest %-15s:%-5u %-10s tx_ok %" PRIu64 " tx_drop %" PRIu64
 			" sampled_out %" PRIu64 "\n",
-			ip_str(d->ip, a), d->udp_port, d->state, d->c.tx_ok, d->c.tx_drop,
+			uf_ip_str(d->ip, a), d->udp_port, d->state, d->c.tx_ok, d->c.tx_drop,
 			d->c.sampled_out);
 	}
 	for (i = 0; i < s->n_ports; i++) {

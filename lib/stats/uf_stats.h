@@ -13,9 +13,20 @@
 #include <rte_ethdev.h>
 
 #include "uf_counters.h"
-#include "uf_xsk.h"
 
 #define UF_SNAP_XSTATS 32
+
+/* An af_xdp port's sockets as the kernel counts them (uf_xsk_query, lib/port). */
+struct uf_xsk_info {
+	int n_sockets;
+	int n_zerocopy;
+	uint64_t rx_dropped;
+	uint64_t rx_invalid;
+	uint64_t rx_ring_full;
+	uint64_t fill_ring_empty;
+	uint64_t tx_invalid;
+	uint64_t tx_ring_empty;
+};
 
 /* Written by the control lcore only (fields: UF_CTL_COUNTERS). */
 #define UF_CTL_FIELD(obj, f, k, h) uint64_t f;

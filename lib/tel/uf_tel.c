@@ -9,7 +9,6 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
-#include "uf_app.h"
 #include "uf_stats.h"
 #include "uf_tel.h"
 
@@ -20,8 +19,8 @@
 #define tel_u64(d, k, v) rte_tel_data_add_dict_u64((d), (k), (v))
 #endif
 
-static struct uf_app *tel_app;
-static pthread_mutex_t tel_app_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct uf_tel_ops tel_ops; /* pub NULL: nothing served */
+static pthread_mutex_t tel_ops_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* a copy of the latest snapshot (each telemetry client has its own thread); NULL when none */
 static struct uf_snap *
@@ -32,16 +31,10 @@ take(void)
 
 	if (s == NULL)
 		return NULL;
-	pthread_mutex_lock(&tel_app_lock);
-	if (tel_app != NULL) {
-		pthread_mutex_lock(&tel_app->tel_lock);
-		if (tel_app->tel_ready) {
-			*s = tel_app->tel_snap;
-			ret = 0;
-		}
-		pthread_mutex_unlock(&tel_app->tel_lock);
-	}
-	pthread_mutex_unlock(&tel_app_lock);
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.pub != NULL)
+		ret = uf_snap_pub_get(tel_ops.pub, s);
+	pthread_mutex_unlock(&tel_ops_lock);
 	if (ret != 0) {
 		free(s);
 		return NULL;
@@ -247,33 +240,30 @@ cmd_neighbors(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 cmd_port_reset(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	int idx = -1;
+	int ret = -EINVAL;
 
 	(void)cmd;
 	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
-	pthread_mutex_lock(&tel_app_lock);
-	if (tel_app != NULL) {
-		idx = uf_config_port_by_name(tel_app->cfg, params);
-		if (idx >= 0)
-			uf_app_request_reset(tel_app, idx);
-	}
-	pthread_mutex_unlock(&tel_app_lock);
-	if (idx < 0)
-		return -EINVAL;
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.reset_port != NULL)
+		ret = tel_ops.reset_port(tel_ops.arg, params);
+	pthread_mutex_unlock(&tel_ops_lock);
+	if (ret != 0)
+		return ret;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "reset_requested", params);
 	return 0;
 }
 
 void
-uf_tel_register(struct uf_app *app)
+uf_tel_register(const struct uf_tel_ops *ops)
 {
 	static bool registered;
 
-	pthread_mutex_lock(&tel_app_lock);
-	tel_app = app;
-	pthread_mutex_unlock(&tel_app_lock);
+	pthread_mutex_lock(&tel_ops_lock);
+	tel_ops = *ops;
+	pthread_mutex_unlock(&tel_ops_lock);
 	if (registered)
 		return;
 	registered = true;
@@ -290,10 +280,10 @@ uf_tel_register(struct uf_app *app)
 }
 
 void
-uf_tel_unregister(struct uf_app *app)
+uf_tel_unregister(const struct uf_tel_ops *ops)
 {
-	pthread_mutex_lock(&tel_app_lock);
-	if (tel_app == app)
-		tel_app = NULL;
-	pthread_mutex_unlock(&tel_app_lock);
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.pub == ops->pub && tel_ops.arg == ops->arg)
+		memset(&tel_ops, 0, sizeof(tel_ops));
+	pthread_mutex_unlock(&tel_ops_lock);
 }

@@ -6,9 +6,20 @@
 #ifndef UF_TEL_H
 #define UF_TEL_H
 
-struct uf_app;
+#include "uf_snap_pub.h"
 
-void uf_tel_register(struct uf_app *app);
-void uf_tel_unregister(struct uf_app *app);
+/* What the commands serve: the published snapshot, and the control side's reset request. */
+struct uf_tel_ops {
+	struct uf_snap_pub *pub;
+	/* /udpfan/port_reset,<name>: 0, or -EINVAL for a name that is no port; thread-safe */
+	int (*reset_port)(void *arg, const char *port_name);
+	void *arg;
+};
+
+/* Serve ops (copied) from now on; the commands are registered once per process. */
+void uf_tel_register(const struct uf_tel_ops *ops);
+
+/* Stop serving ops (the commands then answer an error). */
+void uf_tel_unregister(const struct uf_tel_ops *ops);
 
 #endif /* UF_TEL_H */

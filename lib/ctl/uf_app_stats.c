@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Stats on the control lcore: the snapshot (workers' counters summed, the control plane's,
+ * destinations, ports), the hints for drops the host's settings cause, and where a snapshot
+ * goes each interval (the human line, the JSON line, telemetry's published copy).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <net/if.h>
+
+#include <rte_cycles.h>
+
+#include "uf_app.h"
+
+void
+uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
+{
+	const struct uf_config *cfg = app->cfg;
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	struct timespec ts;
+	char fault[128];
+	int i, k, ret;
+
+	memset(&s->tot, 0, sizeof(s->tot));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->time = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	s->interval_s = (double)(now - app->prev_snap_tsc) / (double)hz;
+	s->uptime_s = (double)(now - app->start_tsc) / (double)hz;
+	app->prev_snap_tsc = now;
+	s->final = final;
+	s->tsc_hz = hz;
+	s->ctl = app->ctl;
+
+	s->n_lcores = app->n_workers;
+	for (k = 0; k < app->n_workers; k++) {
+		struct uf_lcore_ctr one;
+
+		memset(&one, 0, sizeof(one));
+		uf_ctr_add(&one, &app->w[k]->ctr);
+		uf_ctr_add(&s->tot, &app->w[k]->ctr);
+		s->lc[k].lcore = app->worker_lcore[k];
+		s->lc[k].rx = one.rx;
+		s->lc[k].tx = one.tx_ok + one.ctl_tx_ok;
+		s->lc[k].busy_cycles = one.busy_cycles;
+		s->lc[k].total_cycles = one.total_cycles;
+	}
+
+	uf_resolve_snapshot(&app->res, s);
+	for (i = 0; i < cfg->n_dests; i++)
+		for (k = 0; k < app->n_workers; k++)
+			uf_dest_ctr_add(&s->dests[i].c, &app->w[k]->dctr[i]);
+
+	s->n_ports = cfg->n_ports;
+	for (i = 0; i < cfg->n_ports; i++) {
+		struct uf_port *p = &app->ports[i];
+		struct uf_snap_port *sp = &s->ports[i];
+
+		ret = uf_port_snapshot(p, sp, fault, sizeof(fault));
+		sp->link_up = app->link_was_up[i];
+		sp->tx_stalled = app->tx_stalled[i];
+		if (ret == 1 && !final) {
+			/* the PMD broke a queue and waits for a reset it will not signal (ENA) */
+			UF_LOG(ERR, "port %s: %s rose: requesting a port reset", p->cfg->name,
+			       fault);
+			p->fault_resets++;
+			uf_app_request_reset(app, i);
+		}
+	}
+}
+
+/*
+ * Frames the host's settings put on the wire and udpfan does not take (docs/pmd-quirks.md,
+ * docs/loss-accounting.md): say which setting, from the control lcore, when the counter
+ * first rises and then at most every HINT_REPEAT_S while it keeps rising.
+ */
+#define HINT_REPEAT_S 600
+
+static void
+port_ifnames(const struct uf_app *app, char *buf, size_t len)
+{
+	size_t o = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < app->cfg->n_ports && o < len; i++) {
+		const struct uf_port *p = &app->ports[i];
+		char ifn[IF_NAMESIZE] = "";
+
+		if (p->quirk->kernel_sock != UF_KSOCK_NONE && p->info.if_index != 0 &&
+		    if_indextoname(p->info.if_index, ifn) == NULL)
+			ifn[0] = '\0';
+		o += (size_t)snprintf(buf + o, len - o, "%s%s%s%s%s", i ? ", " : "", p->cfg->name,
+				      ifn[0] ? " (interface " : "", ifn, ifn[0] ? ")" : "");
+	}
+}
+
+static void
+wire_hints(struct uf_app *app, const struct uf_snap *s)
+{
+	static const enum uf_drop why[] = { UF_DROP_GRO_COALESCED, UF_DROP_VLAN_TAGGED,
+					    UF_DROP_TOO_LONG };
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	char ports[256];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(why); i++) {
+		const enum uf_drop r = why[i];
+		const uint64_t n = s->tot.drop[r];
+
+		if (n <= app->hint_told[r] ||
+		    (app->hint_told[r] != 0 && now - app->hint_tsc[r] < HINT_REPEAT_S * hz))
+			continue;
+		port_ifnames(app, ports, sizeof(ports));
+		switch (r) {
+		case UF_DROP_GRO_COALESCED:
+			UF_LOG(WARNING,
+			       "%" PRIu64 " UDP frames longer than the MTU arrived on %s and were "
+			       "dropped (drop.gro_coalesced): several datagrams joined into one, "
+			       "their boundaries lost. A local sender's GSO (UDP_SEGMENT) crosses "
+			       "veth and bridges whole: 'ethtool -K <the veth peer or bridge port "
+			       "that sends to udpfan> tx-udp-segmentation off'; the interface's "
+			       "GRO: 'ethtool -K <interface> rx-udp-gro-forwarding off rx-gro-list "
+			       "off' (docs/pmd-quirks.md)",
+			       n, ports);
+			break;
+		case UF_DROP_VLAN_TAGGED:
+			UF_LOG(WARNING,
+			       "%" PRIu64 " 802.1Q/802.1ad-tagged frames arrived on %s and were "
+			       "dropped (drop.vlan_tagged): udpfan's ports are untagged. Send "
+			       "untagged, or give udpfan a kernel VLAN interface ('ip link add link "
+			       "<if> name <if>.<id> type vlan id <id>') through net_af_xdp or "
+			       "net_af_packet",
+			       n, ports);
+			break;
+		default:
+			UF_LOG(WARNING,
+			       "%" PRIu64 " frames longer than the port's MTU arrived on %s and "
+			       "were dropped (drop.too_long): a jumbo sender, or LRO/GRO on the "
+			       "interface ('ethtool -K <interface> lro off gro off'); or set "
+			       "ports[].mtu to the sender's",
+			       n, ports);
+			break;
+		}
+		app->hint_told[r] = n;
+		app->hint_tsc[r] = now;
+	}
+}
+
+void
+uf_app_stats_tick(struct uf_app *app, bool final)
+{
+	struct uf_snap *s = &app->snap[app->cur], *prev = &app->snap[app->cur ^ 1];
+	char line[512];
+
+	uf_app_snapshot(app, s, final);
+	wire_hints(app, s);
+	if (app->opts.human != NULL && !final) {
+		uf_stats_line(line, sizeof(line), s, prev->time != 0 ? prev : NULL);
+		fprintf(app->opts.human, "%s\n", line);
+		fflush(app->opts.human);
+	}
+	if (app->json != NULL) {
+		uf_stats_json(app->json, s);
+		fflush(app->json);
+	}
+	uf_snap_pub_put(&app->pub, s);
+	app->cur ^= 1;
+}
+
+int
+uf_app_stats_open(struct uf_app *app, struct uf_err *err)
+{
+	const char *json =
+			app->opts.stats_json != NULL ? app->opts.stats_json : app->cfg->stats.json;
+
+	if (json == NULL || json[0] == '\0')
+		return 0;
+	app->json = fopen(json, "a");
+	if (app->json == NULL) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot open the stats file %s: %s", json,
+			   strerror(errno));
+		return -1;
+	}
+	return 0;
+}

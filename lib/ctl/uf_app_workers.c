@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The workers as the control side sets them up: each port as a worker sees it, one worker per
+ * worker lcore (lib/fwd uf_worker_create), and the check of where the lcores landed.
+ */
+#include <string.h>
+
+#include "uf_app.h"
+#include "uf_place.h"
+
+static void
+place_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	UF_LOG(WARNING, "placement: %s", msg);
+}
+
+void
+uf_app_check_placement(struct uf_app *app)
+{
+	struct uf_place pl;
+	int i;
+
+	memset(&pl, 0, sizeof(pl));
+	uf_place_lcores(&pl, app->worker_lcore, app->n_workers);
+	pl.n_ports = app->cfg->n_ports;
+	for (i = 0; i < app->cfg->n_ports; i++) {
+		/* a vdev has no socket of its own (it follows the caller's) */
+		pl.port_socket[i] = app->ports[i].cfg->is_pci ? app->ports[i].socket : -1;
+		pl.port_name[i] = app->ports[i].cfg->name;
+	}
+	uf_placement_check(&pl, NULL, place_warn, NULL);
+}
+
+int
+uf_app_create_workers(struct uf_app *app, struct uf_err *err)
+{
+	const struct uf_config *cfg = app->cfg;
+	const struct uf_port *lp = &app->ports[cfg->listen.port];
+	struct uf_worker_port wp[UF_MAX_PORTS];
+	struct uf_worker_conf wc = {
+		.n_ports = (uint16_t)cfg->n_ports,
+		.ports = wp,
+		.burst = cfg->fwd.burst,
+		.tx_retries = cfg->fwd.tx_retries,
+		.drain_us = cfg->fwd.drain_us,
+		.tx_stall_ms = cfg->fwd.tx_stall_ms,
+		.tx_probe_ms = UF_TX_PROBE_MS,
+		.shared = &app->sh,
+	};
+	int i, ret;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct uf_port *p = &app->ports[i];
+
+		memset(&wp[i], 0, sizeof(wp[i]));
+		wp[i].port_id = p->port_id;
+		wp[i].socket = p->socket;
+		wp[i].name = p->cfg->name;
+		wp[i].id.mac = p->mac;
+		wp[i].id.ip = p->cfg->ip;
+		wp[i].id.listen = i == cfg->listen.port;
+		wp[i].id.partial_csum = p->plan.partial_csum;
+		wp[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
+		wp[i].id.max_len = uf_port_max_len(p->plan.mtu);
+		wp[i].pad_to = p->plan.pad_to;
+	}
+	for (i = 0; i < app->n_workers; i++) {
+		wc.id = (uint16_t)i;
+		wc.lcore = app->worker_lcore[i];
+		wc.copy_pool = lp->pool[i];
+		wc.hdr_pool = lp->hdr_pool[i];
+		ret = uf_worker_create(&wc, &app->w[i], err);
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Control frames on the control lcore: what the workers hand over (ARP for our addresses and
+ * next hops, ICMP echo to us) is answered or learned from, ARP requests and gratuitous ARP go
+ * out through worker 0's TX ring, and echo replies are rate-limited per port (a token bucket
+ * of control.icmp_rate). Every frame handed over lands in one control counter
+ * (docs/loss-accounting.md#control-plane-counters).
+ */
+#ifndef UF_CTLFRAMES_H
+#define UF_CTLFRAMES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uf_config.h"
+#include "uf_fwd.h"
+#include "uf_neigh.h"
+#include "uf_port.h"
+#include "uf_stats.h"
+
+struct uf_ctlframes {
+	const struct uf_config *cfg;
+	const struct uf_port *ports;
+	struct uf_worker *const *w;
+	uint16_t n_workers;
+	struct uf_neigh_table *neigh;
+	struct uf_ctl_ctr *ctr;
+	double icmp_tokens[UF_MAX_PORTS];
+	uint64_t icmp_last_ms[UF_MAX_PORTS];
+};
+
+/* Workers created; the ICMP buckets start full. */
+void uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg,
+		       const struct uf_port *ports, struct uf_worker *const *w, uint16_t n_workers,
+		       struct uf_neigh_table *neigh, struct uf_ctl_ctr *ctr);
+
+/* Answer everything the workers handed over (ms: the control clock). True when a
+ * neighbour's MAC changed (the plan needs publishing). */
+bool uf_ctlframes_poll(struct uf_ctlframes *cf, uint64_t ms);
+
+/* A gratuitous ARP for port pi's address (when arp.gratuitous). */
+void uf_ctlframes_garp(struct uf_ctlframes *cf, uint16_t pi);
+
+/* uf_neigh_tick's sender (arg: the uf_ctlframes): an ARP request, broadcast when mac is NULL. */
+void uf_ctlframes_neigh_send(void *arg, uint16_t port, rte_be32_t ip,
+			     const struct rte_ether_addr *mac);
+
+/* Workers stopped: free and count what is left in the rings (handed over but not answered:
+ * ctl_unhandled; replies not sent: ctl_ring_full). */
+void uf_ctlframes_drain(struct uf_ctlframes *cf);
+
+#endif /* UF_CTLFRAMES_H */

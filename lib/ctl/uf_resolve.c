@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_lpm.h>
+#include <rte_rcu_qsbr.h>
+
+#include "uf_resolve.h"
+
+int
+uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, struct uf_err *err)
+{
+	struct uf_neigh_params np = {
+		.reachable_ms = cfg->arp.reachable_s * 1000,
+		.retry_ms = cfg->arp.retry_ms,
+		.max_probes = cfg->arp.max_probes,
+	};
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->cfg = cfg;
+	if (cfg->n_rules > 0) {
+		r->lpm = uf_rules_lpm(cfg, socket);
+		if (r->lpm == NULL) {
+			uf_err_set(err, UF_EXIT_ENV, "cannot build the rule table: %s",
+				   rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+
+	uf_neigh_init(&r->neigh, &np);
+	for (i = 0; i < cfg->n_dests; i++) {
+		const struct uf_cfg_dest *d = &cfg->dests[i];
+
+		r->dest_neigh[i] = -1;
+		if (uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
+			uf_mcast_mac(d->ip, &r->dest_mac[i]);
+			r->dest_resolved[i] = true;
+		} else if (d->has_mac) {
+			r->dest_mac[i] = d->mac;
+			r->dest_resolved[i] = true;
+		} else {
+			r->dest_neigh[i] = uf_neigh_add(&r->neigh, d->port, uf_next_hop(cfg, d),
+							NULL, 0);
+			if (r->dest_neigh[i] < 0) {
+				uf_err_set(err, UF_EXIT_CONFIG,
+					   "%s: more than %d distinct next hops", cfg->path,
+					   UF_NEIGH_MAX);
+				return -ENOSPC;
+			}
+		}
+	}
+	return 0;
+}
+
+int
+uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_shared *sh,
+		   struct uf_ctl_ctr *ctr)
+{
+	const struct uf_config *cfg = r->cfg;
+	struct rte_ether_addr port_mac[UF_MAX_PORTS];
+	uint16_t port_mtu[UF_MAX_PORTS];
+	bool port_chain[UF_MAX_PORTS];
+	uint16_t port_chain_min[UF_MAX_PORTS];
+	struct uf_plan_input in = {
+		.cfg = cfg,
+		.port_mac = port_mac,
+		.port_mtu = port_mtu,
+		.port_chain_ok = port_chain,
+		.port_chain_min_frame = port_chain_min,
+		.dest_mac = r->dest_mac,
+		.dest_resolved = r->dest_resolved,
+		.lpm = r->lpm,
+		.socket = ports[cfg->listen.port].socket,
+	};
+	struct uf_plan *np, *old;
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	int i;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		port_mac[i] = ports[i].mac;
+		port_mtu[i] = ports[i].plan.mtu;
+		port_chain[i] = ports[i].plan.chain_ok;
+		port_chain_min[i] = ports[i].plan.chain_min_frame;
+	}
+	for (i = 0; i < cfg->n_dests; i++) {
+		const struct uf_neigh *e;
+		bool was;
+
+		if (r->dest_neigh[i] < 0)
+			continue;
+		e = &r->neigh.e[r->dest_neigh[i]];
+		was = r->dest_resolved[i];
+		r->dest_resolved[i] = uf_neigh_usable(e);
+		r->dest_mac[i] = e->mac;
+		if (r->plan_version == 0 || was == r->dest_resolved[i])
+			continue;
+		rte_ether_format_addr(m, sizeof(m), &e->mac);
+		if (r->dest_resolved[i])
+			UF_LOG(INFO, "destination %s:%u: next hop %s is at %s",
+			       uf_ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
+			       uf_ip_str(e->ip, b), m);
+		else
+			UF_LOG(WARNING,
+			       "destination %s:%u: next hop %s does not answer ARP (%s); its "
+			       "copies are dropped and counted as no_neighbor",
+			       uf_ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
+			       uf_ip_str(e->ip, b), uf_neigh_state_name(e->state));
+	}
+	in.version = r->plan_version + 1;
+	np = uf_plan_build(&in);
+	if (np == NULL) {
+		UF_LOG(ERR, "cannot build a new plan (%s); the old one stays",
+		       rte_strerror(rte_errno));
+		return -1;
+	}
+	r->plan_version = in.version;
+	old = sh->plan;
+	__atomic_store_n(&sh->plan, np, __ATOMIC_RELEASE);
+	if (old != NULL) {
+		/* every worker has moved past the old plan once each has been quiescent */
+		rte_rcu_qsbr_synchronize(sh->qsbr, RTE_QSBR_THRID_INVALID);
+		uf_plan_free(old);
+		ctr->plan_updates++;
+	}
+	return 0;
+}
+
+void
+uf_resolve_snapshot(const struct uf_resolve *r, struct uf_snap *s)
+{
+	const struct uf_config *cfg = r->cfg;
+	int i;
+
+	s->plan_version = r->plan_version;
+	s->n_dests = cfg->n_dests;
+	for (i = 0; i < cfg->n_dests; i++) {
+		struct uf_snap_dest *d = &s->dests[i];
+		const struct uf_cfg_dest *cd = &cfg->dests[i];
+
+		memset(d, 0, sizeof(*d));
+		d->ip = cd->ip;
+		d->udp_port = cd->udp_port;
+		snprintf(d->port, sizeof(d->port), "%s", cfg->ports[cd->port].name);
+		d->mac = r->dest_mac[i];
+		d->next_hop = cd->ip;
+		if (r->dest_neigh[i] >= 0) {
+			const struct uf_neigh *e = &r->neigh.e[r->dest_neigh[i]];
+
+			d->state = uf_neigh_state_name(e->state);
+			d->next_hop = e->ip;
+			d->mac = e->mac;
+		} else {
+			d->state = uf_ipv4_is_mcast(rte_be_to_cpu_32(cd->ip)) ? "multicast"
+									      : "static";
+		}
+	}
+}
+
+void
+uf_resolve_fini(struct uf_resolve *r)
+{
+	if (r->lpm != NULL)
+		rte_lpm_free(r->lpm);
+	r->lpm = NULL;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Destinations and the plan: each destination's next hop (a neighbour entry, a static MAC
+ * or a multicast MAC), and the fan-out plan built from them and the ports, published to the
+ * workers through RCU (docs/architecture.md). Control lcore only.
+ */
+#ifndef UF_RESOLVE_H
+#define UF_RESOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "uf_config.h"
+#include "uf_fwd.h"
+#include "uf_neigh.h"
+#include "uf_port.h"
+#include "uf_stats.h"
+
+struct rte_lpm;
+
+struct uf_resolve {
+	const struct uf_config *cfg;
+	struct rte_lpm *lpm; /* rules (NULL: none) */
+	/* destination → neighbour entry (-1: static MAC or multicast) */
+	struct uf_neigh_table neigh;
+	int dest_neigh[UF_MAX_DESTS];
+	struct rte_ether_addr dest_mac[UF_MAX_DESTS];
+	bool dest_resolved[UF_MAX_DESTS];
+	uint64_t plan_version; /* of the published plan; 0: none yet */
+};
+
+/* The rule table (on socket) and every destination's next hop. 0, or -errno with err. */
+int uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket,
+		    struct uf_err *err);
+
+/* Build a plan from the neighbours as they are now and publish it to sh; the old one is
+ * freed once every worker has been quiescent (ctr->plan_updates counts replacements).
+ * 0, or -1 (the old plan stays). */
+int uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_shared *sh,
+		       struct uf_ctl_ctr *ctr);
+
+/* The destinations' part of a snapshot (addresses, next hop, MAC, state; not the counters). */
+void uf_resolve_snapshot(const struct uf_resolve *r, struct uf_snap *s);
+
+void uf_resolve_fini(struct uf_resolve *r);
+
+#endif /* UF_RESOLVE_H */
