@@ -420,13 +420,12 @@ read_xdp_mode(struct uf_port *p)
  * for ETH_P_ALL and binds them to the interface only afterwards (rte_eth_af_packet.c,
  * rte_pmd_init_internals: socket(), the ring, then bind()): in between, each socket takes
  * frames of every interface in the namespace (seen: 54-103 under a flood on a neighbouring
- * veth). After the bind nothing foreign arrives, so emptying the rings at the first start is enough. The
+ * veth). After the bind nothing foreign arrives, so emptying the rings once is enough. The
  * frames are counted apart (ports.<name>.rx_before_ready), not in fwd.rx, and the PMD's
  * counters restart so that ipackets still equals fwd.rx (docs/loss-accounting.md).
  * Bounded: a flood on our own interface refills the ring as fast as we empty it.
  */
 #define DRAIN_MAX_PER_QUEUE 8192
-#define DRAIN_SETTLE_MS 20
 
 static void
 drain_before_ready(struct uf_port *p)
@@ -434,23 +433,15 @@ drain_before_ready(struct uf_port *p)
 	struct rte_mbuf *pkts[UF_MAX_BURST];
 	uint16_t q, n;
 	uint32_t got;
-	int pass;
 
-	/* twice, 20 ms apart: a frame the kernel was still copying into a ring slot while the
-	 * first pass looked (its softirq delayed on a loaded host) shows up only afterwards
-	 * (seen: one stray not_for_us in a start under a neighbouring flood) */
-	for (pass = 0; pass < 2; pass++) {
-		if (pass > 0)
-			rte_delay_ms(DRAIN_SETTLE_MS);
-		for (q = 0; q < p->nb_queues; q++) {
-			got = 0;
-			do {
-				n = rte_eth_rx_burst(p->port_id, q, pkts, UF_MAX_BURST);
-				rte_pktmbuf_free_bulk(pkts, n);
-				got += n;
-			} while (n > 0 && got < DRAIN_MAX_PER_QUEUE);
-			p->rx_before_ready += got;
-		}
+	for (q = 0; q < p->nb_queues; q++) {
+		got = 0;
+		do {
+			n = rte_eth_rx_burst(p->port_id, q, pkts, UF_MAX_BURST);
+			rte_pktmbuf_free_bulk(pkts, n);
+			got += n;
+		} while (n > 0 && got < DRAIN_MAX_PER_QUEUE);
+		p->rx_before_ready += got;
 	}
 	if (rte_eth_stats_reset(p->port_id) != 0)
 		UF_LOG(NOTICE, "port %s: cannot reset the PMD counters after the start-up drain",
