@@ -140,15 +140,15 @@ uf_txb_flush(struct uf_worker *w, struct uf_txbuf *b, uint16_t queue)
  */
 static __rte_always_inline void
 uf_txb_push(struct uf_worker *w, struct uf_txbuf *b, uint16_t *fill, struct rte_mbuf *m,
-	    uint16_t dest)
+	    uint16_t dest, uint16_t burst)
 {
 	uint16_t i = *fill;
 
-	RTE_ASSERT(w->burst <= UF_TXB_CAP && i < w->burst);
+	RTE_ASSERT(burst == w->burst && burst <= UF_TXB_CAP && i < burst);
 	b->m[i] = m;
 	b->dest[i] = dest;
 	*fill = ++i;
-	if (unlikely(i >= w->burst)) {
+	if (unlikely(i >= burst)) {
 		b->n = i;
 		uf_txb_flush(w, b, w->id);
 		*fill = 0;
@@ -164,7 +164,7 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
 
 	if (unlikely(dest == UF_DEST_CTL))
 		b->n_ctl++;
-	uf_txb_push(w, b, &b->n, m, dest);
+	uf_txb_push(w, b, &b->n, m, dest, w->burst);
 }
 
 /*
@@ -316,16 +316,16 @@ uf_set_view(struct uf_set_view *v, const struct uf_worker *w, const struct uf_pl
 static __rte_always_inline void
 uf_fan_emit(struct uf_worker *w, const struct uf_dest_rt *d, struct rte_mbuf *f,
 	    const bool count_copy, const bool one_egress, struct uf_txbuf *egress_txb,
-	    uint16_t *egress_fill)
+	    uint16_t *egress_fill, uint16_t burst)
 {
 	if (count_copy)
 		w->dctr[d->idx].copies++;
 	if (one_egress) {
-		uf_txb_push(w, egress_txb, egress_fill, f, d->idx);
+		uf_txb_push(w, egress_txb, egress_fill, f, d->idx, burst);
 	} else {
 		struct uf_txbuf *b = &w->txb[d->egress];
 
-		uf_txb_push(w, b, &b->n, f, d->idx);
+		uf_txb_push(w, b, &b->n, f, d->idx, burst);
 	}
 }
 
@@ -358,8 +358,11 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	       const bool one_egress)
 {
 	const bool cksum = plan->udp_cksum;
-	struct uf_set_view plan_set;        /* simple_plan: set 0, for the whole burst */
-	struct uf_txbuf *egress_txb = NULL; /* one_egress: the one TX buffer, and its fill */
+	/* read once: a store into a TX buffer's uint16_t dest[] may alias w->burst */
+	const uint16_t burst = w->burst;
+	struct uf_set_view plan_set;               /* simple_plan: set 0, for the whole burst */
+	const struct uf_dest_rt *plan_last = NULL; /* simple_plan: its in-place copy's */
+	struct uf_txbuf *egress_txb = NULL;        /* one_egress: the one TX buffer, and its fill */
 	uint16_t egress_fill = 0, egress_pad = 0;
 	struct rte_mbuf *stash[UF_BURST_STASH];
 	uint32_t n_stash = 0, stash_used = 0;
@@ -371,6 +374,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	RTE_ASSERT(simple_plan || !one_egress);
 	if (simple_plan) {
 		uf_set_view(&plan_set, w, plan, &plan->sets[0]);
+		plan_last = &plan->dests[plan_set.members[plan_set.n - 1]];
 		if (one_egress) {
 			egress_txb = &w->txb[plan->dests[plan_set.members[plan_set.n - 1]].egress];
 			egress_fill = egress_txb->n;
@@ -505,7 +509,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 				h->nb_segs = 2;
 				h->next = m;
 				uf_fan_emit(w, d, h, !simple_plan, one_egress, egress_txb,
-					    &egress_fill);
+					    &egress_fill, burst);
 			}
 			continue;
 		}
@@ -515,14 +519,18 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			uf_copy_one(bufs[j], d, in, payload, p_sum, cksum,
 				    one_egress ? egress_pad : w->txb[d->egress].pad_to);
 			uf_fan_emit(w, d, bufs[j], !simple_plan, one_egress, egress_txb,
-				    &egress_fill);
+				    &egress_fill, burst);
 		}
 		{
-			const struct uf_dest_rt *d = &plan->dests[copy_to[n_copies - 1]];
+			/* the last copy never misses a buffer: a simple plan's is known */
+			const struct uf_dest_rt *d =
+					simple_plan ? plan_last
+						    : &plan->dests[copy_to[n_copies - 1]];
 
 			uf_inplace(m, d, in, p_sum, cksum,
 				   one_egress ? egress_pad : w->txb[d->egress].pad_to);
-			uf_fan_emit(w, d, m, !simple_plan, one_egress, egress_txb, &egress_fill);
+			uf_fan_emit(w, d, m, !simple_plan, one_egress, egress_txb, &egress_fill,
+				    burst);
 		}
 	}
 

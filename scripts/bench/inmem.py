@@ -78,16 +78,24 @@ def telemetry(prefix, cmd, timeout=2.0):
         s.close()
 
 
+# what DPDK names its worker lcore threads: 22.11 rte-worker-N, 23.11 and later dpdk-workerN,
+# older lcore-worker-N
+WORKER_COMM = ("rte-worker-", "dpdk-worker", "lcore-worker-")
+
+
 def worker_tids(pid):
-    """the forwarding threads: DPDK names its lcore threads lcore-worker-N"""
+    """the forwarding threads, by name"""
     tids = []
     for tid in os.listdir("/proc/%d/task" % pid):
         try:
             with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
-                if f.read().startswith("lcore-worker"):
+                if f.read().startswith(WORKER_COMM):
                     tids.append(int(tid))
         except OSError:
             pass
+    if not tids:
+        raise ValueError("no worker lcore thread (%s*) in pid %d" % ("*, ".join(WORKER_COMM),
+                                                                      pid))
     return sorted(tids)
 
 
@@ -124,8 +132,8 @@ def cpu_measure(p, prefix, in_port, out_port, warmup, seconds, log):
         time.sleep(0.2)
         if p.poll() is not None:
             return None
-    tids = worker_tids(p.pid)
     try:
+        tids = worker_tids(p.pid)
         a = cpu_sample(p.pid, prefix, (in_port, out_port), tids)
         time.sleep(max(1.0, start + seconds - 0.5 - time.monotonic()))
         b = cpu_sample(p.pid, prefix, (in_port, out_port), tids)
