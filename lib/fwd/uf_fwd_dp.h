@@ -559,6 +559,15 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	}
 }
 
+/* The generic specialisation, out of line: it keeps its large stack arrays and its code out
+ * of the simple plans' path (inlined, it made N = 1 measurably slower). */
+static __rte_noinline void
+uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		  const struct uf_rx_info *ins, uint16_t n)
+{
+	uf_fanout_body(w, plan, pkts, ins, n, false, false);
+}
+
 /* Fan a burst out through the specialisation the plan allows. */
 static __rte_always_inline void
 uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
@@ -570,7 +579,7 @@ uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		else
 			uf_fanout_body(w, plan, pkts, ins, n, true, false);
 	} else {
-		uf_fanout_body(w, plan, pkts, ins, n, false, false);
+		uf_fanout_generic(w, plan, pkts, ins, n);
 	}
 }
 
