@@ -80,13 +80,8 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 	}
 
 	/* pass 2: fan the datagrams out */
-	if (likely(nf > 0)) {
-		if (likely(plan->fast))
-			uf_fanout_fast(w, plan, fwd, in, nf);
-		else
-			for (i = 0; i < nf; i++)
-				uf_fanout(w, plan, fwd[i], &in[i]);
-	}
+	if (likely(nf > 0))
+		uf_fanout_burst(w, plan, fwd, in, nf);
 
 	if (nc > 0) {
 		q = (uint16_t)rte_ring_sp_enqueue_burst(w->ctl_rx, (void **)ctl, nc, NULL);
@@ -132,12 +127,12 @@ uf_worker_flush(struct uf_worker *w)
 static inline void
 drain_ctl_tx(struct uf_worker *w)
 {
-	struct rte_mbuf *m[UF_MAX_BURST];
+	struct rte_mbuf *m[UF_CTL_DRAIN_MAX];
 	unsigned int n, i;
 
 	if (likely(rte_ring_empty(w->ctl_tx)))
 		return;
-	n = rte_ring_sc_dequeue_burst(w->ctl_tx, (void **)m, UF_MAX_BURST / 2, NULL);
+	n = rte_ring_sc_dequeue_burst(w->ctl_tx, (void **)m, UF_CTL_DRAIN_MAX, NULL);
 	for (i = 0; i < n; i++)
 		uf_txb_add(w, w->port_idx[m[i]->port], m[i], UF_DEST_CTL);
 }

@@ -5,6 +5,7 @@
 #ifndef UF_FWD_H
 #define UF_FWD_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,8 +19,16 @@
 struct rte_ring;
 struct rte_rcu_qsbr;
 
+#define UF_CTL_DRAIN_MAX (UF_MAX_BURST / 2) /* control frames a worker sends per pass */
 #define UF_TXB_CAP (2 * UF_MAX_BURST)
 #define UF_DEST_CTL UINT16_MAX /* a control-plane frame in a TX buffer */
+
+/* the limits the worker relies on */
+static_assert(UF_MAX_PORTS <= UINT8_MAX, "port indexes are kept in a uint8_t (port_idx)");
+static_assert(UF_TXB_CAP >= UF_MAX_BURST + UF_CTL_DRAIN_MAX,
+	      "a TX buffer holds a burst of copies and a control drain");
+static_assert(UF_MAX_DESTS <= UINT16_MAX, "destination indexes are kept in a uint16_t");
+static_assert(UF_DEST_CTL > UF_MAX_DESTS, "the control mark is never a destination index");
 
 /* Frames waiting to be handed to one port's TX queue. */
 struct uf_txbuf {

@@ -133,17 +133,39 @@ uf_txb_flush(struct uf_worker *w, struct uf_txbuf *b, uint16_t queue)
 	b->n_ctl = 0;
 }
 
+/*
+ * Queue one frame in a TX buffer whose fill level the caller holds in *fill (&b->n, or a
+ * register copy of it while one buffer takes a whole burst); a full burst goes to the PMD.
+ * The buffer never holds more than a burst: it is flushed when it reaches one, and a burst
+ * plus a control drain fits (UF_TXB_CAP, static_assert in uf_fwd.h).
+ */
+static __rte_always_inline void
+uf_txb_push(struct uf_worker *w, struct uf_txbuf *b, uint16_t *fill, struct rte_mbuf *m,
+	    uint16_t dest, uint16_t burst)
+{
+	uint16_t i = *fill;
+
+	RTE_ASSERT(burst == w->burst && burst <= UF_TXB_CAP && i < burst);
+	b->m[i] = m;
+	b->dest[i] = dest;
+	*fill = ++i;
+	if (unlikely(i >= burst)) {
+		b->n = i;
+		uf_txb_flush(w, b, w->id);
+		*fill = 0;
+	}
+}
+
+/* Queue one frame on port index pi: a copy for destination `dest`, or a control-plane frame
+ * (UF_DEST_CTL), counted apart. */
 static inline void
 uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
 {
 	struct uf_txbuf *b = &w->txb[pi];
 
-	b->m[b->n] = m;
-	b->dest[b->n] = dest;
 	if (unlikely(dest == UF_DEST_CTL))
 		b->n_ctl++;
-	if (unlikely(++b->n >= w->burst))
-		uf_txb_flush(w, b, w->id);
+	uf_txb_push(w, b, &b->n, m, dest, w->burst);
 }
 
 /*
@@ -153,15 +175,9 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
  * frame, a refcount update, two TX descriptors on the NIC, and it rules out MBUF_FAST_FREE
  * and PMDs that mangle chains (af_xdp).
  *
- * Measured (tests/perf/uf_fanout_bench -n 4 -i 200000: build N = 4 frames with this code and
- * free them through net_null, cycles per output frame, one lcore, 2-vCPU AMD EPYC VM at
- * 2.6 GHz, 2026-11-30; docs/benchmarks.md):
+ * Measured by tests/perf/uf_fanout_bench: the figures are in docs/benchmarks.md#copy-versus-chain.
  *
- *   payload   32    64   128   256   512  1024  1400
- *   copy    47.0  47.9  51.4  56.8  67.0  79.6  90.8
- *   chain   64.8  64.9  64.8  65.5  65.8  65.9  65.4
- *
- * Chaining wins from about 512 bytes, before counting the NIC's second descriptor and DMA
+ * Chaining wins from about 512 bytes there, before counting the NIC's second descriptor and DMA
  * read, which this bench cannot see and which move the crossing further up: auto chains at
  * 512 (UF_CHAIN_MIN_PAYLOAD_DEFAULT) where every egress PMD of the set can, copies below.
  * The threshold is the set's: the plan's, raised where an egress PMD breaks short chains
@@ -207,13 +223,14 @@ uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_in
 
 /*
  * Who gets a copy when the set is not simple: sampling first (deterministic: datagrams 0, N,
- * 2N, ... per worker and destination), then resolution. Fills sel (copies to build), nn
- * (unresolved) and samp (sampled out); counts nothing, so that a datagram dropped whole
+ * 2N, ... per worker and destination), then resolution. Fills copy_to (copies to build),
+ * unresolved and sampled (sampled out); counts nothing, so that a datagram dropped whole
  * afterwards leaves no trace in the per-destination counters either.
  */
 static __rte_noinline uint16_t
-uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *set, uint16_t *sel,
-	  uint16_t *nn, uint16_t *n_nn, uint16_t *samp, uint16_t *n_samp)
+uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *set,
+	  uint16_t *copy_to, uint16_t *unresolved, uint16_t *n_unresolved, uint16_t *sampled,
+	  uint16_t *n_sampled)
 {
 	uint16_t j, k = 0;
 
@@ -226,299 +243,344 @@ uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *
 
 			w->sample_ctr[di] = c + 1 >= d->sample ? 0 : c + 1;
 			if (c != 0) {
-				samp[(*n_samp)++] = di;
+				sampled[(*n_sampled)++] = di;
 				continue;
 			}
 		}
 		if (!d->resolved) {
-			nn[(*n_nn)++] = di;
+			unresolved[(*n_unresolved)++] = di;
 			continue;
 		}
-		sel[k++] = di;
+		copy_to[k++] = di;
 	}
 	return k;
 }
 
 /* the per-destination side of what uf_select decided, once the datagram is forwarded */
 static __rte_noinline void
-uf_select_commit(struct uf_worker *w, const uint16_t *nn, uint16_t n_nn, const uint16_t *samp,
-		 uint16_t n_samp)
+uf_select_commit(struct uf_worker *w, const uint16_t *unresolved, uint16_t n_unresolved,
+		 const uint16_t *sampled, uint16_t n_sampled)
 {
 	uint16_t j;
 
-	for (j = 0; j < n_samp; j++)
-		w->dctr[samp[j]].sampled_out++;
-	for (j = 0; j < n_nn; j++) {
-		w->dctr[nn[j]].copies++;
-		w->dctr[nn[j]].no_neighbor++;
-		w->dctr[nn[j]].tx_drop++;
+	for (j = 0; j < n_sampled; j++)
+		w->dctr[sampled[j]].sampled_out++;
+	for (j = 0; j < n_unresolved; j++) {
+		w->dctr[unresolved[j]].copies++;
+		w->dctr[unresolved[j]].no_neighbor++;
+		w->dctr[unresolved[j]].tx_drop++;
 	}
-	w->ctr.sampled_out += n_samp;
-	w->ctr.tx_drop[UF_TXDROP_NO_NEIGHBOR] += n_nn;
+	w->ctr.sampled_out += n_sampled;
+	w->ctr.tx_drop[UF_TXDROP_NO_NEIGHBOR] += n_unresolved;
 }
 
-/* Fan one datagram out. Takes ownership of m on every path. */
-static inline void
-uf_fanout(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
-	  const struct uf_rx_info *in)
+/* Up to n mbufs from mp into m: in one bulk get, or, when the pool cannot give them all,
+ * one by one as long as it has any. Returns how many. */
+static __rte_always_inline uint16_t
+uf_alloc_upto(struct rte_mempool *mp, struct rte_mbuf **m, uint16_t n)
 {
-	const struct uf_set *set = &plan->sets[0];
-	const uint8_t *payload;
-	const uint16_t *sel;
-	uint16_t sel_buf[UF_MAX_DESTS], nn[UF_MAX_DESTS], samp[UF_MAX_DESTS];
-	struct rte_mbuf *nm[UF_MAX_DESTS];
-	uint32_t p_sum = 0, got;
-	uint16_t k, j, need, n_nn = 0, n_samp = 0;
-	bool chain;
+	uint16_t got;
 
-	if (plan->lpm != NULL) {
-		uint32_t nh;
+	if (likely(rte_pktmbuf_alloc_bulk(mp, m, n) == 0))
+		return n;
+	for (got = 0; got < n; got++) {
+		m[got] = rte_pktmbuf_alloc(mp);
+		if (m[got] == NULL)
+			break;
+	}
+	return got;
+}
 
-		if (unlikely(!uf_plan_lookup(plan, in->src_ip, &nh))) {
-			w->ctr.drop[UF_DROP_NO_RULE]++;
-			rte_pktmbuf_free(m);
-			return;
-		}
-		set = &plan->sets[nh];
-	}
-	if (unlikely(in->payload_len > set->max_payload)) {
-		w->ctr.drop[UF_DROP_TOO_BIG]++;
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (likely(set->simple)) {
-		/* every member resolved, none sampled: the set's list is the copy list */
-		sel = &plan->set_dests[set->first];
-		k = set->n;
+/* What a set gives the body: read once per burst for a simple plan, per datagram otherwise. */
+struct uf_set_view {
+	const uint16_t *members; /* destination indexes, set order */
+	uint16_t n;
+	uint16_t max_payload;
+	uint32_t chain_min; /* chain at and above this payload (UINT32_MAX: never) */
+};
+
+static __rte_always_inline void
+uf_set_view(struct uf_set_view *v, const struct uf_worker *w, const struct uf_plan *plan,
+	    const struct uf_set *set)
+{
+	v->members = &plan->set_dests[set->first];
+	v->n = set->n;
+	v->max_payload = set->max_payload;
+	v->chain_min = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok
+				       ? set->chain_min_payload
+				       : UINT32_MAX;
+}
+
+/* One frame for destination d onto its TX buffer: the one of a one-egress burst (fill level
+ * in a register), or d's egress port's. count_copy: the per-destination count goes per frame
+ * (a simple plan counts it per burst). */
+static __rte_always_inline void
+uf_fan_emit(struct uf_worker *w, const struct uf_dest_rt *d, struct rte_mbuf *f,
+	    const bool count_copy, const bool one_egress, struct uf_txbuf *egress_txb,
+	    uint16_t *egress_fill, uint16_t burst)
+{
+	if (count_copy)
+		w->dctr[d->idx].copies++;
+	if (one_egress) {
+		uf_txb_push(w, egress_txb, egress_fill, f, d->idx, burst);
 	} else {
-		if (unlikely(!set->any_resolved)) {
-			w->ctr.drop[UF_DROP_NO_NEIGHBOR]++;
-			for (j = 0; j < set->n; j++)
-				w->dctr[plan->set_dests[set->first + j]].no_neighbor++;
-			rte_pktmbuf_free(m);
-			return;
-		}
-		k = uf_select(w, plan, set, sel_buf, nn, &n_nn, samp, &n_samp);
-		sel = sel_buf;
-	}
+		struct uf_txbuf *b = &w->txb[d->egress];
 
-	chain = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok &&
-		in->payload_len >= set->chain_min_payload && k > 1;
-	need = chain ? k : (uint16_t)(k > 0 ? k - 1 : 0);
-	got = need;
-	if (need > 0) {
-		struct rte_mempool *mp = chain ? w->hdr_pool : w->copy_pool;
-
-		if (unlikely(rte_pktmbuf_alloc_bulk(mp, nm, need) != 0)) {
-			/* short of buffers: take what there is, count the rest */
-			for (got = 0; got < need; got++) {
-				nm[got] = rte_pktmbuf_alloc(mp);
-				if (nm[got] == NULL)
-					break;
-			}
-		}
-	}
-	if (unlikely(chain && got == 0)) {
-		w->ctr.drop[UF_DROP_NOMBUF]++;
-		rte_pktmbuf_free(m);
-		return;
-	}
-
-	w->ctr.forwarded++;
-	w->ctr.fanout += set->n;
-	w->ctr.copies_attempted += k + n_nn;
-	if (unlikely(n_nn | n_samp))
-		uf_select_commit(w, nn, n_nn, samp, n_samp);
-	if (unlikely(k == 0)) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (unlikely(got < need)) {
-		/* the copies that found no buffer: the first ones (the in-place copy always goes) */
-		uint16_t miss = (uint16_t)(need - got);
-
-		for (j = 0; j < miss; j++) {
-			w->dctr[sel[j]].copies++;
-			w->dctr[sel[j]].tx_drop++;
-		}
-		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += miss;
-		if (sel != sel_buf)
-			memcpy(sel_buf, sel, k * sizeof(sel[0]));
-		memmove(sel_buf, sel_buf + miss, (k - miss) * sizeof(sel[0]));
-		sel = sel_buf;
-		k = (uint16_t)(k - miss);
-	}
-
-	payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
-	if (plan->udp_cksum)
-		p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
-
-	if (chain) {
-		/* m becomes the shared payload segment of k frames */
-		m->data_off = (uint16_t)(m->data_off + in->payload_off);
-		m->data_len = in->payload_len;
-		m->pkt_len = in->payload_len;
-		m->ol_flags = 0;
-		if (k > 1)
-			rte_mbuf_refcnt_update(m, (int16_t)(k - 1));
-		w->ctr.chained += k;
-		for (j = 0; j < k; j++) {
-			const struct uf_dest_rt *d = &plan->dests[sel[j]];
-			struct rte_mbuf *h = nm[j];
-
-			uf_hdr_write(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, p_sum,
-				     plan->udp_cksum);
-			h->data_len = UF_HDR_LEN;
-			h->pkt_len = UF_HDR_LEN + in->payload_len;
-			h->nb_segs = 2;
-			h->next = m;
-			w->dctr[d->idx].copies++;
-			uf_txb_add(w, d->egress, h, d->idx);
-		}
-		return;
-	}
-
-	for (j = 0; j + 1 < k; j++) {
-		const struct uf_dest_rt *d = &plan->dests[sel[j]];
-
-		uf_copy_one(nm[j], d, in, payload, p_sum, plan->udp_cksum,
-			    w->txb[d->egress].pad_to);
-		w->dctr[d->idx].copies++;
-		uf_txb_add(w, d->egress, nm[j], d->idx);
-	}
-	{
-		const struct uf_dest_rt *d = &plan->dests[sel[k - 1]];
-
-		uf_inplace(m, d, in, p_sum, plan->udp_cksum, w->txb[d->egress].pad_to);
-		w->dctr[d->idx].copies++;
-		uf_txb_add(w, d->egress, m, d->idx);
+		uf_txb_push(w, b, &b->n, f, d->idx, burst);
 	}
 }
+
+/* Buffers for the copies of a simple plan, taken for the whole burst in one bulk get (each
+ * get pays the per-lcore cache lookup); larger bursts x sets take them per datagram. */
+#define UF_BURST_STASH 256
 
 /*
- * The common case, hoisted out of uf_fanout: no rules, every destination resolved and
- * unsampled (plan->fast). What is per plan is read once per burst, what is per destination
- * is counted once per burst, and the buffers for the copies come from the mempool in one
- * bulk get per burst (not one per datagram: each get pays the per-lcore cache lookup). Per
- * datagram there is the size check and N header writes. A datagram the slow path must see
- * (a chained one) goes there.
+ * Fan a burst of datagrams out; takes ownership of every mbuf, on every path. One body,
+ * specialised by two constant flags (the call sites in uf_fanout_burst pass literals, and
+ * the compiler drops what a specialisation does not use):
+ *
+ *   simple_plan  plan->fast: no rules, set 0 simple (every member resolved, none sampled).
+ *                The set is read once per burst, its copy list is its member list, the
+ *                copy buffers come from one bulk get per burst, and forwarded, fanout,
+ *                copies_attempted and each destination's copies are added once per burst.
+ *   one_egress   with simple_plan: every member leaves through one port; that TX buffer's
+ *                fill level stays in a register for the whole burst.
+ *
+ * Otherwise (the generic specialisation), per datagram: the rule set (no_rule), the size
+ * (too_big), then uf_select for sampling and resolution (no_neighbor), with the counters
+ * added per datagram. Either way the partial-allocation rule is the same: the copies that
+ * found no buffer are the first ones in set order (tx_drop.nombuf), the in-place copy always
+ * goes, and a chained datagram without a single header mbuf is dropped whole (drop.nombuf)
+ * before anything else is counted. docs/architecture.md#fan-out.
  */
-#define UF_FAST_STASH 256
-
-static inline void
-uf_fanout_fast(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-	       const struct uf_rx_info *ins, uint16_t n)
+static __rte_always_inline void
+uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+	       const struct uf_rx_info *ins, uint16_t n, const bool simple_plan,
+	       const bool one_egress)
 {
-	const struct uf_set *set = &plan->sets[0];
-	const uint16_t *sel = &plan->set_dests[set->first];
-	const uint16_t k = set->n, max_payload = set->max_payload;
 	const bool cksum = plan->udp_cksum;
-	const uint32_t chain_min = (plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL &&
-				    set->chain_ok && k > 1)
-						   ? set->chain_min_payload
-						   : UINT32_MAX;
-	const struct uf_dest_rt *last = &plan->dests[sel[k - 1]];
-	const uint16_t last_pad = w->txb[last->egress].pad_to;
-	struct rte_mempool *const pool = w->copy_pool;
-	const bool one_egress = set->one_egress;
-	struct uf_txbuf *const b = &w->txb[last->egress];
+	/* read once: a store into a TX buffer's uint16_t dest[] may alias w->burst */
 	const uint16_t burst = w->burst;
-	struct rte_mbuf *stash[UF_FAST_STASH];
-	uint32_t done = 0, too_big = 0, nombuf = 0, n_stash = 0, used = 0;
-	uint16_t i, j, bn = b->n;
+	struct uf_set_view plan_set;               /* simple_plan: set 0, for the whole burst */
+	const struct uf_dest_rt *plan_last = NULL; /* simple_plan: its in-place copy's */
+	struct uf_txbuf *egress_txb = NULL;        /* one_egress: the one TX buffer, and its fill */
+	uint16_t egress_fill = 0, egress_pad = 0;
+	struct rte_mbuf *stash[UF_BURST_STASH];
+	uint32_t n_stash = 0, stash_used = 0;
+	/* counted once at the end */
+	uint64_t n_forwarded = 0, n_fanout = 0, n_attempted = 0, n_chained = 0;
+	uint32_t n_no_rule = 0, n_too_big = 0, n_no_neighbor = 0, n_nombuf = 0, n_copy_nombuf = 0;
+	uint16_t i, j;
 
-	if (k > 1 && (uint32_t)n * (k - 1) <= UF_FAST_STASH &&
-	    likely(rte_pktmbuf_alloc_bulk(pool, stash, n * (k - 1)) == 0))
-		n_stash = (uint32_t)n * (k - 1);
+	RTE_ASSERT(simple_plan || !one_egress);
+	if (simple_plan) {
+		uf_set_view(&plan_set, w, plan, &plan->sets[0]);
+		plan_last = &plan->dests[plan_set.members[plan_set.n - 1]];
+		if (one_egress) {
+			egress_txb = &w->txb[plan->dests[plan_set.members[plan_set.n - 1]].egress];
+			egress_fill = egress_txb->n;
+			egress_pad = egress_txb->pad_to;
+		}
+		if (plan_set.n > 1 && (uint32_t)n * (plan_set.n - 1) <= UF_BURST_STASH &&
+		    likely(rte_pktmbuf_alloc_bulk(w->copy_pool, stash, n * (plan_set.n - 1)) == 0))
+			n_stash = (uint32_t)n * (plan_set.n - 1);
+	}
 
 	for (i = 0; i < n; i++) {
 		const struct uf_rx_info *in = &ins[i];
 		struct rte_mbuf *m = pkts[i];
-		struct rte_mbuf *own[UF_MAX_DESTS], **nm = own;
+		struct uf_set_view set_buf;
+		const struct uf_set_view *set = &plan_set;
+		uint16_t select_buf[UF_MAX_DESTS], unresolved[UF_MAX_DESTS], sampled[UF_MAX_DESTS];
+		struct rte_mbuf *fresh[UF_MAX_DESTS], **bufs = fresh;
+		const uint16_t *copy_to; /* copies to build, in order; the last is m itself */
+		uint16_t n_copies, n_unresolved = 0, n_sampled = 0, want, got, missed;
 		const uint8_t *payload;
 		uint32_t p_sum = 0;
-		uint16_t got = k - 1;
+		bool chain;
 
-		if (unlikely(in->payload_len > max_payload)) {
-			too_big++;
+		if (!simple_plan) {
+			const struct uf_set *s = &plan->sets[0];
+
+			if (plan->lpm != NULL) {
+				uint32_t nh;
+
+				if (unlikely(!uf_plan_lookup(plan, in->src_ip, &nh))) {
+					n_no_rule++;
+					rte_pktmbuf_free(m);
+					continue;
+				}
+				s = &plan->sets[nh];
+			}
+			uf_set_view(&set_buf, w, plan, s);
+			set = &set_buf;
+			if (unlikely(in->payload_len > set->max_payload)) {
+				n_too_big++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			if (likely(s->simple)) {
+				copy_to = set->members;
+				n_copies = set->n;
+			} else {
+				if (unlikely(!s->any_resolved)) {
+					n_no_neighbor++;
+					for (j = 0; j < set->n; j++)
+						w->dctr[set->members[j]].no_neighbor++;
+					rte_pktmbuf_free(m);
+					continue;
+				}
+				n_copies = uf_select(w, plan, s, select_buf, unresolved,
+						     &n_unresolved, sampled, &n_sampled);
+				copy_to = select_buf;
+			}
+		} else {
+			if (unlikely(in->payload_len > set->max_payload)) {
+				n_too_big++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			copy_to = set->members;
+			n_copies = set->n;
+		}
+
+		/* buffers: header mbufs for all when chaining, else copies for all but the last */
+		chain = in->payload_len >= set->chain_min && n_copies > 1;
+		want = chain ? n_copies : (uint16_t)(n_copies > 0 ? n_copies - 1 : 0);
+		if (simple_plan && !chain && likely(stash_used + want <= n_stash)) {
+			bufs = stash + stash_used;
+			stash_used += want;
+			got = want;
+		} else {
+			got = want > 0 ? uf_alloc_upto(chain ? w->hdr_pool : w->copy_pool, fresh,
+						       want)
+				       : 0;
+		}
+		if (unlikely(chain && got == 0)) {
+			n_nombuf++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		if (unlikely(in->payload_len >= chain_min)) {
-			if (one_egress)
-				b->n = bn;
-			uf_fanout(w, plan, m, in);
-			if (one_egress)
-				bn = b->n;
-			continue;
+
+		n_forwarded++;
+		if (!simple_plan) {
+			n_fanout += set->n;
+			n_attempted += n_copies + n_unresolved;
+			if (unlikely(n_unresolved | n_sampled))
+				uf_select_commit(w, unresolved, n_unresolved, sampled, n_sampled);
+			if (unlikely(n_copies == 0)) {
+				rte_pktmbuf_free(m);
+				continue;
+			}
 		}
+		missed = (uint16_t)(want - got);
+		if (unlikely(missed > 0)) {
+			/* the copies that found no buffer: the first ones */
+			for (j = 0; j < missed; j++) {
+				if (!simple_plan) /* a simple plan counts copies per burst */
+					w->dctr[copy_to[j]].copies++;
+				w->dctr[copy_to[j]].tx_drop++;
+			}
+			n_copy_nombuf += missed;
+			copy_to += missed;
+			n_copies = (uint16_t)(n_copies - missed);
+		}
+
 		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
 		if (cksum)
 			p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
-		if (likely(used + got <= n_stash)) {
-			nm = stash + used;
-			used += got;
-		} else if (k > 1 && unlikely(rte_pktmbuf_alloc_bulk(pool, own, k - 1) != 0)) {
-			/* short of buffers: take what there is; the first copies go without */
-			for (got = 0; got < k - 1; got++) {
-				own[got] = rte_pktmbuf_alloc(pool);
-				if (own[got] == NULL)
-					break;
-			}
-			for (j = 0; j < k - 1 - got; j++)
-				w->dctr[sel[j]].tx_drop++;
-			nombuf += k - 1 - got;
-		}
-		if (likely(one_egress)) {
-			/* one TX buffer for all: its fill level stays in a register */
-			for (j = 0; j < got; j++) {
-				const struct uf_dest_rt *d = &plan->dests[sel[k - 1 - got + j]];
 
-				uf_copy_one(nm[j], d, in, payload, p_sum, cksum, last_pad);
-				b->m[bn] = nm[j];
-				b->dest[bn++] = d->idx;
-				if (unlikely(bn >= burst)) {
-					b->n = bn;
-					uf_txb_flush(w, b, w->id);
-					bn = 0;
-				}
-			}
-			uf_inplace(m, last, in, p_sum, cksum, last_pad);
-			b->m[bn] = m;
-			b->dest[bn++] = last->idx;
-			if (unlikely(bn >= burst)) {
-				b->n = bn;
-				uf_txb_flush(w, b, w->id);
-				bn = 0;
-			}
-		} else {
-			for (j = 0; j < got; j++) {
-				const struct uf_dest_rt *d = &plan->dests[sel[k - 1 - got + j]];
+		if (unlikely(chain)) {
+			/* m becomes the shared payload segment of n_copies frames */
+			m->data_off = (uint16_t)(m->data_off + in->payload_off);
+			m->data_len = in->payload_len;
+			m->pkt_len = in->payload_len;
+			m->ol_flags = 0;
+			if (n_copies > 1)
+				rte_mbuf_refcnt_update(m, (int16_t)(n_copies - 1));
+			n_chained += n_copies;
+			for (j = 0; j < n_copies; j++) {
+				const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+				struct rte_mbuf *h = bufs[j];
 
-				uf_copy_one(nm[j], d, in, payload, p_sum, cksum,
-					    w->txb[d->egress].pad_to);
-				uf_txb_add(w, d->egress, nm[j], d->idx);
+				uf_hdr_write(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, p_sum,
+					     cksum);
+				h->data_len = UF_HDR_LEN;
+				h->pkt_len = UF_HDR_LEN + in->payload_len;
+				h->nb_segs = 2;
+				h->next = m;
+				uf_fan_emit(w, d, h, !simple_plan, one_egress, egress_txb,
+					    &egress_fill, burst);
 			}
-			uf_inplace(m, last, in, p_sum, cksum, last_pad);
-			uf_txb_add(w, last->egress, m, last->idx);
+			continue;
 		}
-		done++;
+		for (j = 0; j + 1 < n_copies; j++) {
+			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+
+			uf_copy_one(bufs[j], d, in, payload, p_sum, cksum,
+				    one_egress ? egress_pad : w->txb[d->egress].pad_to);
+			uf_fan_emit(w, d, bufs[j], !simple_plan, one_egress, egress_txb,
+				    &egress_fill, burst);
+		}
+		{
+			/* the last copy never misses a buffer: a simple plan's is known */
+			const struct uf_dest_rt *d =
+					simple_plan ? plan_last
+						    : &plan->dests[copy_to[n_copies - 1]];
+
+			uf_inplace(m, d, in, p_sum, cksum,
+				   one_egress ? egress_pad : w->txb[d->egress].pad_to);
+			uf_fan_emit(w, d, m, !simple_plan, one_egress, egress_txb, &egress_fill,
+				    burst);
+		}
 	}
+
 	if (one_egress)
-		b->n = bn;
-	if (unlikely(used < n_stash)) /* datagrams that went elsewhere left buffers over */
-		rte_pktmbuf_free_bulk(stash + used, n_stash - used);
-	/* copies per destination: every datagram done here gave each member one (attempted) */
-	if (likely(done > 0)) {
-		for (j = 0; j < k; j++)
-			w->dctr[sel[j]].copies += done;
-		w->ctr.forwarded += done;
-		w->ctr.fanout += (uint64_t)done * k;
-		w->ctr.copies_attempted += (uint64_t)done * k;
+		egress_txb->n = egress_fill;
+	if (simple_plan && unlikely(stash_used < n_stash)) /* datagrams dropped or chained */
+		rte_pktmbuf_free_bulk(stash + stash_used, n_stash - stash_used);
+	if (simple_plan && likely(n_forwarded > 0)) {
+		/* every datagram forwarded gave each member one copy (attempted) */
+		for (j = 0; j < plan_set.n; j++)
+			w->dctr[plan_set.members[j]].copies += n_forwarded;
+		n_fanout = n_forwarded * plan_set.n;
+		n_attempted = n_fanout;
 	}
-	if (unlikely(too_big | nombuf)) {
-		w->ctr.drop[UF_DROP_TOO_BIG] += too_big;
-		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += nombuf;
+	w->ctr.forwarded += n_forwarded;
+	w->ctr.fanout += n_fanout;
+	w->ctr.copies_attempted += n_attempted;
+	if (unlikely(n_chained > 0))
+		w->ctr.chained += n_chained;
+	if (unlikely(n_no_rule | n_too_big | n_no_neighbor | n_nombuf | n_copy_nombuf)) {
+		w->ctr.drop[UF_DROP_NO_RULE] += n_no_rule;
+		w->ctr.drop[UF_DROP_TOO_BIG] += n_too_big;
+		w->ctr.drop[UF_DROP_NO_NEIGHBOR] += n_no_neighbor;
+		w->ctr.drop[UF_DROP_NOMBUF] += n_nombuf;
+		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += n_copy_nombuf;
+	}
+}
+
+/* The generic specialisation, out of line: it keeps its large stack arrays and its code out
+ * of the simple plans' path (inlined, it made N = 1 measurably slower). */
+static __rte_noinline void
+uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		  const struct uf_rx_info *ins, uint16_t n)
+{
+	uf_fanout_body(w, plan, pkts, ins, n, false, false);
+}
+
+/* Fan a burst out through the specialisation the plan allows. */
+static __rte_always_inline void
+uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		const struct uf_rx_info *ins, uint16_t n)
+{
+	if (likely(plan->fast)) {
+		if (likely(plan->sets[0].one_egress))
+			uf_fanout_body(w, plan, pkts, ins, n, true, true);
+		else
+			uf_fanout_body(w, plan, pkts, ins, n, true, false);
+	} else {
+		uf_fanout_generic(w, plan, pkts, ins, n);
 	}
 }
 

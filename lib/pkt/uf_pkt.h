@@ -5,7 +5,9 @@
 #ifndef UF_PKT_H
 #define UF_PKT_H
 
+#include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -19,12 +21,43 @@
 
 #include "uf_counters.h"
 
-#define UF_HDR_LEN (RTE_ETHER_HDR_LEN + 20 + 8) /* 42: what every copy starts with */
-#define UF_MIN_FRAME 60                         /* shortest Ethernet frame without FCS */
+/*
+ * Header field offsets, from DPDK's header structs: Ethernet fields from the start of the
+ * frame, IPv4 fields from the start of the IPv4 header, UDP fields from the start of the UDP
+ * header. The classifier reads them as bytes (uf_rd16/uf_rd32: no alignment assumed).
+ */
+#define UF_ETH_SRC offsetof(struct rte_ether_hdr, src_addr)       /* 6 */
+#define UF_ETH_TYPE offsetof(struct rte_ether_hdr, ether_type)    /* 12 */
+#define UF_IP_VHL offsetof(struct rte_ipv4_hdr, version_ihl)      /* 0 */
+#define UF_IP_TOS offsetof(struct rte_ipv4_hdr, type_of_service)  /* 1 */
+#define UF_IP_LEN offsetof(struct rte_ipv4_hdr, total_length)     /* 2 */
+#define UF_IP_ID offsetof(struct rte_ipv4_hdr, packet_id)         /* 4 */
+#define UF_IP_FRAG offsetof(struct rte_ipv4_hdr, fragment_offset) /* 6 */
+#define UF_IP_PROTO offsetof(struct rte_ipv4_hdr, next_proto_id)  /* 9 */
+#define UF_IP_SRC offsetof(struct rte_ipv4_hdr, src_addr)         /* 12 */
+#define UF_IP_DST offsetof(struct rte_ipv4_hdr, dst_addr)         /* 16 */
+#define UF_UDP_SPORT offsetof(struct rte_udp_hdr, src_port)       /* 0 */
+#define UF_UDP_DPORT offsetof(struct rte_udp_hdr, dst_port)       /* 2 */
+#define UF_UDP_LEN offsetof(struct rte_udp_hdr, dgram_len)        /* 4 */
+#define UF_UDP_CKSUM offsetof(struct rte_udp_hdr, dgram_cksum)    /* 6 */
+#define UF_IPV4_HDR_MIN ((int)sizeof(struct rte_ipv4_hdr))        /* 20: no options */
+#define UF_UDP_HDR ((int)sizeof(struct rte_udp_hdr))              /* 8 */
+#define UF_IPV4_VHL_NO_OPT RTE_IPV4_VHL_DEF                       /* 0x45: version 4, IHL 5 */
+
+/* what every copy starts with: 42 bytes */
+#define UF_HDR_LEN (RTE_ETHER_HDR_LEN + UF_IPV4_HDR_MIN + UF_UDP_HDR)
+#define UF_MIN_FRAME 60 /* shortest Ethernet frame without FCS */
 #define UF_IP_DF 0x4000
 /* ICMP types (24.11 deprecates RTE_IP_ICMP_ECHO_*, 22.11 lacks RTE_ICMP_TYPE_ECHO_*) */
 #define UF_ICMP_ECHO_REQUEST 8
 #define UF_ICMP_ECHO_REPLY 0
+
+/* what the fast classifier, the header write and the templates take for granted */
+static_assert(UF_HDR_LEN == 42, "a copy's header is Ethernet + IPv4 without options + UDP");
+static_assert(RTE_ETHER_HDR_LEN == sizeof(struct rte_ether_hdr), "untagged Ethernet header");
+static_assert(UF_ETH_TYPE == 12 && UF_IP_DST == 16 && UF_UDP_CKSUM == 6,
+	      "DPDK's header structs are the wire layout");
+static_assert(UF_MIN_FRAME >= UF_HDR_LEN, "a copy shorter than 60 B is padded, never cut");
 
 /* ---- byte order, loads ---- */
 
@@ -127,12 +160,13 @@ uf_port_max_len(uint32_t mtu)
 static inline bool
 uf_too_long(const uint8_t *ip, uint32_t len, const struct uf_port_id *port, enum uf_drop *reason)
 {
-	const bool tot_long =
-			RTE_ETHER_HDR_LEN + (uint32_t)uf_be16(uf_rd16(ip + 2)) > port->max_len;
+	const bool tot_long = RTE_ETHER_HDR_LEN + (uint32_t)uf_be16(uf_rd16(ip + UF_IP_LEN)) >
+			      port->max_len;
 
 	if (likely(len <= port->max_len && !tot_long))
 		return false;
-	*reason = tot_long && ip[9] == IPPROTO_UDP ? UF_DROP_GRO_COALESCED : UF_DROP_TOO_LONG;
+	*reason = tot_long && ip[UF_IP_PROTO] == IPPROTO_UDP ? UF_DROP_GRO_COALESCED
+							     : UF_DROP_TOO_LONG;
 	return true;
 }
 
@@ -168,7 +202,7 @@ uf_drop_as(enum uf_drop *reason, enum uf_drop why)
 static inline bool
 uf_ipv4_hdr_ok(const uint8_t *ip, uint32_t ihl)
 {
-	if (likely(ihl == 20))
+	if (likely(ihl == UF_IPV4_HDR_MIN))
 		return uf_ck_fold((uint64_t)uf_rd32(ip) + uf_rd32(ip + 4) + uf_rd32(ip + 8) +
 				  uf_rd32(ip + 12) + uf_rd32(ip + 16)) == 0xffff;
 	return rte_raw_cksum(ip, ihl) == 0xffff;
@@ -193,7 +227,7 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 	/* a tag the PMD took out of the frame (af_packet moves the kernel's tp_vlan_tci there) */
 	if (unlikely(rx_ck & RTE_MBUF_F_RX_VLAN_STRIPPED))
 		return uf_drop_as(reason, UF_DROP_VLAN_TAGGED);
-	etype = uf_rd16(f + 12);
+	etype = uf_rd16(f + UF_ETH_TYPE);
 	if (unlikely(etype != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))) {
 		/* (an ARP frame is never a datagram to forward: say so to the compiler) */
 		if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP))
@@ -206,16 +240,18 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 	}
 	if (unlikely(!rte_is_same_ether_addr((const struct rte_ether_addr *)f, &port->mac)))
 		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
-	if (unlikely(len < RTE_ETHER_HDR_LEN + 20 || (ip[0] >> 4) != 4))
+	if (unlikely(len < RTE_ETHER_HDR_LEN + UF_IPV4_HDR_MIN || (ip[UF_IP_VHL] >> 4) != 4))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
 	if (unlikely(uf_too_long(ip, len, port, reason)))
 		return UF_V_DROP;
-	ihl = (uint32_t)(ip[0] & 0xf) * 4;
-	tot = uf_be16(uf_rd16(ip + 2));
-	if (unlikely(ihl < 20 || tot < ihl + 8 || RTE_ETHER_HDR_LEN + (uint32_t)tot > len)) {
+	ihl = (uint32_t)(ip[UF_IP_VHL] & RTE_IPV4_HDR_IHL_MASK) * RTE_IPV4_IHL_MULTIPLIER;
+	tot = uf_be16(uf_rd16(ip + UF_IP_LEN));
+	if (unlikely(ihl < UF_IPV4_HDR_MIN || tot < ihl + UF_UDP_HDR ||
+		     RTE_ETHER_HDR_LEN + (uint32_t)tot > len)) {
 		/* too short for UDP: another protocol to us goes through the checks below too */
-		if (!(ihl >= 20 && tot >= ihl && RTE_ETHER_HDR_LEN + (uint32_t)tot <= len &&
-		      ip[9] != IPPROTO_UDP && uf_rd32(ip + 16) == port->ip))
+		if (!(ihl >= UF_IPV4_HDR_MIN && tot >= ihl &&
+		      RTE_ETHER_HDR_LEN + (uint32_t)tot <= len && ip[UF_IP_PROTO] != IPPROTO_UDP &&
+		      uf_rd32(ip + UF_IP_DST) == port->ip))
 			return uf_drop_as(reason, UF_DROP_MALFORMED);
 	}
 	if (unlikely((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD))
@@ -223,39 +259,41 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
 	    unlikely(!uf_ipv4_hdr_ok(ip, ihl)))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
-	if (unlikely(uf_rd32(ip + 16) != port->ip))
+	if (unlikely(uf_rd32(ip + UF_IP_DST) != port->ip))
 		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
 	/* MF or a fragment offset: compared in network order, no swap */
-	if (unlikely((uf_rd16(ip + 6) &
+	if (unlikely((uf_rd16(ip + UF_IP_FRAG) &
 		      rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) != 0))
 		return uf_drop_as(reason, UF_DROP_FRAGMENT);
-	if (unlikely(ip[9] != IPPROTO_UDP))
+	if (unlikely(ip[UF_IP_PROTO] != IPPROTO_UDP))
 		goto not_udp;
-	ulen = uf_be16(uf_rd16(ip + ihl + 4));
-	if (unlikely(ulen < 8 || ulen > tot - ihl))
+	ulen = uf_be16(uf_rd16(ip + ihl + UF_UDP_LEN));
+	if (unlikely(ulen < UF_UDP_HDR || ulen > tot - ihl))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
-	if (unlikely(!port->listen || uf_rd16(ip + ihl + 2) != port->listen_udp))
+	if (unlikely(!port->listen || uf_rd16(ip + ihl + UF_UDP_DPORT) != port->listen_udp))
 		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
 	if (unlikely((rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
 
-	info->payload_off = (uint16_t)(RTE_ETHER_HDR_LEN + ihl + 8);
-	info->payload_len = (uint16_t)(ulen - 8);
-	info->src_ip = uf_rd32(ip + 12);
-	info->src_port = uf_rd16(ip + ihl);
-	info->ip_id = uf_rd16(ip + 4);
-	info->tos = ip[1] & 0xfc; /* DSCP kept, ECN not */
-	info->udp_cksum = uf_rd16(ip + ihl + 6);
+	info->payload_off = (uint16_t)(RTE_ETHER_HDR_LEN + ihl + UF_UDP_HDR);
+	info->payload_len = (uint16_t)(ulen - UF_UDP_HDR);
+	info->src_ip = uf_rd32(ip + UF_IP_SRC);
+	info->src_port = uf_rd16(ip + ihl + UF_UDP_SPORT);
+	info->ip_id = uf_rd16(ip + UF_IP_ID);
+	info->tos = ip[UF_IP_TOS] & 0xfc; /* DSCP kept, ECN not */
+	info->udp_cksum = uf_rd16(ip + ihl + UF_UDP_CKSUM);
 	return UF_V_FORWARD;
 
 not_udp:
-	if (ip[9] == IPPROTO_ICMP) {
-		if (unlikely(uf_rd32(ip + 16) != port->ip))
+	if (ip[UF_IP_PROTO] == IPPROTO_ICMP) {
+		if (unlikely(uf_rd32(ip + UF_IP_DST) != port->ip))
 			return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
 		/* shorter than an ICMP header; or a sender MAC no answer may go to (as for ARP) */
-		if (unlikely(tot < ihl + 8 ||
-			     !rte_is_unicast_ether_addr((const struct rte_ether_addr *)(f + 6)) ||
-			     rte_is_zero_ether_addr((const struct rte_ether_addr *)(f + 6))))
+		if (unlikely(tot < ihl + (int)sizeof(struct rte_icmp_hdr) ||
+			     !rte_is_unicast_ether_addr(
+					     (const struct rte_ether_addr *)(f + UF_ETH_SRC)) ||
+			     rte_is_zero_ether_addr(
+					     (const struct rte_ether_addr *)(f + UF_ETH_SRC))))
 			return uf_drop_as(reason, UF_DROP_MALFORMED);
 		return UF_V_CONTROL;
 	}
@@ -283,28 +321,33 @@ uf_classify_dp(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_p
 					(rx_ck & RTE_MBUF_F_RX_VLAN_STRIPPED) != 0;
 		const uint32_t mac = (uf_rd32(f) ^ uf_rd32(port->mac.addr_bytes)) |
 				     (uint32_t)(uf_rd16(f + 4) ^ uf_rd16(port->mac.addr_bytes + 4));
-		const uint32_t hdr = (uint32_t)(uf_rd16(f + 12) ^
+		/* no IP options: the UDP header follows 20 bytes in */
+		const uint8_t *udp = ip + UF_IPV4_HDR_MIN;
+		const uint32_t hdr = (uint32_t)(uf_rd16(f + UF_ETH_TYPE) ^
 						rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) |
-				     (uint32_t)(ip[0] ^ 0x45) | (uint32_t)(ip[9] ^ IPPROTO_UDP) |
-				     (uf_rd32(ip + 16) ^ port->ip) |
-				     (uint32_t)(uf_rd16(ip + 6) &
+				     (uint32_t)(ip[UF_IP_VHL] ^ UF_IPV4_VHL_NO_OPT) |
+				     (uint32_t)(ip[UF_IP_PROTO] ^ IPPROTO_UDP) |
+				     (uf_rd32(ip + UF_IP_DST) ^ port->ip) |
+				     (uint32_t)(uf_rd16(ip + UF_IP_FRAG) &
 						rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG |
 								 RTE_IPV4_HDR_OFFSET_MASK)) |
-				     (uint32_t)(uf_rd16(ip + 22) ^ port->listen_udp);
-		const uint32_t tot = uf_be16(uf_rd16(ip + 2)), ulen = uf_be16(uf_rd16(ip + 24));
+				     (uint32_t)(uf_rd16(udp + UF_UDP_DPORT) ^ port->listen_udp);
+		const uint32_t tot = uf_be16(uf_rd16(ip + UF_IP_LEN)),
+			       ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
 
-		if (likely((mac | hdr | bad_ck) == 0 && port->listen && tot >= 28 &&
-			   RTE_ETHER_HDR_LEN + tot <= len && len <= port->max_len && ulen >= 8 &&
-			   ulen <= tot - 20 &&
+		if (likely((mac | hdr | bad_ck) == 0 && port->listen &&
+			   tot >= UF_IPV4_HDR_MIN + UF_UDP_HDR && RTE_ETHER_HDR_LEN + tot <= len &&
+			   len <= port->max_len && ulen >= UF_UDP_HDR &&
+			   ulen <= tot - UF_IPV4_HDR_MIN &&
 			   ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD ||
-			    uf_ipv4_hdr_ok(ip, 20)))) {
+			    uf_ipv4_hdr_ok(ip, UF_IPV4_HDR_MIN)))) {
 			info->payload_off = UF_HDR_LEN;
-			info->payload_len = (uint16_t)(ulen - 8);
-			info->src_ip = uf_rd32(ip + 12);
-			info->src_port = uf_rd16(ip + 20);
-			info->ip_id = uf_rd16(ip + 4);
-			info->tos = ip[1] & 0xfc; /* DSCP kept, ECN not */
-			info->udp_cksum = uf_rd16(ip + 26);
+			info->payload_len = (uint16_t)(ulen - UF_UDP_HDR);
+			info->src_ip = uf_rd32(ip + UF_IP_SRC);
+			info->src_port = uf_rd16(udp + UF_UDP_SPORT);
+			info->ip_id = uf_rd16(ip + UF_IP_ID);
+			info->tos = ip[UF_IP_TOS] & 0xfc; /* DSCP kept, ECN not */
+			info->udp_cksum = uf_rd16(udp + UF_UDP_CKSUM);
 			return UF_V_FORWARD;
 		}
 	}
@@ -368,7 +411,7 @@ uf_in_sum(const struct uf_rx_info *in, const uint8_t *payload, rte_be32_t in_dst
 	s = uf_ck_add32(s, in->src_ip);
 	s = uf_ck_add32(s, in_dst_ip);
 	s += rte_cpu_to_be_16(IPPROTO_UDP);
-	s += 2 * (uint32_t)uf_be16(in->payload_len + 8);
+	s += 2 * (uint32_t)uf_be16(in->payload_len + UF_UDP_HDR);
 	s += in->src_port + in_dst_port;
 	return s;
 }
@@ -395,7 +438,7 @@ static inline bool
 uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
 {
 	const uint64_t l4 = rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK;
-	const rte_be32_t dst_ip = uf_rd32(f + RTE_ETHER_HDR_LEN + 16);
+	const rte_be32_t dst_ip = uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST);
 	struct uf_rx_info t;
 	uint16_t ck;
 
@@ -404,7 +447,7 @@ uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
 	if (l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE) {
 		uint32_t ph = uf_ck_add32(uf_ck_add32(rte_cpu_to_be_16(IPPROTO_UDP), in->src_ip),
 					  dst_ip) +
-			      uf_be16(in->payload_len + 8);
+			      uf_be16(in->payload_len + UF_UDP_HDR);
 
 		if (likely(in->udp_cksum != uf_ck_fold32(ph)))
 			return false;
@@ -412,8 +455,9 @@ uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
 	/* the sum P over pseudo-header, UDP header and payload, as for a datagram without one */
 	t = *in;
 	t.udp_cksum = 0;
-	ck = (uint16_t)~uf_ck_fold(uf_in_sum(&t, f + in->payload_off, dst_ip,
-					     uf_rd16(f + in->payload_off - 6)));
+	ck = (uint16_t)~uf_ck_fold(
+			uf_in_sum(&t, f + in->payload_off, dst_ip,
+				  uf_rd16(f + in->payload_off - UF_UDP_HDR + UF_UDP_DPORT)));
 	if (ck == 0)
 		ck = 0xffff;
 	if (ck == in->udp_cksum)
@@ -431,8 +475,8 @@ uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, u
 	     bool udp_cksum)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + RTE_ETHER_HDR_LEN);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + RTE_ETHER_HDR_LEN + 20);
-	const rte_be16_t tot = uf_be16(in->payload_len + 28);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + RTE_ETHER_HDR_LEN + UF_IPV4_HDR_MIN);
+	const rte_be16_t tot = uf_be16(in->payload_len + UF_IPV4_HDR_MIN + UF_UDP_HDR);
 	uint32_t ipsum, usum;
 
 	/* branches on the template's mode, not masks: per destination they always go the
@@ -456,7 +500,7 @@ uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, u
 		udp->src_port = in->src_port;
 	else
 		usum += uf_ck_neg16(in->src_port);
-	udp->dgram_len = uf_be16(in->payload_len + 8);
+	udp->dgram_len = uf_be16(in->payload_len + UF_UDP_HDR);
 	if (udp_cksum) {
 		uint16_t ck = (uint16_t)~uf_ck_fold32(usum);
 

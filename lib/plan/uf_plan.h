@@ -46,7 +46,7 @@ struct uf_plan {
 	uint16_t n_dests;
 	uint16_t n_sets;
 	bool udp_cksum;
-	bool fast; /* no rules, set 0 simple: uf_fanout_fast serves every datagram */
+	bool fast; /* no rules, set 0 simple: uf_fanout_body specialised for a simple plan */
 	enum uf_fanout_mode fanout;
 	uint32_t chain_min_payload; /* >= 18, so chained frames never need padding */
 	rte_be32_t in_dst_ip;       /* what datagrams are addressed to: the listen port's IP */

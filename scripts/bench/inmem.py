@@ -12,12 +12,23 @@ flows) from memory; output: net_null with no-rx=1 swallows every frame. One work
 Each run lasts --seconds; the first --warmup seconds are discarded; the rate is the median of
 the per-second rates. Cycles per packet = TSC Hz / rate (the worker is 100% busy).
 
+Per CPU-second (docs/benchmarks.md#per-cpu-second): on a shared machine a wall-clock rate
+measures the neighbours too. So each run also reads the ports' ethdev counters through the
+telemetry socket at two instants (end of warm-up, end of run) and, over the same span, the
+run time of the forwarding threads (`lcore-worker-*`) from /proc/PID/task/TID/schedstat
+(first field, ns): packets / run time is what one CPU-second of forwarding thread moves,
+whatever else the scheduler gave that CPU to.
+
   sudo scripts/bench/inmem.py [--quick] [--out docs/benchmarks/raw/inmem-DATE]
+  sudo scripts/bench/inmem.py --compare OLD_UDPFAN NEW_UDPFAN [--rounds 2] [--seconds 8]
+      two udpfan binaries interleaved (A B A B ...), N = 1 and N = 4 at 32 B: per round the
+      per-CPU-second rates and B/A, then the mean ratio and its spread (max - min)
 """
 import argparse
 import json
 import os
 import re
+import socket
 import statistics
 import subprocess
 import sys
@@ -50,6 +61,100 @@ def capture(path, payload, flows=64, frames=4096, arp_pct=0.0, mac=PCAP_MAC):
     return len(fr[-1 if not every else 0])
 
 
+def telemetry(prefix, cmd, timeout=2.0):
+    """one request on DPDK's telemetry socket (v2) of the process with this file prefix"""
+    path = os.path.join("/var/run/dpdk" if os.geteuid() == 0 else
+                        os.environ.get("XDG_RUNTIME_DIR", "/tmp") + "/dpdk", prefix,
+                        "dpdk_telemetry.v2")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.settimeout(timeout)
+    try:
+        s.connect(path)
+        info = json.loads(s.recv(1024).decode())
+        s.send(cmd.encode())
+        return json.loads(s.recv(int(info.get("max_output_len", 16384)) + 1024).decode())[
+            cmd.split(",")[0]]
+    finally:
+        s.close()
+
+
+# what DPDK names its worker lcore threads: 22.11 rte-worker-N, 23.11 and later dpdk-workerN,
+# older lcore-worker-N
+WORKER_COMM = ("rte-worker-", "dpdk-worker", "lcore-worker-")
+
+
+def worker_tids(pid):
+    """the forwarding threads, by name"""
+    tids = []
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+                if f.read().startswith(WORKER_COMM):
+                    tids.append(int(tid))
+        except OSError:
+            pass
+    if not tids:
+        raise ValueError("no worker lcore thread (%s*) in pid %d" % ("*, ".join(WORKER_COMM),
+                                                                      pid))
+    return sorted(tids)
+
+
+def run_ns(pid, tids):
+    """run time of these threads so far (schedstat's first field, ns)"""
+    total = 0
+    for tid in tids:
+        with open("/proc/%d/task/%d/schedstat" % (pid, tid)) as f:
+            total += int(f.read().split()[0])
+    return total
+
+
+def cpu_sample(pid, prefix, ports, tids):
+    """(monotonic s, {port: (ipackets, opackets)}, forwarding threads' run time ns), with
+    the counters read between two run-time reads (their mean is the instant's)"""
+    ns0 = run_ns(pid, tids)
+    t0 = time.monotonic()
+    st = {}
+    for p in ports:
+        o = telemetry(prefix, "/ethdev/stats,%d" % p)
+        st[p] = (o["ipackets"], o["opackets"])
+    t1 = time.monotonic()
+    ns1 = run_ns(pid, tids)
+    return (t0 + t1) / 2, st, (ns0 + ns1) / 2
+
+
+def cpu_measure(p, prefix, in_port, out_port, warmup, seconds, log):
+    """Sample after the warm-up and near the end of a run; the rates per wall second and per
+    CPU-second of the forwarding threads. None when the process is gone or gives no
+    counters (the log says why)."""
+    start = time.monotonic()
+    tids = []
+    while time.monotonic() - start < warmup:
+        time.sleep(0.2)
+        if p.poll() is not None:
+            return None
+    try:
+        tids = worker_tids(p.pid)
+        a = cpu_sample(p.pid, prefix, (in_port, out_port), tids)
+        time.sleep(max(1.0, start + seconds - 0.5 - time.monotonic()))
+        b = cpu_sample(p.pid, prefix, (in_port, out_port), tids)
+    except (OSError, KeyError, ValueError) as e:
+        with open(log + ".cpu", "w") as f:
+            f.write("no per-CPU sample: %r\n" % e)
+        return None
+    wall, cpu = b[0] - a[0], (b[2] - a[2]) / 1e9
+    rx = b[1][in_port][0] - a[1][in_port][0]
+    tx = b[1][out_port][1] - a[1][out_port][1]
+    r = {"threads": len(tids), "wall_s": wall, "cpu_s": cpu, "rx": rx, "tx": tx,
+         "rx_pps_wall": rx / wall, "tx_pps_wall": tx / wall,
+         "rx_per_cpu_s": rx / cpu if cpu > 0 else 0.0,
+         "tx_per_cpu_s": tx / cpu if cpu > 0 else 0.0,
+         "cpu_share": cpu / wall / max(1, len(tids))}
+    with open(log + ".cpu", "w") as f:
+        json.dump({"tids": tids, "first": a, "last": b, "result": r}, f)
+        f.write("\n")
+    return r
+
+
 def tsc_hz():
     # what udpfan reports; testpmd shares the machine and the core
     with open("/proc/cpuinfo") as f:
@@ -76,7 +181,11 @@ def run_testpmd(mode, pcap, seconds, warmup, log, frame_len=None):
         f.write(" ".join(argv) + "\n")
         f.flush()
         p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT)
-        time.sleep(seconds)
+        t0 = time.monotonic()
+        # testpmd's ports: net_pcap 0 in, net_null 1 out; txonly: the null port alone (0)
+        run_testpmd.cpu = cpu_measure(p, "ufbench-tp", 0, 0 if mode == "txonly" else 1,
+                                      warmup, seconds, log)
+        time.sleep(max(0.0, seconds - (time.monotonic() - t0)))
         p.send_signal(2)
         try:
             p.wait(timeout=20)
@@ -100,7 +209,8 @@ def run_testpmd(mode, pcap, seconds, warmup, log, frame_len=None):
     tx_rate = median_rate([t for t in tx if t > 0], warmup)
     if mode == "txonly":
         rx_rate = 0.0
-    return rx_rate, tx_rate
+    cpu = run_testpmd.cpu or {}
+    return rx_rate, tx_rate, cpu.get("tx_per_cpu_s" if mode == "txonly" else "rx_per_cpu_s", 0)
 
 
 def rules_yaml(n):
@@ -114,7 +224,7 @@ def rules_yaml(n):
     return "\n".join(lines) + "\n"
 
 
-def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0):
+def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0, binary=None):
     workers = len(pcaps)
     dests = "\n".join("  - { ip: 198.19.0.%d, udp_port: %d, port: out, mac: \"02:18:00:00:01:%02x\" }"
                       % (21 + i, 6000 + i, i) for i in range(n_dest))
@@ -146,9 +256,15 @@ arp: { gratuitous: false }
     if os.path.exists(stats_path):
         os.unlink(stats_path)
     with open(log, "w") as f:
-        r = subprocess.run([UDPFAN, "-c", cfg_path, "--duration", str(seconds), "--stats-json",
-                            stats_path], stdout=f, stderr=subprocess.STDOUT, timeout=seconds + 60)
-    if r.returncode != 0:
+        argv = [binary or UDPFAN, "-c", cfg_path, "--duration", str(seconds), "--stats-json",
+                stats_path]
+        f.write(" ".join(argv) + "\n")
+        f.flush()
+        p = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT)
+        # udpfan's ports: in (net_pcap) 0, out (net_null) 1, in configuration order
+        run_udpfan.cpu = cpu_measure(p, "ufbench", 0, 1, warmup, seconds - 0.5, log)
+        rc = p.wait(timeout=seconds + 60)
+    if rc != 0:
         raise RuntimeError("udpfan failed, see %s" % log)
     objs = [json.loads(line) for line in open(stats_path) if line.strip()]
     rx, tx, prev = [], [], None
@@ -169,6 +285,57 @@ arp: { gratuitous: false }
     return median_rate(rx, warmup), median_rate(tx, warmup), fin["tsc_hz"]
 
 
+def compare(a):
+    """--compare OLD NEW: the two binaries interleaved, per CPU-second of the worker"""
+    out = a.out or "/tmp/udpfan-bench-compare-%d" % int(time.time())
+    os.makedirs(out, exist_ok=True)
+    pcap = os.path.join(out, "in32.pcap")
+    capture(pcap, 32)
+    bins = {"A": os.path.abspath(a.compare[0]), "B": os.path.abspath(a.compare[1])}
+    ns = [int(x) for x in a.n.split(",")]
+    res = {n: {"A": [], "B": []} for n in ns}
+    for rnd in range(a.rounds):
+        for n in ns:
+            for who in ("A", "B"):
+                log = os.path.join(out, "r%d-n%d-%s.log" % (rnd + 1, n, who))
+                rx, tx, _ = run_udpfan([pcap], n, a.seconds, a.warmup, log, binary=bins[who])
+                c = run_udpfan.cpu
+                if c is None:
+                    raise RuntimeError("no per-CPU sample, see %s.cpu" % log)
+                c["median_rx_pps_wall"], c["median_tx_pps_wall"] = rx, tx
+                res[n][who].append(c)
+                print("round %d N=%d %s: in %.2f Mpps/CPU-s, out %.2f Mpps/CPU-s (wall: in %.2f"
+                      " Mpps, thread on CPU %.0f %% of the span)" % (
+                          rnd + 1, n, who, c["rx_per_cpu_s"] / 1e6, c["tx_per_cpu_s"] / 1e6,
+                          c["rx_pps_wall"] / 1e6, 100 * c["cpu_share"]), flush=True)
+    print("\nA = %s\nB = %s" % (bins["A"], bins["B"]))
+    print("in memory, net_pcap infinite_rx (64 flows, 32 B payloads) -> udpfan -> net_null; "
+          "%d s runs, sampled from %d s to %.1f s; %d rounds, interleaved A B per N" % (
+              a.seconds, a.warmup, a.seconds - 1.0, a.rounds))
+    print("%-4s %-22s %-22s %-18s %s" % ("N", "A in Mpps/CPU-s", "B in Mpps/CPU-s",
+                                          "B/A per round", "B/A mean (spread)"))
+    summary = {}
+    for n in ns:
+        ra = [c["rx_per_cpu_s"] for c in res[n]["A"]]
+        rb = [c["rx_per_cpu_s"] for c in res[n]["B"]]
+        ratios = [b / x for x, b in zip(ra, rb)]
+        mean = statistics.mean(ratios)
+        spread = max(ratios) - min(ratios)
+        # each program's own spread across rounds, as a share of its mean
+        sa = (max(ra) - min(ra)) / statistics.mean(ra)
+        sb = (max(rb) - min(rb)) / statistics.mean(rb)
+        print("%-4d %-22s %-22s %-18s %.3f (%.3f); A varied %.1f %%, B %.1f %%" % (
+            n, " ".join("%.2f" % (x / 1e6) for x in ra), " ".join("%.2f" % (x / 1e6) for x in rb),
+            " ".join("%.3f" % r for r in ratios), mean, spread, 100 * sa, 100 * sb))
+        summary[n] = {"A": res[n]["A"], "B": res[n]["B"], "ratios": ratios, "mean": mean,
+                      "spread": spread}
+    print("raw logs: %s" % out)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"A": bins["A"], "B": bins["B"], "seconds": a.seconds, "warmup": a.warmup,
+                       "rounds": a.rounds, "results": summary}, f, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -182,7 +349,17 @@ def main():
                     "efficiency rate(k) / (k x rate(1)) (the 16-core machine's run)")
     ap.add_argument("--out", default=None, help="folder for raw logs (default: a temp dir)")
     ap.add_argument("--json", default=None, help="write the results table as JSON here")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
+                    help="two udpfan binaries, interleaved A B A B: per-CPU-second rates, "
+                    "B/A and its spread (no testpmd)")
+    ap.add_argument("--rounds", type=int, default=2, help="--compare: rounds (>= 2)")
+    ap.add_argument("--n", default="1,4", help="--compare: destination counts")
     a = ap.parse_args()
+    if a.compare:
+        if a.rounds < 2:
+            ap.error("--rounds: at least 2, or there is no spread")
+        compare(a)
+        return
     if a.quick:
         a.seconds, a.warmup = 6, 2
     out = a.out or "/tmp/udpfan-bench-inmem-%d" % int(time.time())
@@ -203,6 +380,10 @@ def main():
                      "testpmd_txonly_pps": ref["txonly"][1],
                      "ratio_in_vs_5tswap": rx / ref["5tswap"][0] if ref["5tswap"][0] else 0,
                      "ratio_out_vs_txonly": tx / ref["txonly"][1] if ref["txonly"][1] else 0,
+                     "udpfan_rx_per_cpu_s": (run_udpfan.cpu or {}).get("rx_per_cpu_s", 0),
+                     "udpfan_tx_per_cpu_s": (run_udpfan.cpu or {}).get("tx_per_cpu_s", 0),
+                     "testpmd_5tswap_per_cpu_s": ref["5tswap"][2],
+                     "testpmd_txonly_per_cpu_s": ref["txonly"][2],
                      "control": run_udpfan.last["fwd"]["control"],
                      "arp_answered": run_udpfan.last["arp"]["requests_answered"]})
 
@@ -255,6 +436,16 @@ def main():
             r["udpfan_tx_pps"] / 1e6, r["cycles_per_in"], r["cycles_per_out"],
             r["testpmd_5tswap_pps"] / 1e6, r["testpmd_io_pps"] / 1e6,
             r["testpmd_txonly_pps"] / 1e6, r["ratio_in_vs_5tswap"], r["ratio_out_vs_txonly"]))
+    print("\nper CPU-second of the forwarding thread(s), Mpps (sampled after the warm-up):")
+    print("%-18s %2s %2s %8s %8s %8s %8s %6s %6s" % (
+        "run", "N", "W", "in", "out", "5tswap", "txonly", "in/5ts", "out/tx"))
+    for r in rows:
+        ts, tt = r["testpmd_5tswap_per_cpu_s"], r["testpmd_txonly_per_cpu_s"]
+        print("%-18s %2d %2d %8.2f %8.2f %8.2f %8.2f %6.2f %6.2f" % (
+            r["label"], r["n"], r["workers"], r["udpfan_rx_per_cpu_s"] / 1e6,
+            r["udpfan_tx_per_cpu_s"] / 1e6, ts / 1e6, tt / 1e6,
+            r["udpfan_rx_per_cpu_s"] / ts if ts else 0,
+            r["udpfan_tx_per_cpu_s"] / tt if tt else 0))
     one = {r["n"]: r for r in rows if r["workers"] == 1 and r["payload"] == 32 and
            ("rules" not in r["label"] and "arp" not in r["label"])}
     for r in rows:

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Differential test of the fan-out body (lib/fwd/uf_fwd_dp.h, uf_fanout_body): the same bursts
+ * through its specialisations must give the same frames, in the same order on each port, and
+ * the same counters. A simple plan (no rules, every destination resolved and unsampled) goes
+ * through three of them:
+ *
+ *   fast      plan->fast as built: the simple-plan specialisation (one_egress where the
+ *             destinations share a port);
+ *   generic   plan->fast cleared: the per-datagram specialisation, the set still simple;
+ *   select    plan->fast and set->simple cleared: the generic path through uf_select.
+ *
+ * Scenarios: N = 1; N = 4 on one port; N = 4 over two ports (one pads to 60 B); chaining
+ * mixed with copies; a copy pool too small for the burst (tx_drop.nombuf); a header pool too
+ * small (drop.nombuf); payloads over the egress MTU (drop.too_big). Bursts of 1 to 64 cross
+ * the TX buffer's flush point. The egress ports are net_ring vdevs, whose TX ring is their RX
+ * ring: what a run sent is read back and compared byte for byte.
+ *
+ * Needs EAL without hugepages: --no-huge --no-pci -l 0 (eal suite, not parallel).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "uf_config.h"
+#include "uf_fwd_dp.h"
+#include "uf_plan.h"
+
+#include "../unit/uf_test.h"
+
+#define N_PORTS 2
+#define MAX_OUT 1000 /* frames one run may leave in a port's ring (net_ring: 1024) */
+
+static struct rte_mempool *in_pool;
+static uint16_t ring_port[N_PORTS];
+static struct rte_ether_addr port_mac[N_PORTS];
+
+struct scenario {
+	const char *name;
+	int n_dests;
+	bool two_ports;    /* destinations alternate between port 0 and port 1 */
+	bool chain;        /* fanout: chain, threshold 200 B */
+	unsigned copy_cap; /* copy pool size (0: plenty) */
+	unsigned hdr_cap;  /* header pool size (0: plenty) */
+	bool big;          /* some payloads over the egress MTU (port MTU 1000 in the plan) */
+};
+
+/* what one run left behind */
+struct outcome {
+	struct uf_lcore_ctr ctr;
+	struct uf_dest_ctr dctr[UF_MAX_DESTS];
+	unsigned n_out[N_PORTS];
+	uint16_t len[N_PORTS][MAX_OUT];
+	uint16_t segs[N_PORTS][MAX_OUT];
+	uint8_t *bytes[N_PORTS][MAX_OUT];
+};
+
+static const uint16_t bursts[] = { 1, 7, 32, 64, 3, 31, 33, 17 };
+
+static uint16_t
+payload_of(unsigned seq, const struct scenario *s)
+{
+	static const uint16_t sizes[] = { 10, 32, 18, 250, 64, 600, 1, 199, 200, 1400 };
+	uint16_t p = sizes[seq % RTE_DIM(sizes)];
+
+	if (p > 900 && !s->big)
+		p = 300;
+	return p;
+}
+
+static struct rte_mbuf *
+input_frame(unsigned seq, const struct scenario *s)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(in_pool);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint16_t payload = payload_of(seq, s), i;
+	uint8_t *p;
+
+	if (m == NULL) {
+		fprintf(stderr, "input pool empty\n");
+		exit(1);
+	}
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	p = (uint8_t *)(udp + 1);
+	memset(eth, 0, sizeof(*eth) + sizeof(*ip) + sizeof(*udp));
+	eth->dst_addr = port_mac[0];
+	eth->src_addr.addr_bytes[0] = 0x02;
+	eth->src_addr.addr_bytes[5] = 0x99;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->type_of_service = (uint8_t)(seq << 2);
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + payload));
+	ip->packet_id = rte_cpu_to_be_16((uint16_t)seq);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0xc6120002 + (seq & 3));
+	ip->dst_addr = rte_cpu_to_be_32(0xc612000a);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + (seq & 63)));
+	udp->dst_port = rte_cpu_to_be_16(5000);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + payload));
+	for (i = 0; i < payload; i++)
+		p[i] = (uint8_t)(seq * 7 + i);
+	/* every third without a UDP checksum: the copies' sums come from the payload */
+	udp->dgram_cksum = seq % 3 == 0 ? 0 : rte_ipv4_udptcp_cksum(ip, udp);
+	m->data_len = (uint16_t)(42 + payload);
+	m->pkt_len = m->data_len;
+	return m;
+}
+
+static struct uf_config *
+make_cfg(const struct scenario *s)
+{
+	char text[8192];
+	struct uf_err err;
+	struct uf_config *cfg;
+	int o, i;
+
+	o = snprintf(text, sizeof(text),
+		     "ports:\n"
+		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24 }\n"
+		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24 }\n"
+		     "listen: { port: p0, udp_port: 5000 }\ndestinations:\n");
+	for (i = 0; i < s->n_dests; i++) {
+		int p = s->two_ports ? i % 2 : 0;
+
+		o += snprintf(text + o, sizeof(text) - o,
+			      "  - { ip: 198.%d.0.%d, udp_port: %d, port: p%d, "
+			      "mac: \"02:00:00:00:00:%02x\"%s }\n",
+			      18 + p, 21 + i, 6000 + i, p, 0x21 + i,
+			      i == 1 ? ", source: original" : "");
+	}
+	cfg = uf_config_parse(text, (size_t)o, "fanout_diff", &err);
+	if (cfg == NULL) {
+		fprintf(stderr, "config: %s\n", err.msg);
+		exit(1);
+	}
+	return cfg;
+}
+
+static struct uf_plan *
+make_plan(const struct uf_config *cfg, const struct scenario *s)
+{
+	struct rte_ether_addr dmac[UF_MAX_DESTS];
+	bool resolved[UF_MAX_DESTS], chain_ok[N_PORTS] = { true, true };
+	uint16_t mtu[N_PORTS] = { 1500, s->big ? 1000 : 1500 };
+	struct uf_plan_input in = { .cfg = cfg,
+				    .port_mac = port_mac,
+				    .port_mtu = mtu,
+				    .port_chain_ok = chain_ok,
+				    .dest_mac = dmac,
+				    .dest_resolved = resolved,
+				    .version = 1,
+				    .socket = -1 };
+	struct uf_plan *plan;
+	int i;
+
+	if (!s->two_ports && s->big)
+		mtu[0] = 1000;
+	for (i = 0; i < cfg->n_dests; i++) {
+		dmac[i] = cfg->dests[i].mac;
+		resolved[i] = true;
+	}
+	plan = uf_plan_build(&in);
+	if (plan == NULL) {
+		fprintf(stderr, "plan\n");
+		exit(1);
+	}
+	plan->fanout = s->chain ? UF_FANOUT_CHAIN : UF_FANOUT_COPY;
+	plan->chain_min_payload = 200;
+	for (i = 0; i < plan->n_sets; i++)
+		plan->sets[i].chain_min_payload = 200;
+	return plan;
+}
+
+/* one run: every burst through uf_worker_rx, a final flush, then read back what was sent */
+static void
+run(const struct scenario *s, int variant, struct outcome *o)
+{
+	static int pool_no;
+	struct uf_config *cfg = make_cfg(s);
+	struct uf_plan *plan = make_plan(cfg, s);
+	struct uf_shared sh;
+	struct uf_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	struct rte_mempool *copy_pool, *hdr_pool;
+	char name[32];
+	unsigned seq = 0, b, pi;
+
+	snprintf(name, sizeof(name), "copy%d", pool_no);
+	copy_pool = rte_pktmbuf_pool_create(name, s->copy_cap ? s->copy_cap : 4095, 0, 0, 2176,
+					    SOCKET_ID_ANY);
+	snprintf(name, sizeof(name), "hdr%d", pool_no++);
+	hdr_pool = rte_pktmbuf_pool_create(name, s->hdr_cap ? s->hdr_cap : 2047, 0, 0,
+					   RTE_PKTMBUF_HEADROOM + 64, SOCKET_ID_ANY);
+	if (w == NULL || copy_pool == NULL || hdr_pool == NULL) {
+		fprintf(stderr, "allocation failed\n");
+		exit(1);
+	}
+	CHECK(plan->fast, "%s: the plan is simple (uf_plan_build sets fast)", s->name);
+	CHECK_EQ(plan->sets[0].one_egress, !s->two_ports);
+	if (variant >= 1)
+		plan->fast = false;
+	if (variant == 2)
+		plan->sets[0].simple = false;
+
+	memset(&sh, 0, sizeof(sh));
+	w->n_ports = N_PORTS;
+	w->burst = 32;
+	w->tx_retries = 0;
+	w->shared = &sh;
+	w->copy_pool = copy_pool;
+	w->hdr_pool = hdr_pool;
+	for (pi = 0; pi < N_PORTS; pi++) {
+		w->ports[pi].port_id = ring_port[pi];
+		w->ports[pi].id.mac = port_mac[pi];
+		w->ports[pi].id.ip = cfg->ports[pi].ip;
+		w->port_idx[ring_port[pi]] = (uint8_t)pi;
+		w->txb[pi].port_id = ring_port[pi];
+	}
+	w->ports[0].id.listen = true;
+	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
+	w->ports[0].id.max_len = uf_port_max_len(1500);
+	w->txb[1].pad_to = 60;
+	uf_worker_link_init(w, 0, 100);
+
+	for (b = 0; b < RTE_DIM(bursts); b++) {
+		struct rte_mbuf *pkts[UF_MAX_BURST];
+		uint16_t i;
+
+		for (i = 0; i < bursts[b]; i++)
+			pkts[i] = input_frame(seq++, s);
+		uf_worker_rx(w, plan, 0, pkts, bursts[b]);
+	}
+	uf_worker_flush(w);
+
+	memcpy(&o->ctr, &w->ctr, sizeof(o->ctr));
+	memcpy(o->dctr, w->dctr, sizeof(o->dctr));
+	for (pi = 0; pi < N_PORTS; pi++) {
+		struct rte_mbuf *m[32];
+		uint16_t got, i;
+
+		o->n_out[pi] = 0;
+		while ((got = rte_eth_rx_burst(ring_port[pi], 0, m, 32)) > 0) {
+			for (i = 0; i < got; i++) {
+				unsigned k = o->n_out[pi]++;
+
+				if (k < MAX_OUT) {
+					o->len[pi][k] = (uint16_t)m[i]->pkt_len;
+					o->segs[pi][k] = m[i]->nb_segs;
+					uint8_t *buf = malloc(m[i]->pkt_len);
+					const void *f = rte_pktmbuf_read(m[i], 0, m[i]->pkt_len,
+									 buf);
+
+					if (f != buf)
+						memcpy(buf, f, m[i]->pkt_len);
+					o->bytes[pi][k] = buf;
+				}
+			}
+			rte_pktmbuf_free_bulk(m, got);
+		}
+	}
+	/* every buffer came back: nothing leaked, nothing freed twice */
+	CHECK_EQ(rte_mempool_avail_count(copy_pool), s->copy_cap ? s->copy_cap : 4095);
+	CHECK_EQ(rte_mempool_avail_count(hdr_pool), s->hdr_cap ? s->hdr_cap : 2047);
+	rte_mempool_free(copy_pool);
+	rte_mempool_free(hdr_pool);
+	rte_free(w);
+	uf_plan_free(plan);
+	uf_config_free(cfg);
+}
+
+static void
+free_outcome(struct outcome *o)
+{
+	unsigned pi, k;
+
+	for (pi = 0; pi < N_PORTS; pi++)
+		for (k = 0; k < o->n_out[pi] && k < MAX_OUT; k++)
+			free(o->bytes[pi][k]);
+}
+
+static uint64_t
+sum(const uint64_t *v, unsigned n)
+{
+	uint64_t s = 0;
+
+	while (n-- > 0)
+		s += v[n];
+	return s;
+}
+
+static void
+check_ledger(const char *name, const struct outcome *o, unsigned n_in, int n_dests)
+{
+	const struct uf_lcore_ctr *c = &o->ctr;
+	uint64_t copies = 0, dtx_drop = 0;
+	int d;
+
+	CHECK(c->rx == n_in, "%s: rx %lu of %u", name, (unsigned long)c->rx, n_in);
+	CHECK(c->rx == c->forwarded + c->control + sum(c->drop, UF_DROP_MAX),
+	      "%s: rx == forwarded + control + drops", name);
+	CHECK(c->copies_attempted == c->tx_ok + sum(c->tx_drop, UF_TXDROP_MAX),
+	      "%s: copies_attempted == tx_ok + tx_drops", name);
+	CHECK(c->fanout == c->copies_attempted + c->sampled_out,
+	      "%s: fanout == copies_attempted + sampled_out", name);
+	for (d = 0; d < n_dests; d++) {
+		copies += o->dctr[d].copies;
+		dtx_drop += o->dctr[d].tx_drop;
+	}
+	CHECK(copies == c->copies_attempted, "%s: per-destination copies add up", name);
+	CHECK(dtx_drop == sum(c->tx_drop, UF_TXDROP_MAX), "%s: per-destination drops add up", name);
+	CHECK_EQ(o->n_out[0] + o->n_out[1], c->tx_ok);
+}
+
+static void
+compare(const char *name, const char *variant, const struct outcome *a, const struct outcome *b)
+{
+	unsigned pi, k, bad = 0;
+
+	CHECK(memcmp(&a->ctr, &b->ctr, sizeof(a->ctr)) == 0, "%s: %s counters == fast's", name,
+	      variant);
+	CHECK(memcmp(a->dctr, b->dctr, sizeof(a->dctr)) == 0,
+	      "%s: %s per-destination counters == fast's", name, variant);
+	CHECK_EQ(a->ctr.forwarded, b->ctr.forwarded);
+	CHECK_EQ(a->ctr.tx_ok, b->ctr.tx_ok);
+	CHECK_EQ(a->ctr.tx_drop[UF_TXDROP_NOMBUF], b->ctr.tx_drop[UF_TXDROP_NOMBUF]);
+	CHECK_EQ(a->ctr.drop[UF_DROP_NOMBUF], b->ctr.drop[UF_DROP_NOMBUF]);
+	CHECK_EQ(a->ctr.chained, b->ctr.chained);
+	for (pi = 0; pi < N_PORTS; pi++) {
+		CHECK_EQ(a->n_out[pi], b->n_out[pi]);
+		for (k = 0; k < a->n_out[pi] && k < b->n_out[pi] && k < MAX_OUT; k++)
+			if (a->len[pi][k] != b->len[pi][k] || a->segs[pi][k] != b->segs[pi][k] ||
+			    memcmp(a->bytes[pi][k], b->bytes[pi][k], a->len[pi][k]) != 0)
+				bad++;
+	}
+	CHECK(bad == 0, "%s: %s: %u frames differ from fast's", name, variant, bad);
+}
+
+static void
+scenario(const struct scenario *s)
+{
+	static const char *const variants[] = { "fast", "generic", "select" };
+	struct outcome *o = calloc(3, sizeof(*o));
+	unsigned n_in = 0, b;
+	int v;
+
+	uf_t_case = s->name;
+	for (b = 0; b < RTE_DIM(bursts); b++)
+		n_in += bursts[b];
+	for (v = 0; v < 3; v++) {
+		run(s, v, &o[v]);
+		check_ledger(s->name, &o[v], n_in, s->n_dests);
+	}
+	for (v = 1; v < 3; v++)
+		compare(s->name, variants[v], &o[v], &o[0]);
+
+	/* the scenario did what it is there for (a check that could fail) */
+	CHECK(o[0].ctr.forwarded > 0, "%s: something forwarded", s->name);
+	CHECK_EQ(o[0].ctr.chained > 0, s->chain);
+	CHECK_EQ(o[0].ctr.tx_drop[UF_TXDROP_NOMBUF] > 0, s->copy_cap != 0 || s->hdr_cap != 0);
+	CHECK_EQ(o[0].ctr.drop[UF_DROP_TOO_BIG] > 0, s->big);
+	CHECK_EQ(o[0].ctr.drop[UF_DROP_NOMBUF] > 0, s->hdr_cap != 0);
+	if (s->two_ports) {
+		CHECK(o[0].n_out[1] > 0 && o[0].n_out[0] > 0, "%s: both ports sent", s->name);
+		CHECK(o[0].len[1][0] >= 60, "%s: port 1 pads to 60", s->name);
+	}
+	if (s->copy_cap == 0 && s->hdr_cap == 0)
+		CHECK_EQ(o[0].ctr.tx_ok, (uint64_t)o[0].ctr.forwarded * (uint64_t)s->n_dests);
+	for (v = 0; v < 3; v++)
+		free_outcome(&o[v]);
+	free(o);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct scenario scenarios[] = {
+		{ .name = "n1", .n_dests = 1 },
+		{ .name = "n4_one_port", .n_dests = 4 },
+		{ .name = "n4_two_ports", .n_dests = 4, .two_ports = true },
+		{ .name = "n4_chain", .n_dests = 4, .chain = true },
+		{ .name = "n4_chain_two_ports", .n_dests = 4, .chain = true, .two_ports = true },
+		{ .name = "n4_too_big", .n_dests = 4, .big = true },
+		{ .name = "n4_two_ports_too_big", .n_dests = 4, .two_ports = true, .big = true },
+		{ .name = "n4_copy_shortage", .n_dests = 4, .copy_cap = 40 },
+		{ .name = "n3_copy_shortage_two_ports",
+		  .n_dests = 3,
+		  .copy_cap = 25,
+		  .two_ports = true },
+		{ .name = "n4_chain_hdr_shortage", .n_dests = 4, .chain = true, .hdr_cap = 30 },
+		{ .name = "n4_chain_no_hdr", .n_dests = 4, .chain = true, .hdr_cap = 1 },
+	};
+	char *eal[] = { argv[0],
+			"-l",
+			"0",
+			"--no-pci",
+			"--no-huge",
+			"-m",
+			"512",
+			"--vdev",
+			"net_ring0",
+			"--vdev",
+			"net_ring1",
+			"--log-level",
+			"lib.eal:warning",
+			"--file-prefix",
+			"uf_fanout_diff",
+			NULL };
+	struct rte_eth_conf conf;
+	unsigned i, pi;
+
+	(void)argc;
+	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 1;
+	}
+	in_pool = rte_pktmbuf_pool_create("in", 4095, 0, 0, 2176, SOCKET_ID_ANY);
+	if (in_pool == NULL) {
+		fprintf(stderr, "pool failed\n");
+		return 1;
+	}
+	memset(&conf, 0, sizeof(conf));
+	for (pi = 0; pi < N_PORTS; pi++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "net_ring%u", pi);
+		if (rte_eth_dev_get_port_by_name(name, &ring_port[pi]) != 0 ||
+		    rte_eth_dev_configure(ring_port[pi], 1, 1, &conf) != 0 ||
+		    rte_eth_rx_queue_setup(ring_port[pi], 0, 1024, SOCKET_ID_ANY, NULL, in_pool) !=
+				    0 ||
+		    rte_eth_tx_queue_setup(ring_port[pi], 0, 1024, SOCKET_ID_ANY, NULL) != 0 ||
+		    rte_eth_dev_start(ring_port[pi]) != 0) {
+			fprintf(stderr, "%s: setup failed\n", name);
+			return 1;
+		}
+		rte_eth_macaddr_get(ring_port[pi], &port_mac[pi]);
+	}
+	for (i = 0; i < RTE_DIM(scenarios); i++)
+		scenario(&scenarios[i]);
+	for (pi = 0; pi < N_PORTS; pi++)
+		rte_eth_dev_stop(ring_port[pi]);
+	rte_eal_cleanup();
+	printf("%d passed, %d failed\n", uf_t_passed, uf_t_failed);
+	return uf_t_failed == 0 ? 0 : 1;
+}
