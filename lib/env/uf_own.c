@@ -308,9 +308,9 @@ sock_pid(uint32_t ino)
 	return found;
 }
 
-/* IFLA_XDP of ifindex: attach mode (XDP_ATTACHED_*) and program id. 0 or -errno. */
-static int
-xdp_query(unsigned int ifindex, int *mode, uint32_t *prog)
+/* IFLA_XDP of ifindex (uf_own.h) */
+int
+uf_xdp_query(unsigned int ifindex, int *mode, uint32_t *prog)
 {
 	struct {
 		struct nlmsghdr nh;
@@ -475,7 +475,7 @@ check_kernel_if(struct uf_own_port *op, int i, const struct rec *prev, struct uf
 			   i, hit.ino, hit.uid, sock_pid(hit.ino), op->what);
 		return -1;
 	}
-	if (xdp_query(op->ifindex, &mode, &prog) != 0 || prog == 0)
+	if (uf_xdp_query(op->ifindex, &mode, &prog) != 0 || prog == 0)
 		return 0;
 	if (prev->xdp_prog != prog) {
 		uf_err_set(err, UF_EXIT_ENV,
@@ -587,7 +587,7 @@ uf_own_record(const struct uf_own *o)
 		if (o->p[i].fd < 0)
 			continue;
 		if (o->p[i].ksock == UF_KSOCK_XSK)
-			xdp_query(o->p[i].ifindex, &mode, &prog);
+			uf_xdp_query(o->p[i].ifindex, &mode, &prog);
 		rec_write(o->p[i].fd, o->p[i].what, prog);
 	}
 }

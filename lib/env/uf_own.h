@@ -48,6 +48,10 @@ int uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void
 
 /* Where the locks live: /run/udpfan/lock, else $XDG_RUNTIME_DIR/udpfan/lock, else
  * /tmp/udpfan-lock-<uid>. Override for tests (NULL: default). */
+/* The XDP program on ifindex (rtnetlink IFLA_XDP): its attach mode (XDP_ATTACHED_*, 0: none)
+ * and id. 0, or -errno (-ENOENT: no such interface). */
+int uf_xdp_query(unsigned int ifindex, int *mode, uint32_t *prog);
+
 void uf_own_set_lock_dir(const char *dir);
 const char *uf_own_lock_dir(void);
 

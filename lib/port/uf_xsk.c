@@ -7,8 +7,6 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <linux/if_link.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
 #include <linux/if_packet.h>
 #include <linux/if_xdp.h>
 
@@ -19,19 +17,8 @@
 #define SOL_XDP 283
 #endif
 
+#include "uf_own.h"
 #include "uf_xsk.h"
-
-static int
-nl_open(int proto)
-{
-	struct timeval tv = { .tv_sec = 1 };
-	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, proto);
-
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	return fd;
-}
 
 /*
  * Our open sockets of `domain`, from /proc/self/fd; with ifindex != 0 only those bound to
@@ -142,58 +129,10 @@ uf_pktsock_query(const int *fds, int n_fds, struct uf_pktsock_info *out)
 int
 uf_xdp_attach_mode(unsigned int ifindex)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
-	} rq;
-	char buf[32768];
-	struct nlmsghdr *nh;
-	ssize_t n;
-	int fd, mode = -ENOENT;
+	uint32_t prog;
+	int mode, ret = uf_xdp_query(ifindex, &mode, &prog);
 
-	fd = nl_open(NETLINK_ROUTE);
-	if (fd < 0)
-		return fd;
-	memset(&rq, 0, sizeof(rq));
-	rq.nh.nlmsg_len = sizeof(rq);
-	rq.nh.nlmsg_type = RTM_GETLINK;
-	rq.nh.nlmsg_flags = NLM_F_REQUEST;
-	rq.ifi.ifi_family = AF_UNSPEC;
-	rq.ifi.ifi_index = (int)ifindex;
-	if (send(fd, &rq, sizeof(rq), 0) < 0) {
-		mode = -errno;
-		goto out;
-	}
-	n = recv(fd, buf, sizeof(buf), 0);
-	if (n <= 0) {
-		mode = n < 0 ? -errno : -EIO;
-		goto out;
-	}
-	for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (size_t)n); nh = NLMSG_NEXT(nh, n)) {
-		struct ifinfomsg *ifi;
-		struct rtattr *a;
-		int len;
-
-		if (nh->nlmsg_type != RTM_NEWLINK)
-			continue;
-		ifi = NLMSG_DATA(nh);
-		len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(*ifi)));
-		mode = 0;
-		for (a = IFLA_RTA(ifi); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-			struct rtattr *x;
-			int xl;
-
-			if (a->rta_type != IFLA_XDP)
-				continue;
-			xl = (int)RTA_PAYLOAD(a);
-			for (x = RTA_DATA(a); RTA_OK(x, xl); x = RTA_NEXT(x, xl))
-				if (x->rta_type == IFLA_XDP_ATTACHED)
-					mode = *(uint8_t *)RTA_DATA(x);
-		}
-	}
-out:
-	close(fd);
-	return mode;
+	return ret != 0 ? ret : mode;
 }
 
 const char *
