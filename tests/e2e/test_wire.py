@@ -38,18 +38,11 @@ stats: { interval_s: 0.5 }
 """ % (prefix, tb.vdev(kind), FWD_IP, dest_lines(tb, static=True), extra)
 
 
-def kernel_defaults(tb):
-    """the sender at the kernel's default offloads (the test bed may have turned its checksum
-    offload, and with it segmentation offload, off)"""
-    tb.nsx(tb.ns_src, "ethtool -K src0 tx on", check=False)
-
-
 def case_vlan_tagged():
     wd = tmpdir()
     n = 50
     with Testbed(prefix="ufv", sinks=1) as tb:
         tb.static_neighbours()
-        kernel_defaults(tb)
         sink = Sink(tb, tb.sink_ns[0], [6000], wd, idle=30)
         uf = Udpfan(tb, config(tb, "af_packet"), wd)
         how = "kernel VLAN interface src0.5"
@@ -84,7 +77,6 @@ def case_gso(kind):
     wd = tmpdir()
     with Testbed(prefix="ufg", sinks=1) as tb:
         tb.static_neighbours()
-        kernel_defaults(tb)
         sink = Sink(tb, tb.sink_ns[0], [6000], wd, idle=30)
         uf = Udpfan(tb, config(tb, kind), wd)
         assert send(tb, 40, 1000, size=1000, gso=4)["sent"] == 40

@@ -117,8 +117,6 @@ def setup(tb, a):
     if a.no_br_nf:
         tb.nsx(tb.ns_br, "sysctl -qw net.bridge.bridge-nf-call-iptables=0")
     tb.nsx(tb.ns_fwd, "ip addr add %s/24 dev %s" % (FWD_IP, tb.fwd_if))
-    for ns, ifn in ((tb.ns_fwd, tb.fwd_if), (tb.ns_src, "src0")):
-        tb.nsx(ns, "ethtool -K %s tx on" % ifn, check=False)
     tb.static_neighbours()
     for i, ns in enumerate(tb.sink_ns):
         tb.nsx(tb.ns_fwd, "ip neigh replace %s lladdr %s dev %s nud permanent" %
