@@ -16,17 +16,23 @@
 
 #define UF_SNAP_XSTATS 32
 
-/* An af_xdp port's sockets as the kernel counts them (uf_xsk_query, lib/port). */
+/* An af_xdp port's sockets as the kernel counts them (uf_xsk_query, lib/port): the counters,
+ * ports.<name>.xsk, X(field, help); struct uf_xsk_info below is generated from them */
+#define UF_XSK_COUNTERS(X)                                                            \
+	X(rx_dropped, "frames the AF_XDP sockets dropped (no buffer, other reasons)") \
+	X(rx_invalid, "frames dropped for an invalid descriptor")                     \
+	X(rx_ring_full, "frames dropped because a socket's RX ring was full")         \
+	X(fill_ring_empty, "times the kernel found a fill ring empty")                \
+	X(tx_invalid, "TX descriptors the kernel rejected")                           \
+	X(tx_ring_empty, "times the kernel found a TX ring empty (normal when idle)")
+
+#define UF_XSK_FIELD(f, h) uint64_t f;
 struct uf_xsk_info {
 	int n_sockets;
 	int n_zerocopy;
-	uint64_t rx_dropped;
-	uint64_t rx_invalid;
-	uint64_t rx_ring_full;
-	uint64_t fill_ring_empty;
-	uint64_t tx_invalid;
-	uint64_t tx_ring_empty;
+	UF_XSK_COUNTERS(UF_XSK_FIELD)
 };
+#undef UF_XSK_FIELD
 
 /* Written by the control lcore only (fields: UF_CTL_COUNTERS). */
 #define UF_CTL_FIELD(obj, f, k, h) uint64_t f;
@@ -55,15 +61,6 @@ struct uf_ctl_ctr {
 	X(rx_before_ready, "frames discarded at start-up, before the port was ready") \
 	X(link_downs, "link down transitions")                                        \
 	B(tx_stalled, "1 while the port is skipped for making no TX progress")
-
-/* An af_xdp port's socket counters (struct uf_xsk_info), ports.<name>.xsk: X(field, help) */
-#define UF_XSK_COUNTERS(X)                                                            \
-	X(rx_dropped, "frames the AF_XDP sockets dropped (no buffer, other reasons)") \
-	X(rx_invalid, "frames dropped for an invalid descriptor")                     \
-	X(rx_ring_full, "frames dropped because a socket's RX ring was full")         \
-	X(fill_ring_empty, "times the kernel found a fill ring empty")                \
-	X(tx_invalid, "TX descriptors the kernel rejected")                           \
-	X(tx_ring_empty, "times the kernel found a TX ring empty (normal when idle)")
 
 /* An af_packet port's socket counters, ports.<name>.pkt_socket: X(key, field, help) */
 #define UF_PKTSOCK_COUNTERS(X)                                                                \
