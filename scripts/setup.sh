@@ -2,7 +2,8 @@
 # Set up a Debian 12 machine for udpfan and show it working.
 #
 #   sudo scripts/setup.sh            packages, hugepages, build, then the veth demo
-#   sudo scripts/setup.sh deps       Debian packages only
+#   sudo scripts/setup.sh deps       Debian packages, and the Kubernetes API schemas the deploy
+#                                    test uses (/var/cache/udpfan-lab: Debian, npm)
 #   sudo scripts/setup.sh hugepages [N]   reserve N 2 MiB hugepages on every NUMA node
 #                                    (default 1024), mount hugetlbfs and bpffs
 #   sudo scripts/setup.sh build      meson + ninja into build/
