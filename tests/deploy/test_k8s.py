@@ -289,6 +289,58 @@ def case_render(variant):
         assert r.returncode != 0 and "no row for node 'nowhere'" in r.stderr, r.stderr
 
 
+def case_reload_sidecar():
+    """udpfan-k8s watch: a changed ConfigMap is rendered again with the values recorded at
+    start (the CPUs and the device do not follow the sidecar's own) and udpfan is asked to
+    reload; a change that cannot be rendered leaves the running config alone"""
+    import time
+    cm = next(d for d in docs_of(os.path.join(UF_SRC, "deploy", "k8s", "udpfan-vfio.yaml"))
+              if d["kind"] == "ConfigMap")
+    with tempfile.TemporaryDirectory() as d:
+        conf, run = os.path.join(d, "conf"), os.path.join(d, "run")
+        os.makedirs(conf)
+        for k, v in cm["data"].items():
+            with open(os.path.join(conf, k), "w") as f:
+                f.write(v)
+        env = dict(os.environ, UDPFAN_CONF_DIR=conf, UDPFAN_RUN_DIR=run, NODE_NAME="worker-a",
+                   PCIDEVICE_INTEL_COM_SRIOV_VFIO="0000:03:02.1",
+                   UDPFAN_FILE_PREFIX="uf-k8s-test-none")
+        # `run` as the udpfan container does it, with `true` for udpfan
+        r = subprocess.run(["taskset", "-c", "0,1", sys.executable, HELPER, "run", "--udpfan",
+                            "true"], env=env, stderr=subprocess.PIPE, text=True, timeout=30)
+        assert r.returncode == 0, r.stderr
+        cfg = os.path.join(run, "udpfan.yaml")
+        first = yaml.safe_load(open(cfg))
+        assert first["eal"]["lcores"] == "0@0,1@1", first
+        w = subprocess.Popen(["taskset", "-c", "0", sys.executable, HELPER, "watch",
+                              "--interval", "0.2"], env=env, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(0.5)
+            tmpl = os.path.join(conf, "udpfan.yaml.in")
+            with open(tmpl) as f:
+                text = f.read()
+            with open(tmpl, "w") as f:
+                f.write(text.replace("10.0.2.21", "10.0.2.99"))
+            for _ in range(50):
+                time.sleep(0.1)
+                now = yaml.safe_load(open(cfg))
+                if now["destinations"][1]["ip"] == "10.0.2.99":
+                    break
+            assert now["destinations"][1]["ip"] == "10.0.2.99", now
+            assert now["eal"] == first["eal"] and now["ports"] == first["ports"], now
+            # an unrenderable change (a placeholder nothing fills): config left as it was
+            with open(tmpl, "w") as f:
+                f.write(text.replace("10.0.2.21", "@NOPE@"))
+            time.sleep(1.0)
+            assert yaml.safe_load(open(cfg)) == now
+        finally:
+            w.terminate()
+            err = w.communicate(timeout=10)[1]
+        assert "ConfigMap changed: /udpfan/reload" in err or \
+            "ConfigMap changed but udpfan's telemetry did not answer" in err, err
+        assert "cannot be rendered, not reloading" in err and "@NOPE@" in err, err
+
+
 def dockerfile_stages():
     with open(DOCKERFILE) as f:
         text = f.read().replace("\\\n", " ")
@@ -390,6 +442,7 @@ def main():
         s.run(case_pod_policy, n)
     for n in names:
         s.run(case_render, n)
+    s.run(case_reload_sidecar)
     s.run(case_dockerfile)
     s.finish()
 

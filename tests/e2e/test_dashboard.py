@@ -3,9 +3,10 @@
 really serves, and shows everything that matters of it.
 
 live_<kind>: udpfan on the veth bed (af_xdp, then af_packet: each has its own socket
-counters), scripts/udpfan-exporter.py against it, one scrape over HTTP; every metric name in
-every panel query must be in the scrape, and every label a query groups by must be on that
-metric's samples. A made-up metric put into a copy of the dashboard must be reported (the
+counters), scripts/udpfan-exporter.py against it, one scrape over HTTP (and the Kubernetes
+readiness probe, `udpfan-k8s ready`, on the same socket: ready, then not once stopped);
+every metric name in every panel query must be in the scrape, and every label a query groups
+by must be on that metric's samples. A made-up metric put into a copy of the dashboard must be reported (the
 negative case).
 
 covers_counters: every metric the exporter can emit (`udpfan --list-counters --json` through
@@ -116,11 +117,22 @@ arp: { retry_ms: 50, max_probes: 2 }
             time.sleep(0.6)
             body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port,
                                           timeout=5).read().decode()
+            # the pod's readiness probe (deploy/k8s) on the same socket: ready now
+            assert ready() == 0
         finally:
             exp.terminate()
             exp.wait(timeout=10)
         uf.stop()
+    assert ready() == 1, "udpfan-k8s ready says ready with udpfan stopped"
     return scrape_names(body)
+
+
+def ready():
+    """deploy/container/udpfan-k8s ready: the readiness probe of deploy/k8s/*.yaml"""
+    return subprocess.run([sys.executable, os.path.join(UF_SRC, "deploy", "container",
+                                                        "udpfan-k8s"), "ready"],
+                          env=dict(os.environ, UDPFAN_FILE_PREFIX=PREFIX),
+                          stdout=subprocess.DEVNULL, timeout=20).returncode
 
 
 def case_live(kind):
