@@ -2,7 +2,8 @@
 # Set up a Debian 12 machine for udpfan and show it working.
 #
 #   sudo scripts/setup.sh            packages, hugepages, build, then the veth demo
-#   sudo scripts/setup.sh deps       Debian packages only
+#   sudo scripts/setup.sh deps       Debian packages, and the Kubernetes API schemas the deploy
+#                                    test uses (/var/cache/udpfan-lab: Debian, npm)
 #   sudo scripts/setup.sh hugepages [N]   reserve N 2 MiB hugepages on every NUMA node
 #                                    (default 1024), mount hugetlbfs and bpffs
 #   sudo scripts/setup.sh build      meson + ninja into build/
@@ -12,7 +13,14 @@ cd "$(dirname "$0")/.."
 
 PKGS=(dpdk dpdk-dev libdpdk-dev libnuma-dev libyaml-dev libxdp-dev libbpf-dev meson ninja-build
       pkg-config gcc iproute2 ethtool iputils-ping tcpdump python3 python3-yaml
-      python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev)
+      python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev
+      python3-jsonschema)
+
+# The Kubernetes API schemas tests/deploy/test_k8s.py validates deploy/k8s/ against, offline:
+# the OpenAPI document Debian's kube-openapi source package ships (its test data), and npm's
+# kubernetes-models (validators generated from a current API). Kept outside the repository.
+K8S_CACHE=${UDPFAN_LAB_CACHE:-/var/cache/udpfan-lab}
+K8S_MODELS=kubernetes-models@5.1.0
 
 need_root() {
 	if [ "$(id -u)" != 0 ]; then
@@ -35,6 +43,29 @@ deps() {
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+k8s_schemas() {
+	local d
+	if [ ! -d "$K8S_CACHE/kube-openapi/usr/share/gocode/src/k8s.io/kube-openapi" ]; then
+		need_root deps
+		d=$(mktemp -d)
+		chmod 755 "$d"
+		(cd "$d" && apt-get download -qq golang-k8s-kube-openapi-dev 2>/dev/null ||
+			{ apt-get update -qq && apt-get download -qq golang-k8s-kube-openapi-dev; })
+		mkdir -p "$K8S_CACHE/kube-openapi"
+		dpkg-deb -x "$d"/golang-k8s-kube-openapi-dev_*.deb "$K8S_CACHE/kube-openapi"
+		rm -rf "$d"
+	fi
+	if [ ! -f "$K8S_CACHE/k8s-models/node_modules/kubernetes-models/package.json" ]; then
+		need_root deps
+		if ! command -v npm >/dev/null; then
+			apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+		fi
+		mkdir -p "$K8S_CACHE/k8s-models"
+		npm install --prefix "$K8S_CACHE/k8s-models" --no-audit --no-fund --silent "$K8S_MODELS"
+	fi
+	echo "setup: Kubernetes schemas in $K8S_CACHE"
 }
 
 hugepages() {
@@ -71,12 +102,16 @@ build() {
 }
 
 case "${1:-all}" in
-deps) deps ;;
+deps)
+	deps
+	k8s_schemas
+	;;
 hugepages) hugepages "${2:-1024}" ;;
 build) build ;;
 demo) exec scripts/demo.sh ;;
 all)
 	deps
+	k8s_schemas
 	hugepages 1024
 	build
 	exec scripts/demo.sh
