@@ -14,6 +14,9 @@ rebuild) and checks one thing there:
   examples      the staged udpfan --check accepts every staged example config
   unit          systemd-analyze verify on the unit (ExecStart pointed at the staged binary,
                 MANPATH at the staged pages, the drop-in examples beside it): silent, exit 0
+  setup_sudo    scripts/setup.sh never assumes sudo (issue 15, part 7): as root it calls no
+                sudo; as another user it re-runs itself under sudo when there is one, and
+                without one stops with "run it as root"; the README shows both forms
   notify        udpfan (net_null, --no-huge) tells $NOTIFY_SOCKET READY=1 once forwarding and
                 STOPPING=1 at the stop (built with libsystemd); without it, the log line
 """
@@ -217,6 +220,58 @@ def case_unit():
         cleanup(dest)
 
 
+def tool_dir(with_sudo, log):
+    """A PATH of one folder: what setup.sh needs before its first root step, and a sudo
+    that only records its arguments (with_sudo)"""
+    d = tempfile.mkdtemp(prefix="ufpath-")
+    os.chmod(d, 0o755)
+    for t in ("bash", "env", "readlink", "dirname", "id", "cat", "dpkg-query", "grep"):
+        os.symlink(shutil.which(t), os.path.join(d, t))
+    if with_sudo:
+        with open(os.path.join(d, "sudo"), "w") as f:
+            f.write("#!/bin/bash\necho \"$@\" >%s\n" % log)
+        os.chmod(os.path.join(d, "sudo"), 0o755)
+    return d
+
+
+def case_setup_sudo():
+    if os.geteuid() != 0:
+        raise SkipCase("needs root (to run as root and as uid 65534)")
+    wd = tmpdir()
+    os.chmod(wd, 0o777)
+    os.makedirs(os.path.join(wd, "scripts"))
+    setup = os.path.join(wd, "scripts/setup.sh")
+    shutil.copy(os.path.join(UF_SRC, "scripts/setup.sh"), setup)
+    os.chmod(setup, 0o755)
+    os.chmod(os.path.join(wd, "scripts"), 0o755)
+    log = os.path.join(wd, "sudo.log")
+    nobody = [shutil.which("setpriv"), "--reuid", "65534", "--regid", "65534", "--clear-groups"]
+
+    def run(argv, path):
+        return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, env={"PATH": path}, timeout=60)
+    # root: hugepages 0 changes nothing (only ever raises the count) and needs no sudo
+    path = tool_dir(True, log)
+    r = run([setup, "hugepages", "0"], path + ":/usr/sbin:/usr/bin:/sbin:/bin")
+    assert r.returncode == 0 and "hugepages:" in r.stdout, r.stdout
+    assert not os.path.exists(log), "root ran sudo"
+    # another user with sudo: the same command again under sudo, by its absolute path
+    r = run(nobody + [setup, "hugepages", "0"], path)
+    assert r.returncode == 0, r.stdout
+    with open(log) as f:
+        assert f.read().split() == ["--", setup, "hugepages", "0"]
+    # another user without sudo: a clear error, exit 3
+    r = run(nobody + [setup, "hugepages", "0"], tool_dir(False, log))
+    assert r.returncode == 3 and "no sudo here: run it as root" in r.stdout, r.stdout
+    # the README's two commands, in a root shell and with sudo
+    with open(os.path.join(UF_SRC, "README.md")) as f:
+        readme = f.read()
+    for cmd in ("./scripts/setup.sh", "./scripts/test.sh"):
+        assert "\n%s " % cmd in readme and "\nsudo %s\n" % cmd in readme, cmd
+    assert "as root" in readme
+    shutil.rmtree(wd, ignore_errors=True)
+
+
 NOTIFY_CFG = """eal: { lcores: "0-1", no_huge: true, memory_mb: 256, file_prefix: ufnotify }
 ports:
   - { name: wan, device: "net_null0,no-rx=1", ip: 198.18.0.10/24 }
@@ -269,6 +324,7 @@ def main():
     s.run(case_man_pages)
     s.run(case_examples)
     s.run(case_unit)
+    s.run(case_setup_sudo)
     s.run(case_notify)
     s.finish()
 
