@@ -154,6 +154,9 @@ def case_build_install():
             root.run("apt-get update -qq", 300)
             root.run("apt-get install -y -qq --no-install-recommends /tmp/%s >/dev/null" % name,
                      600)
+            # apt brought the dependencies the root lacked, from the archive
+            root.run("dpkg -s libyaml-0-2 libnuma1 libsystemd0 >/dev/null && "
+                     "dpkg-query -W 'librte-eal*' >/dev/null", 60)
             out = root.run("udpfan --version", 60)
             assert out.startswith("udpfan %s " % version()), out
             out = root.run("for c in /usr/share/udpfan/examples/config/*.yaml; do "

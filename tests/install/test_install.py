@@ -3,9 +3,10 @@
 
 Each case installs the build into its own staging DESTDIR (`meson install --destdir`, no
 rebuild) and checks one thing there:
-  files         every expected file and nothing else: the three binaries, four man pages,
-                every config/*.yaml under share/udpfan/examples/config, the unit and its
-                drop-in examples, the empty /etc/udpfan
+  files         every expected file, and no other program, man page or unit: the three
+                binaries, four man pages, every config/*.yaml under
+                share/udpfan/examples/config, the unit and its drop-in examples, the empty
+                /etc/udpfan
   binaries      each staged binary runs --version
   man_pages     groff -ww and man --warnings are silent on every page; udpfan.yaml(5) has an
                 entry for every key of docs/configuration.md's key tables (which
@@ -92,11 +93,12 @@ def case_files():
             assert os.access(os.path.join(p["bin"], b), os.X_OK), b
         assert os.path.isdir(p["etc"]) and not os.listdir(p["etc"]), p["etc"]
         assert re.search(r"/lib/systemd/system/udpfan@\.service$", p["unit"]), p["unit"]
-        # nothing else: no test program, no helper (uf-mangen) among the installed files
+        # no test program, no build helper (uf-mangen) among the installed programs, man
+        # pages and units (share/udpfan may hold more: dashboards, manifests)
         got = set()
-        for root, _, files in os.walk(dest):
-            for f in files:
-                got.add(os.path.join(root, f))
+        for d in (p["bin"], p["man"], os.path.dirname(p["unit"])):
+            for root, _, files in os.walk(d):
+                got.update(os.path.join(root, f) for f in files)
         extra = sorted(got - set(want))
         assert not extra, "installed but not expected: %s" % extra
     finally:
