@@ -23,7 +23,8 @@ def main():
     ap.add_argument("--config", default=os.path.join(SRC, "config", "veth-testbed.yaml"))
     a = ap.parse_args()
     if os.geteuid() != 0:
-        print("udpfan: error: the demo builds network namespaces: run it as root (sudo)",
+        print("udpfan: error: the demo builds network namespaces: run it as root "
+              "(a root shell, or sudo)",
               file=sys.stderr)
         return 3
     if not os.path.exists(os.environ["UDPFAN"]):

@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# Set up a Debian 12 machine for udpfan and show it working.
+# Set up a Debian 12 machine for udpfan and show it working. As root (a root shell, as in a
+# fresh Debian container, which has no sudo; or `sudo scripts/setup.sh ...`):
 #
-#   sudo scripts/setup.sh            packages, hugepages, build, then the veth demo
-#   sudo scripts/setup.sh deps       Debian packages, and the Kubernetes API schemas the deploy
+#   scripts/setup.sh                 packages, hugepages, build, then the veth demo
+#   scripts/setup.sh deps            Debian packages, and the Kubernetes API schemas the deploy
 #                                    test uses (/var/cache/udpfan-lab: Debian, npm)
-#   sudo scripts/setup.sh hugepages [N]   reserve N 2 MiB hugepages on every NUMA node
+#   scripts/setup.sh hugepages [N]   reserve N 2 MiB hugepages on every NUMA node
 #                                    (default 1024), mount hugetlbfs and bpffs
-#   sudo scripts/setup.sh build      meson + ninja into build/
-#   sudo scripts/setup.sh demo       the veth demo (scripts/demo.sh)
+#   scripts/setup.sh build           meson + ninja into build/
+#   scripts/setup.sh demo            the veth demo (scripts/demo.sh)
+#
+# Never assumes sudo: run by another user, a step that needs root re-runs the script under
+# sudo when sudo exists, and otherwise stops with an error that says to run it as root.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+SELF=$(readlink -f "$0")
+ARGS=("$@")
+cd "$(dirname "$SELF")/.."
 
 PKGS=(dpdk dpdk-dev libdpdk-dev libnuma-dev libyaml-dev libxdp-dev libbpf-dev meson ninja-build
       pkg-config gcc iproute2 ethtool iputils-ping tcpdump python3 python3-yaml
       python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev
-      python3-jsonschema)
+      python3-jsonschema libsystemd-dev systemd groff-base man-db debhelper dpkg-dev mmdebstrap
+      git)
 
 # The Kubernetes API schemas tests/deploy/test_k8s.py validates deploy/k8s/ against, offline:
 # the OpenAPI document Debian's kube-openapi source package ships (its test data), and npm's
@@ -23,10 +30,14 @@ K8S_CACHE=${UDPFAN_LAB_CACHE:-/var/cache/udpfan-lab}
 K8S_MODELS=kubernetes-models@5.1.0
 
 need_root() {
-	if [ "$(id -u)" != 0 ]; then
-		echo "udpfan: error: $0 $1 needs root (packages, hugepages, network namespaces): run it with sudo" >&2
-		exit 3
+	[ "$(id -u)" = 0 ] && return 0
+	if command -v sudo >/dev/null 2>&1; then
+		echo "setup: $1 needs root: running $SELF ${ARGS[*]} under sudo" >&2
+		exec sudo -- "$SELF" "${ARGS[@]}"
 	fi
+	echo "udpfan: error: $0 $1 needs root (packages, hugepages, network namespaces) and there" \
+		"is no sudo here: run it as root (su -, or a root shell)" >&2
+	exit 3
 }
 
 deps() {

@@ -4,7 +4,7 @@
 # (build-asan: clang, ASan+UBSan, libFuzzer), the unit and eal suites again and a bounded run
 # of every fuzzer (docs/testing.md#sanitizers, #fuzzing). CI runs exactly this (.ci/run).
 #
-#   sudo scripts/test.sh [meson test args...]
+#   scripts/test.sh [meson test args...]     as root: a root shell, or with sudo
 #
 # With arguments, only `meson test -C build ARGS` runs (one test, one suite). UF_TEST_SAN=0
 # skips the sanitizer and fuzz steps; UF_FUZZ_SECONDS (default 30) bounds each fuzzer.

@@ -13,6 +13,7 @@
 
 #include "uf_app.h"
 #include "uf_env.h"
+#include "uf_notify.h"
 
 #define CTL_SLEEP_US 500
 #define LINK_WAIT_MS_DEFAULT 5000
@@ -137,10 +138,25 @@ answer_reload(struct uf_app *app)
 {
 	if (!__atomic_exchange_n(&app->reload_pending, 0, __ATOMIC_RELAXED))
 		return;
-	if (app->opts.on_reload != NULL)
+	if (app->opts.on_reload != NULL) {
+		uf_notify_reloading();
 		app->opts.on_reload(app, app->opts.reload_arg);
-	else
+		uf_notify_ready("reloaded");
+	} else
 		UF_LOG(NOTICE, "SIGHUP: reload is not implemented yet; ignored");
+}
+
+/* Type=notify: the ports are up and the workers launched (docs/deployment.md#systemd) */
+static void
+notify_ready(const struct uf_app *app)
+{
+	const struct uf_config *cfg = app->cfg;
+	char status[128];
+
+	snprintf(status, sizeof(status), "%d port%s, %u worker%s, %d destination%s", cfg->n_ports,
+		 cfg->n_ports == 1 ? "" : "s", app->n_workers, app->n_workers == 1 ? "" : "s",
+		 cfg->n_dests, cfg->n_dests == 1 ? "" : "s");
+	uf_notify_ready(status);
 }
 
 int
@@ -185,6 +201,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	for (i = 0; i < cfg->n_ports; i++)
 		if (app->link_was_up[i])
 			uf_ctlframes_garp(&app->cf, (uint16_t)i);
+	notify_ready(app);
 
 	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
 	interval = (uint64_t)(cfg->stats.interval_s * (double)hz);
@@ -208,6 +225,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 			break;
 		nanosleep(&nap, NULL);
 	}
+	uf_notify_stopping();
 	uf_app_request_stop(app);
 	rte_eal_mp_wait_lcore();
 
