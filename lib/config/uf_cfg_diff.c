@@ -121,7 +121,8 @@ row_same(const struct uf_cfg_key *k, const void *a, const void *b)
 
 	if (k->same != NULL)
 		return k->same(a, b);
-	if (k->has_flag && *(const bool *)(x + k->flag_offset) != *(const bool *)(y + k->flag_offset))
+	if (k->has_flag &&
+	    *(const bool *)(x + k->flag_offset) != *(const bool *)(y + k->flag_offset))
 		return false;
 	if (k->word != NULL &&
 	    *(const bool *)(x + k->word_offset) != *(const bool *)(y + k->word_offset))

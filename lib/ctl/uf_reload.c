@@ -124,8 +124,8 @@ assign_slots(struct uf_app *app, struct uf_resolve *r, const struct uf_config *n
 			continue;
 		for (pass = 0, s = UF_MAX_DESTS; pass < 2 && s == UF_MAX_DESTS; pass++)
 			for (s = 0; s < UF_MAX_DESTS; s++)
-				if (!taken[s] &&
-				    r->slot_state[s] == (pass == 0 ? UF_SLOT_FREE : UF_SLOT_RETIRED))
+				if (!taken[s] && r->slot_state[s] == (pass == 0 ? UF_SLOT_FREE
+										: UF_SLOT_RETIRED))
 					break;
 		if (s == UF_MAX_DESTS)
 			return -ENOSPC;
@@ -274,8 +274,8 @@ uf_app_answer_reload(struct uf_app *app)
 }
 
 int
-uf_app_reload_wait(struct uf_app *app, uint32_t timeout_ms, char *result, size_t rlen,
-		   char *reason, size_t len, uint64_t *generation)
+uf_app_reload_wait(struct uf_app *app, uint32_t timeout_ms, char *result, size_t rlen, char *reason,
+		   size_t len, uint64_t *generation)
 {
 	uint64_t seq = __atomic_add_fetch(&app->reload_req, 1, __ATOMIC_ACQ_REL);
 	struct timespec nap = { .tv_nsec = 1000000 };
