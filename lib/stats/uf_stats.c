@@ -82,6 +82,7 @@ static const struct {
 	{ "arp", "ARP handled by the control plane" },
 	{ "icmp", "ICMP handled by the control plane" },
 	{ "control", "the control plane's own losses and plan changes" },
+	{ "reload", "config reloads (SIGHUP, /udpfan/reload) by result" },
 	{ "port.stats", "the PMD's own counters (rte_eth_stats)" },
 	{ "port", "udpfan's per-port counters and states" },
 	{ "port.xsk", "AF_XDP socket counters read from the PMD's own sockets" },
