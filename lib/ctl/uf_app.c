@@ -95,6 +95,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	po.burst = cfg->fwd.burst;
 	po.n_dests = (uint16_t)cfg->n_dests;
 	po.want_chain = uf_plan_may_chain(cfg);
+	app->chain_set_up = po.want_chain;
 	po.chain_forced = cfg->fwd.fanout == UF_FANOUT_CHAIN;
 	po.link_wait_ms = o->link_wait_ms != 0 ? o->link_wait_ms : LINK_WAIT_MS_DEFAULT;
 	for (i = 0; i < cfg->n_ports; i++) {

@@ -71,6 +71,7 @@ struct uf_app {
 	uint64_t reload_done;
 	struct uf_config *cfg_owned; /* a reloaded config (app->cfg), freed at the next one */
 	uint64_t cfg_generation;     /* configs applied since start */
+	bool chain_set_up;           /* the ports were asked for chaining at start (want_chain) */
 	pthread_mutex_t reload_lock; /* the last result, for the telemetry thread */
 	char reload_result[16];
 	char reload_reason[512];

@@ -231,10 +231,9 @@ reload_once(struct uf_app *app)
 		 nw->n_dests, d->n_added, d->n_removed, d->n_changed, d->hot);
 	UF_LOG(NOTICE, "reload: applied, plan %" PRIu64 ", generation %" PRIu64 ": %s",
 	       app->res.plan_version, app->cfg_generation, why);
-	if (uf_plan_may_chain(nw) && app->w[0]->hdr_pool == NULL &&
-	    nw->fwd.fanout != UF_FANOUT_COPY)
-		UF_LOG(NOTICE, "reload: chained fan-out was not set up at start; copies are "
-			       "built until a restart");
+	if (uf_plan_may_chain(nw) && !app->chain_set_up)
+		UF_LOG(NOTICE, "reload: chained fan-out was not set up at start (the start-up "
+			       "config could not chain); copies are built until a restart");
 	set_result(app, "applied", why);
 	ok = true;
 	free(d);
