@@ -62,6 +62,7 @@ FAMILIES = {
     "arp": ("udpfan_arp_{key}", ()),
     "icmp": ("udpfan_icmp_{key}", ()),
     "control": ("udpfan_control_{key}", ()),
+    "reload": ("udpfan_reload_{key}", ()),
     "port.stats": ("udpfan_port_{key}", ("port", "driver")),
     "port": ("udpfan_port_{key}", ("port",)),
     "port.xsk": ("udpfan_port_xsk", ("port", "name")),

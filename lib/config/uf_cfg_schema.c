@@ -419,6 +419,84 @@ parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 	return 0;
 }
 
+/* ---- reload: the rows whose value is not one plain field (uf_config_diff) ---- */
+
+static bool
+same_extra_args(const void *a, const void *b)
+{
+	const struct uf_config *x = a, *y = b;
+	int i;
+
+	if (x->eal.n_extra != y->eal.n_extra)
+		return false;
+	for (i = 0; i < x->eal.n_extra; i++)
+		if (strcmp(x->eal.extra_args[i], y->eal.extra_args[i]) != 0)
+			return false;
+	return true;
+}
+
+static bool
+same_port_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->ip == y->ip && x->prefix_len == y->prefix_len;
+}
+
+static bool
+same_listen_port(const void *a, const void *b)
+{
+	return ((const struct uf_config *)a)->listen.port ==
+	       ((const struct uf_config *)b)->listen.port;
+}
+
+static bool
+same_dest_mac(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->has_mac == y->has_mac &&
+	       (!x->has_mac || rte_is_same_ether_addr(&x->mac, &y->mac));
+}
+
+static bool
+same_dest_port(const void *a, const void *b)
+{
+	return ((const struct uf_cfg_dest *)a)->port == ((const struct uf_cfg_dest *)b)->port;
+}
+
+static bool
+same_dest_source(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->source == y->source &&
+	       (x->source != UF_SRC_FIXED || x->source_ip == y->source_ip);
+}
+
+static bool
+same_rule_from(const void *a, const void *b)
+{
+	const struct uf_cfg_rule *x = a, *y = b;
+
+	return x->prefix == y->prefix && x->len == y->len;
+}
+
+static bool
+same_rule_to(const void *a, const void *b)
+{
+	const struct uf_cfg_rule *x = a, *y = b;
+
+	return x->n_to == y->n_to && memcmp(x->to, y->to, x->n_to * sizeof(*x->to)) == 0;
+}
+
+static bool
+same_stats_json(const void *a, const void *b)
+{
+	return strcmp(((const struct uf_config *)a)->stats.json,
+		      ((const struct uf_config *)b)->stats.json) == 0;
+}
+
 /* ---- the table ---- */
 
 /* the field FLD of struct ST: offset and size */
@@ -447,12 +525,14 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "", "eal", .type = UF_CFG_MAP, .doc = "EAL arguments udpfan builds" },
 	{ "", "ports", CUSTOM(parse_ports), .doc = "the ports, 1 to 16" },
 	{ "", "listen", CUSTOM(parse_listen), .doc = "where the datagrams arrive" },
-	{ "", "destinations", CUSTOM(parse_dests), .doc = "where the copies go, 1 to 256" },
-	{ "", "rules", CUSTOM(parse_rules), .doc = "sender prefix to destinations, first match" },
-	{ "", "forward", .type = UF_CFG_MAP, .doc = "how copies are built and sent" },
-	{ "", "stats", .type = UF_CFG_MAP, .doc = "stats interval and JSON output" },
-	{ "", "arp", .type = UF_CFG_MAP, .doc = "neighbour resolution timers" },
-	{ "", "control", .type = UF_CFG_MAP, .doc = "control-plane rates" },
+	{ "", "destinations", CUSTOM(parse_dests), .hot = true,
+	  .doc = "where the copies go, 1 to 256" },
+	{ "", "rules", CUSTOM(parse_rules), .hot = true,
+	  .doc = "sender prefix to destinations, first match" },
+	{ "", "forward", .type = UF_CFG_MAP, .hot = true, .doc = "how copies are built and sent" },
+	{ "", "stats", .type = UF_CFG_MAP, .hot = true, .doc = "stats interval and JSON output" },
+	{ "", "arp", .type = UF_CFG_MAP, .hot = true, .doc = "neighbour resolution timers" },
+	{ "", "control", .type = UF_CFG_MAP, .hot = true, .doc = "control-plane rates" },
 
 	{ "eal", "lcores", CFG(eal.lcores), .type = UF_CFG_STR, .parse = check_lcores, .lo = 2,
 	  .hi = UF_MAX_WORKERS + 1, .range_note = " lcores",
@@ -467,8 +547,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "eal", "no_huge", CFG(eal.no_huge), BOOL(false), .doc = "EAL's --no-huge" },
 	{ "eal", "memory_mb", CFG(eal.memory_mb), UINT(16, 1u << 20, 0),
 	  .default_note = " (EAL's default)", .doc = "EAL's -m, MiB" },
-	{ "eal", "extra_args", CUSTOM(parse_extra_args), .doc_type = "list of strings",
-	  .doc_default = "`[]`", .doc = "appended to EAL's argv" },
+	{ "eal", "extra_args", CUSTOM(parse_extra_args), .same = same_extra_args,
+	  .doc_type = "list of strings", .doc_default = "`[]`", .doc = "appended to EAL's argv" },
 
 	{ "ports[]", "name", PORT(name), .type = UF_CFG_STR, .parse = check_port_name,
 	  .doc_default = "required", .doc_range = "1..31 characters, `[A-Za-z0-9_]`",
@@ -476,8 +556,9 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "ports[]", "device", PORT(device), .type = UF_CFG_STR, .parse = check_device,
 	  .has_pos = true, .pos_offset = offsetof(struct uf_cfg_port, device_pos),
 	  .doc_default = "required", .doc = "PCI address with devargs, or a vdev" },
-	{ "ports[]", "ip", CUSTOM(parse_port_ip), .doc_type = "string", .doc_default = "required",
-	  .doc_range = "prefix /1../31", .doc = "udpfan's address and subnet on the port" },
+	{ "ports[]", "ip", CUSTOM(parse_port_ip), .same = same_port_ip, .doc_type = "string",
+	  .doc_default = "required", .doc_range = "prefix /1../31",
+	  .doc = "udpfan's address and subnet on the port" },
 	{ "ports[]", "gateway", PORT(gateway), .type = UF_CFG_IPV4, .has_flag = true,
 	  .flag_offset = offsetof(struct uf_cfg_port, has_gateway), .has_pos = true,
 	  .pos_offset = offsetof(struct uf_cfg_port, gateway_pos), .doc_default = "none",
@@ -494,47 +575,51 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc_default = "formula ([architecture](architecture.md#queue-ownership-and-memory))",
 	  .doc = "mbufs per (port, queue) pool" },
 
-	{ "listen", "port", CUSTOM(parse_listen_port), .doc_type = "port name",
-	  .doc_default = "required", .doc_range = "an existing `ports[].name`",
-	  .doc = "the port that receives" },
+	{ "listen", "port", CUSTOM(parse_listen_port), .same = same_listen_port,
+	  .doc_type = "port name", .doc_default = "required",
+	  .doc_range = "an existing `ports[].name`", .doc = "the port that receives" },
 	{ "listen", "udp_port", CFG(listen.udp_port), UINT_REQ(1, 65535),
 	  .doc = "the UDP port fanned out" },
 
-	{ "destinations[]", "ip", DEST(ip), .type = UF_CFG_IPV4, .doc_default = "required",
+	{ "destinations[]", "ip", DEST(ip), .hot = true, .type = UF_CFG_IPV4,
+	  .doc_default = "required",
 	  .doc_range = "not 0.0.0.0, 255.255.255.255, 127/8, 240/4, nor the egress port's own "
 		       "IP",
 	  .doc = "destination address" },
-	{ "destinations[]", "udp_port", DEST(udp_port), UINT_REQ(1, 65535),
+	{ "destinations[]", "udp_port", DEST(udp_port), .hot = true, UINT_REQ(1, 65535),
 	  .doc = "destination UDP port" },
-	{ "destinations[]", "mac", CUSTOM(parse_mac), .has_flag = true,
-	  .flag_offset = offsetof(struct uf_cfg_dest, has_mac), .doc_type = "MAC",
+	{ "destinations[]", "mac", CUSTOM(parse_mac), .hot = true, .same = same_dest_mac,
+	  .has_flag = true, .flag_offset = offsetof(struct uf_cfg_dest, has_mac), .doc_type = "MAC",
 	  .doc_default = "none (ARP)", .doc_range = "unicast, non-zero",
 	  .doc = "static next-hop MAC, no ARP" },
-	{ "destinations[]", "port", CUSTOM(parse_dest_port), .doc_type = "port name",
-	  .doc_default = "the listen port", .doc_range = "an existing port", .doc = "egress port" },
-	{ "destinations[]", "source", CUSTOM(parse_source),
+	{ "destinations[]", "port", CUSTOM(parse_dest_port), .hot = true, .same = same_dest_port,
+	  .doc_type = "port name", .doc_default = "the listen port",
+	  .doc_range = "an existing port", .doc = "egress port" },
+	{ "destinations[]", "source", CUSTOM(parse_source), .hot = true, .same = same_dest_source,
 	  .doc_type = "`ours`, `original` or an IPv4 address", .doc_default = "`ours`",
 	  .doc = "source address and port of the copies" },
-	{ "destinations[]", "sample", DEST(sample), UINT(1, 1000000, 1),
+	{ "destinations[]", "sample", DEST(sample), .hot = true, UINT(1, 1000000, 1),
 	  .doc = "send one datagram in N" },
-	{ "destinations[]", "ttl", DEST(ttl), UINT(1, 255, 64), .doc = "IPv4 TTL of the copies" },
+	{ "destinations[]", "ttl", DEST(ttl), .hot = true, UINT(1, 255, 64),
+	  .doc = "IPv4 TTL of the copies" },
 
-	{ "rules[]", "from", CUSTOM(parse_from), .doc_type = "IPv4 prefix",
-	  .doc = "sender prefix" },
-	{ "rules[]", "to", CUSTOM(parse_to), .doc_type = "list of integers",
-	  .doc = "destination indexes" },
+	{ "rules[]", "from", CUSTOM(parse_from), .hot = true, .same = same_rule_from,
+	  .doc_type = "IPv4 prefix", .doc = "sender prefix" },
+	{ "rules[]", "to", CUSTOM(parse_to), .hot = true, .same = same_rule_to,
+	  .doc_type = "list of integers", .doc = "destination indexes" },
 
-	{ "forward", "udp_checksum", CFG(fwd.udp_checksum), ENUM(cksum_modes, UF_CKSUM_COMPUTE),
-	  .doc = "derive the UDP checksum, or send none" },
-	{ "forward", "source_port", CFG(fwd.source_port), .type = UF_CFG_UINT, .lo = 1, .hi = 65535,
-	  .word = "keep", .word_offset = offsetof(struct uf_config, fwd.keep_source_port),
+	{ "forward", "udp_checksum", CFG(fwd.udp_checksum), .hot = true,
+	  ENUM(cksum_modes, UF_CKSUM_COMPUTE), .doc = "derive the UDP checksum, or send none" },
+	{ "forward", "source_port", CFG(fwd.source_port), .hot = true, .type = UF_CFG_UINT, .lo = 1,
+	  .hi = 65535, .word = "keep",
+	  .word_offset = offsetof(struct uf_config, fwd.keep_source_port),
 	  .word_what = "a UDP port number", .has_def = true, .def_word = true,
 	  .doc = "UDP source port of the copies" },
 	{ "forward", "burst", CFG(fwd.burst), UINT(1, UF_MAX_BURST, 32),
 	  .doc = "RX burst and TX flush size" },
-	{ "forward", "fanout", CFG(fwd.fanout), ENUM(fanout_modes, UF_FANOUT_AUTO),
+	{ "forward", "fanout", CFG(fwd.fanout), .hot = true, ENUM(fanout_modes, UF_FANOUT_AUTO),
 	  .doc = "how the copies are built" },
-	{ "forward", "chain_min_payload", CFG(fwd.chain_min_payload),
+	{ "forward", "chain_min_payload", CFG(fwd.chain_min_payload), .hot = true,
 	  UINT(0, 65535, UF_CHAIN_MIN_PAYLOAD_DEFAULT), .doc = "auto chains from this payload" },
 	{ "forward", "drain_us", CFG(fwd.drain_us), UINT(1, 100000, 100),
 	  .doc = "TX buffers flushed at least this often" },
@@ -543,22 +628,23 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "forward", "tx_stall_ms", CFG(fwd.tx_stall_ms), UINT(0, 10000, 10),
 	  .doc = "a port without TX progress this long is skipped" },
 
-	{ "stats", "interval_s", CFG(stats.interval_s), .type = UF_CFG_NUMBER, .dlo = 0.1,
-	  .dhi = 3600, .unit = "seconds", .has_def = true, .ddef = 1.0,
+	{ "stats", "interval_s", CFG(stats.interval_s), .hot = true, .type = UF_CFG_NUMBER,
+	  .dlo = 0.1, .dhi = 3600, .unit = "seconds", .has_def = true, .ddef = 1.0,
 	  .doc = "stats, telemetry and link-check interval" },
-	{ "stats", "json", CUSTOM(parse_json), .doc_type = "path or null", .doc_default = "none",
-	  .doc_range = "< 4096 characters", .doc = "append stats objects to this file" },
+	{ "stats", "json", CUSTOM(parse_json), .same = same_stats_json, .doc_type = "path or null",
+	  .doc_default = "none", .doc_range = "< 4096 characters",
+	  .doc = "append stats objects to this file" },
 
-	{ "arp", "reachable_s", CFG(arp.reachable_s), UINT(1, 86400, 30),
+	{ "arp", "reachable_s", CFG(arp.reachable_s), .hot = true, UINT(1, 86400, 30),
 	  .doc = "confirm a neighbour after this long" },
-	{ "arp", "retry_ms", CFG(arp.retry_ms), UINT(10, 60000, 200),
+	{ "arp", "retry_ms", CFG(arp.retry_ms), .hot = true, UINT(10, 60000, 200),
 	  .doc = "first retry, doubling to 8x" },
-	{ "arp", "max_probes", CFG(arp.max_probes), UINT(1, 100, 5),
+	{ "arp", "max_probes", CFG(arp.max_probes), .hot = true, UINT(1, 100, 5),
 	  .doc = "unanswered probes before FAILED" },
-	{ "arp", "gratuitous", CFG(arp.gratuitous), BOOL(true),
+	{ "arp", "gratuitous", CFG(arp.gratuitous), .hot = true, BOOL(true),
 	  .doc = "gratuitous ARP at start, link up, reset" },
 
-	{ "control", "icmp_rate", CFG(control.icmp_rate), UINT(0, 1000000, 100),
+	{ "control", "icmp_rate", CFG(control.icmp_rate), .hot = true, UINT(0, 1000000, 100),
 	  .doc = "echo replies per second per port" },
 };
 

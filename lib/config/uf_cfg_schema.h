@@ -70,6 +70,13 @@ struct uf_cfg_key {
 	const char *default_note; /* appended to a derived default */
 	const char *range_note;   /* appended to a derived range */
 	const char *doc;          /* one line: what the key is for */
+	/* reload (uf_config_diff, docs/configuration.md#reload): a change to this key is
+	 * applied by a new plan (hot), or needs ports/lcores restarted (false: refused). A
+	 * container row (a mapping or a list) says what adding or removing an item is. */
+	bool hot;
+	/* reload: are the values of this row in A and B (its BASE structs) the same? Rows
+	 * without offset/size need one (tests/unit/test_reload.c checks) */
+	bool (*same)(const void *a, const void *b);
 };
 
 extern const struct uf_cfg_key uf_cfg_schema[];

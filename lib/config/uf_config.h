@@ -154,6 +154,24 @@ int uf_parse_ipv4_prefix(const char *s, rte_be32_t *ip, uint8_t *len);
 int uf_parse_mac(const char *s, struct rte_ether_addr *mac);
 bool uf_is_pci_addr(const char *dev, char *norm, size_t normlen);
 
+/*
+ * Reload (docs/configuration.md#reload): what changed from OLD to NEW, both valid. Each
+ * changed key path lands in `hot` (a new plan applies it) or `restart` (ports or lcores
+ * would have to be restarted: the reload is refused). Destinations are matched by ip and
+ * udp_port. Returns how many changes there are.
+ */
+struct uf_cfg_diff {
+	int n_hot, n_restart;
+	char hot[1024];     /* "destinations[2] (10.0.0.5:9000) added, forward.udp_checksum" */
+	char restart[1024]; /* "ports[0].mtu, eal.lcores" */
+	int dest_old[UF_MAX_DESTS];        /* per new destination: its index in OLD, -1: added */
+	int n_added, n_removed, n_changed; /* destinations */
+};
+int uf_config_diff(const struct uf_config *old, const struct uf_config *nw, struct uf_cfg_diff *d);
+
+/* Does uf_config_diff know how to compare the list NAME item by item (tests)? */
+bool uf_cfg_diff_knows_list(const char *name);
+
 /* Index of the port named NAME, or -1. */
 int uf_config_port_by_name(const struct uf_config *cfg, const char *name);
 

@@ -68,6 +68,8 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 
 	memset(app, 0, sizeof(*app));
 	app->cfg = cfg;
+	pthread_mutex_init(&app->reload_lock, NULL);
+	snprintf(app->reload_result, sizeof(app->reload_result), "none");
 	app->opts = *o;
 	uf_snap_pub_init(&app->pub);
 	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
@@ -94,6 +96,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	po.burst = cfg->fwd.burst;
 	po.n_dests = (uint16_t)cfg->n_dests;
 	po.want_chain = uf_plan_may_chain(cfg);
+	app->chain_set_up = po.want_chain;
 	po.chain_forced = cfg->fwd.fanout == UF_FANOUT_CHAIN;
 	po.link_wait_ms = o->link_wait_ms != 0 ? o->link_wait_ms : LINK_WAIT_MS_DEFAULT;
 	for (i = 0; i < cfg->n_ports; i++) {
@@ -130,20 +133,14 @@ uf_app_request_stop(struct uf_app *app)
 void
 uf_app_request_reload(struct uf_app *app)
 {
-	__atomic_store_n(&app->reload_pending, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&app->reload_req, 1, __ATOMIC_RELAXED);
 }
 
-static void
-answer_reload(struct uf_app *app)
+/* telemetry's /udpfan/reload (a telemetry thread): synchronous */
+static int
+tel_reload(void *arg, char *result, size_t rlen, char *reason, size_t len, uint64_t *gen)
 {
-	if (!__atomic_exchange_n(&app->reload_pending, 0, __ATOMIC_RELAXED))
-		return;
-	if (app->opts.on_reload != NULL) {
-		uf_notify_reloading();
-		app->opts.on_reload(app, app->opts.reload_arg);
-		uf_notify_ready("reloaded");
-	} else
-		UF_LOG(NOTICE, "SIGHUP: reload is not implemented yet; ignored");
+	return uf_app_reload_wait(arg, 10000, result, rlen, reason, len, gen);
 }
 
 /* Type=notify: the ports are up and the workers launched (docs/deployment.md#systemd) */
@@ -183,9 +180,9 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 			return -1;
 		uf_app_watch_port(app, i);
 	}
-	app->tel = (struct uf_tel_ops){ .pub = &app->pub,
-					.reset_port = tel_reset_port,
-					.arg = app };
+	app->tel = (struct uf_tel_ops){
+		.pub = &app->pub, .reset_port = tel_reset_port, .reload = tel_reload, .arg = app
+	};
 	uf_tel_register(&app->tel);
 
 	for (k = 0; k < app->n_workers; k++) {
@@ -213,7 +210,11 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		uint64_t now;
 
 		ctl_tick(app);
-		answer_reload(app);
+		if (uf_app_answer_reload(app)) {
+			/* stats.interval_s may have changed: the next tick from now */
+			interval = (uint64_t)(app->cfg->stats.interval_s * (double)hz);
+			next = rte_rdtsc() + interval;
+		}
 		now = rte_rdtsc();
 		if (now >= next) {
 			uf_app_stats_tick(app, false);
@@ -262,6 +263,9 @@ uf_app_fini(struct uf_app *app)
 	app->sh.plan = NULL;
 	uf_resolve_fini(&app->res);
 	rte_free(app->sh.qsbr);
+	/* the config main() gave stays its own to free */
+	uf_config_free(app->cfg_owned);
+	app->cfg_owned = NULL;
 	if (app->json != NULL)
 		fclose(app->json);
 	app->json = NULL;

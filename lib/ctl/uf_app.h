@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <pthread.h>
 
 #include "uf_config.h"
 #include "uf_ctlframes.h"
@@ -35,7 +36,8 @@ struct uf_app_opts {
 	const char *stats_json; /* overrides stats.json; NULL: the config's */
 	FILE *human;            /* the stats line and the final ledger (stderr) */
 	uint32_t link_wait_ms;
-	/* SIGHUP, on the control lcore: NULL logs that reload is not implemented and goes on */
+	/* SIGHUP and /udpfan/reload, on the control lcore: NULL is the built-in reload
+	 * (uf_app_reload, docs/configuration.md#reload) */
 	void (*on_reload)(struct uf_app *app, void *arg);
 	void *reload_arg;
 };
@@ -62,7 +64,17 @@ struct uf_app {
 	int lsc_pending; /* set by the LSC callback (interrupt thread) */
 	uint64_t lsc_events;
 	int reset_pending[UF_MAX_PORTS];
-	int reload_pending; /* SIGHUP seen; the control loop answers it */
+	/* reload (uf_reload.c): requests (SIGHUP, telemetry) bump reload_req; the control loop
+	 * answers every request up to reload_req with one reload and then sets reload_done
+	 * (both through __atomic builtins), so requests in a row coalesce */
+	uint64_t reload_req;
+	uint64_t reload_done;
+	struct uf_config *cfg_owned; /* a reloaded config (app->cfg), freed at the next one */
+	uint64_t cfg_generation;     /* configs applied since start */
+	bool chain_set_up;           /* the ports were asked for chaining at start (want_chain) */
+	pthread_mutex_t reload_lock; /* the last result, for the telemetry thread */
+	char reload_result[16];
+	char reload_reason[512];
 
 	/* stats */
 	uint64_t start_tsc;
@@ -94,6 +106,20 @@ void uf_app_request_stop(struct uf_app *app);
 
 /* Ask the control loop to reload (SIGHUP; async-signal-safe). It never stops udpfan. */
 void uf_app_request_reload(struct uf_app *app);
+
+/* Answer pending reload requests (control lcore): re-read cfg->path, validate, diff, apply
+ * what a new plan can or refuse it all; logs, counts and keeps the result. True when a new
+ * config was applied. */
+bool uf_app_answer_reload(struct uf_app *app);
+
+/* Reload now and wait for the answer (a telemetry thread): 0 with the result, reason and
+ * generation, or -ETIMEDOUT / -ESHUTDOWN when the control loop did not answer. */
+int uf_app_reload_wait(struct uf_app *app, uint32_t timeout_ms, char *result, size_t rlen,
+		       char *reason, size_t len, uint64_t *generation);
+
+/* Destination i's counters since it was added (its slot's, less what a removed
+ * destination left there; uf_reload.c). */
+void uf_app_dest_counters(const struct uf_app *app, int i, struct uf_dest_ctr *out);
 
 /* Ask the control lcore to reset a port (as a device reset event does); thread-safe. */
 void uf_app_request_reset(struct uf_app *app, int port);

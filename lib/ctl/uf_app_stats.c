@@ -48,9 +48,22 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	}
 
 	uf_resolve_snapshot(&app->res, s);
-	for (i = 0; i < cfg->n_dests; i++)
+	/* removed destinations' counts: every slot's, less the listed destinations' */
+	memset(&s->reload.removed, 0, sizeof(s->reload.removed));
+	for (i = 0; i < app->res.n_slots; i++)
 		for (k = 0; k < app->n_workers; k++)
-			uf_dest_ctr_add(&s->dests[i].c, &app->w[k]->dctr[i]);
+			uf_dest_ctr_add(&s->reload.removed, &app->w[k]->dctr[i]);
+	for (i = 0; i < cfg->n_dests; i++) {
+		uf_app_dest_counters(app, i, &s->dests[i].c);
+#define LESS(f, h) s->reload.removed.f -= RTE_MIN(s->reload.removed.f, s->dests[i].c.f);
+		UF_DEST_COUNTERS(LESS)
+#undef LESS
+	}
+	pthread_mutex_lock(&app->reload_lock);
+	snprintf(s->reload.result, sizeof(s->reload.result), "%s", app->reload_result);
+	snprintf(s->reload.reason, sizeof(s->reload.reason), "%s", app->reload_reason);
+	pthread_mutex_unlock(&app->reload_lock);
+	s->reload.generation = app->cfg_generation;
 
 	s->n_ports = cfg->n_ports;
 	for (i = 0; i < cfg->n_ports; i++) {

@@ -31,10 +31,13 @@ uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, s
 	}
 
 	uf_neigh_init(&r->neigh, &np);
+	r->n_slots = (uint16_t)cfg->n_dests;
 	for (i = 0; i < cfg->n_dests; i++) {
 		const struct uf_cfg_dest *d = &cfg->dests[i];
 
 		r->dest_neigh[i] = -1;
+		r->dest_slot[i] = (uint16_t)i;
+		r->slot_state[i] = UF_SLOT_USED;
 		if (uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
 			uf_mcast_mac(d->ip, &r->dest_mac[i]);
 			r->dest_resolved[i] = true;
@@ -73,6 +76,8 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		.dest_mac = r->dest_mac,
 		.dest_resolved = r->dest_resolved,
 		.lpm = r->lpm,
+		.dest_slot = r->dest_slot,
+		.n_slots = r->n_slots,
 		.socket = ports[cfg->listen.port].socket,
 	};
 	struct uf_plan *np, *old;

@@ -28,7 +28,19 @@ struct uf_resolve {
 	struct rte_ether_addr dest_mac[UF_MAX_DESTS];
 	bool dest_resolved[UF_MAX_DESTS];
 	uint64_t plan_version; /* of the published plan; 0: none yet */
+	/* counter slots (docs/architecture.md#reload): destination i's copies are counted in
+	 * the workers' dctr[dest_slot[i]] and planned at plan->dests[dest_slot[i]]. A
+	 * destination that stays across a reload keeps its slot (its counters and sampling
+	 * phase); a removed one's slot is retired, and reused last, from slot_base on. */
+	uint16_t dest_slot[UF_MAX_DESTS];
+	uint16_t n_slots;
+	uint8_t slot_state[UF_MAX_DESTS]; /* UF_SLOT_* */
+	struct uf_dest_ctr slot_base[UF_MAX_DESTS];
 };
+
+#define UF_SLOT_FREE 0    /* never used */
+#define UF_SLOT_USED 1    /* a destination's */
+#define UF_SLOT_RETIRED 2 /* a removed destination's */
 
 /* The rule table (on socket) and every destination's next hop. 0, or -errno with err. */
 int uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket,

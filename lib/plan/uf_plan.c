@@ -39,6 +39,7 @@ uf_plan_build(const struct uf_plan_input *in)
 {
 	const struct uf_config *cfg = in->cfg;
 	int n_sets = cfg->n_rules > 0 ? cfg->n_rules : 1;
+	int n_slots = in->dest_slot != NULL ? in->n_slots : cfg->n_dests;
 	int n_members = 0, i, j;
 	size_t off_sets, off_members, off_dests, total;
 	struct uf_plan *plan;
@@ -50,7 +51,7 @@ uf_plan_build(const struct uf_plan_input *in)
 		n_members = cfg->n_dests;
 
 	off_dests = RTE_ALIGN_CEIL(sizeof(*plan), RTE_CACHE_LINE_SIZE);
-	off_sets = off_dests + (size_t)cfg->n_dests * sizeof(struct uf_dest_rt);
+	off_sets = off_dests + (size_t)n_slots * sizeof(struct uf_dest_rt);
 	off_members = off_sets + (size_t)n_sets * sizeof(struct uf_set);
 	total = off_members + (size_t)n_members * sizeof(uint16_t);
 
@@ -70,7 +71,7 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->mem = mem;
 	plan->rte_mem = in->socket >= 0;
 	plan->version = in->version;
-	plan->n_dests = (uint16_t)cfg->n_dests;
+	plan->n_dests = (uint16_t)n_slots;
 	plan->n_sets = (uint16_t)n_sets;
 	plan->udp_cksum = cfg->fwd.udp_checksum == UF_CKSUM_COMPUTE;
 	plan->fanout = cfg->fwd.fanout;
@@ -92,7 +93,8 @@ uf_plan_build(const struct uf_plan_input *in)
 	for (i = 0; i < cfg->n_dests; i++) {
 		const struct uf_cfg_dest *d = &cfg->dests[i];
 		const struct uf_cfg_port *eg = &cfg->ports[d->port];
-		struct uf_dest_rt *rt = &plan->dests[i];
+		uint16_t slot = in->dest_slot != NULL ? in->dest_slot[i] : (uint16_t)i;
+		struct uf_dest_rt *rt = &plan->dests[slot];
 		struct uf_tmpl_spec s = {
 			.src_mac = in->port_mac[d->port],
 			.dst_mac = in->dest_mac[i],
@@ -109,7 +111,7 @@ uf_plan_build(const struct uf_plan_input *in)
 
 		uf_tmpl_build(&rt->tmpl, &s);
 		rt->egress = d->port;
-		rt->idx = (uint16_t)i;
+		rt->idx = slot;
 		rt->sample = d->sample;
 		rt->max_payload = (uint16_t)(in->port_mtu[d->port] - 28);
 		rt->resolved = in->dest_resolved[i];
@@ -129,7 +131,8 @@ uf_plan_build(const struct uf_plan_input *in)
 		set->simple = true;
 		set->one_egress = true;
 		for (j = 0; j < n; j++) {
-			uint16_t di = cfg->n_rules > 0 ? cfg->rules[i].to[j] : (uint16_t)j;
+			uint16_t ci = cfg->n_rules > 0 ? cfg->rules[i].to[j] : (uint16_t)j;
+			uint16_t di = in->dest_slot != NULL ? in->dest_slot[ci] : ci;
 			const struct uf_dest_rt *rt = &plan->dests[di];
 
 			plan->set_dests[n_members++] = di;

@@ -43,7 +43,7 @@ struct uf_set {
 
 struct uf_plan {
 	uint64_t version;
-	uint16_t n_dests;
+	uint16_t n_dests; /* entries in dests[]: counter slots (uf_plan_input.dest_slot) */
 	uint16_t n_sets;
 	bool udp_cksum;
 	bool fast; /* no rules, set 0 simple: uf_fanout_body specialised for a simple plan */
@@ -90,6 +90,11 @@ struct uf_plan_input {
 	const struct rte_lpm *lpm;
 	uint64_t version;
 	int socket; /* < 0: plain heap (unit tests) */
+	/* [cfg->n_dests]: each destination's counter slot, its index in plan->dests and in
+	 * the workers' per-destination counters; stable across reloads for a destination that
+	 * stays (docs/architecture.md#reload). NULL: slot = index. */
+	const uint16_t *dest_slot;
+	uint16_t n_slots; /* with dest_slot: 1 + the highest slot */
 };
 
 struct uf_plan *uf_plan_build(const struct uf_plan_input *in);

@@ -93,7 +93,8 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 
 /*
  * The control lcore's counters, struct uf_ctl_ctr: X(object, field, key, help), reported
- * as <object>.<key> in the stats JSON (the objects "arp", "icmp" and "control", in this order).
+ * as <object>.<key> in the stats JSON (the objects "arp", "icmp", "control" and "reload", in
+ * this order; "reload" also carries the last reload's result, reason and generation).
  */
 #define UF_CTL_COUNTERS(X)                                                                         \
 	X(arp, arp_requests_answered, requests_answered, "ARP requests for a port's IP, answered") \
@@ -108,7 +109,10 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 	X(control, ctl_ring_full, ring_full, "control frames the control->worker ring refused")    \
 	X(control, ctl_unhandled, unhandled,                                                       \
 	  "frames still in the worker->control ring when the workers stopped")                     \
-	X(control, plan_updates, plan_updates, "fan-out plans replaced after a neighbour change")
+	X(control, plan_updates, plan_updates, "fan-out plans replaced after a neighbour change")  \
+	X(reload, reload_applied, applied, "reloads (SIGHUP, /udpfan/reload) applied")             \
+	X(reload, reload_refused, refused, "reloads refused: a change needs a restart")            \
+	X(reload, reload_invalid, invalid, "reloads refused: the file does not load or validate")
 
 /* A destination's counters, struct uf_dest_ctr after `copies`: X(field, help), the keys of
  * each "destinations" entry in this order. */

@@ -82,6 +82,7 @@ static const struct {
 	{ "arp", "ARP handled by the control plane" },
 	{ "icmp", "ICMP handled by the control plane" },
 	{ "control", "the control plane's own losses and plan changes" },
+	{ "reload", "config reloads (SIGHUP, /udpfan/reload) by result" },
 	{ "port.stats", "the PMD's own counters (rte_eth_stats)" },
 	{ "port", "udpfan's per-port counters and states" },
 	{ "port.xsk", "AF_XDP socket counters read from the PMD's own sockets" },
@@ -210,6 +211,19 @@ uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stats_vis
 	visit_ctr(v, arg, #o, #k, h, false, s->ctl.f);
 	UF_CTL_COUNTERS(CTL)
 #undef CTL
+	/* the last reload's result joins its counters (docs/configuration.md#reload) */
+	if (strcmp(open, "reload") != 0) {
+		V_CALL(v, end, arg);
+		V_CALL(v, obj, arg, "reload");
+	}
+	V_CALL(v, str, arg, "last", s->reload.result[0] != '\0' ? s->reload.result : "none");
+	V_CALL(v, str, arg, "reason", s->reload.reason);
+	V_CALL(v, u64, arg, "generation", s->reload.generation);
+	V_CALL(v, obj, arg, "removed");
+#define REMOVED(f, h) V_CALL(v, u64, arg, #f, s->reload.removed.f);
+	UF_DEST_COUNTERS(REMOVED)
+#undef REMOVED
+	V_CALL(v, end, arg);
 	V_CALL(v, end, arg);
 
 	V_CALL(v, obj, arg, "ports");

@@ -131,6 +131,16 @@ struct uf_snap {
 	struct uf_snap_port ports[UF_MAX_PORTS];
 	int n_dests;
 	struct uf_snap_dest dests[UF_MAX_DESTS];
+	/* the last reload (docs/configuration.md#reload): "none", "applied", "refused" or
+	 * "invalid"; why; and the config generation running (0: the one udpfan started with) */
+	struct {
+		char result[16];
+		char reason[512];
+		uint64_t generation;
+		/* what destinations removed by reloads counted: with the listed ones', the
+		 * fwd totals (docs/loss-accounting.md#per-destination-counters) */
+		struct uf_dest_ctr removed;
+	} reload;
 };
 
 /* Sum src into dst (relaxed loads: the source is another lcore's live counter block). */

@@ -256,6 +256,31 @@ cmd_port_reset(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* /udpfan/reload: re-read the config file and apply it (or refuse it); answers when done,
+ * with the result, the reason and the config generation running */
+static int
+cmd_reload(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char result[16] = "", reason[512] = "";
+	uint64_t gen = 0;
+	int ret = -ENOTSUP;
+
+	(void)cmd;
+	(void)params;
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.reload != NULL)
+		ret = tel_ops.reload(tel_ops.arg, result, sizeof(result), reason, sizeof(reason),
+				     &gen);
+	pthread_mutex_unlock(&tel_ops_lock);
+	if (ret != 0)
+		return ret;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "result", result);
+	rte_tel_data_add_dict_string(d, "reason", reason);
+	tel_u64(d, "generation", gen);
+	return 0;
+}
+
 void
 uf_tel_register(const struct uf_tel_ops *ops)
 {
@@ -277,6 +302,9 @@ uf_tel_register(const struct uf_tel_ops *ops)
 			"udpfan destinations: next hop, MAC, ARP state. Param: first index.");
 	rte_telemetry_register_cmd("/udpfan/port_reset", cmd_port_reset,
 				   "Reset a port as a device reset event would. Param: port name.");
+	rte_telemetry_register_cmd("/udpfan/reload", cmd_reload,
+				   "Re-read the config file and apply it, or refuse it; answers "
+				   "with the result. No params.");
 }
 
 void

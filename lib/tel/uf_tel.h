@@ -6,6 +6,9 @@
 #ifndef UF_TEL_H
 #define UF_TEL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "uf_snap_pub.h"
 
 /* What the commands serve: the published snapshot, and the control side's reset request. */
@@ -13,6 +16,10 @@ struct uf_tel_ops {
 	struct uf_snap_pub *pub;
 	/* /udpfan/port_reset,<name>: 0, or -EINVAL for a name that is no port; thread-safe */
 	int (*reset_port)(void *arg, const char *port_name);
+	/* /udpfan/reload: reload now and wait for the result (docs/configuration.md#reload);
+	 * 0, or -errno when the control loop did not answer */
+	int (*reload)(void *arg, char *result, size_t rlen, char *reason, size_t len,
+		      uint64_t *generation);
 	void *arg;
 };
 

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Reload: what changed between the running config and a new one, key by key, and whether
+ * each change can be applied by a new plan ("hot") or needs ports or lcores restarted
+ * (docs/configuration.md#reload). The classification is the schema's: each row's `hot`
+ * flag (uf_cfg_schema.c); a container row's flag says what adding or removing an item is.
+ * Lists are compared item by item: by identity where the list has one (destinations: ip
+ * and udp_port), else by position. A new list must get a row in `lists` below.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "uf_cfg_schema.h"
+
+struct list_desc {
+	const char *name; /* the top-level key; its items are the section "NAME[]" */
+	int (*count)(const struct uf_config *c);
+	const void *(*item)(const struct uf_config *c, int i);
+	/* the old item that new item NI is, or -1; NULL: the item at the same position */
+	int (*match)(const struct uf_config *old, const struct uf_config *nw, int ni);
+	/* how an item is named in messages (NULL: NAME[i]) */
+	void (*label)(const struct uf_config *c, int i, char *buf, size_t len);
+};
+
+static int
+n_ports(const struct uf_config *c)
+{
+	return c->n_ports;
+}
+
+static const void *
+port_item(const struct uf_config *c, int i)
+{
+	return &c->ports[i];
+}
+
+static int
+n_dests(const struct uf_config *c)
+{
+	return c->n_dests;
+}
+
+static const void *
+dest_item(const struct uf_config *c, int i)
+{
+	return &c->dests[i];
+}
+
+/* a destination is its address and UDP port: what its counters are kept by */
+static int
+dest_match(const struct uf_config *old, const struct uf_config *nw, int ni)
+{
+	int i;
+
+	for (i = 0; i < old->n_dests; i++)
+		if (old->dests[i].ip == nw->dests[ni].ip &&
+		    old->dests[i].udp_port == nw->dests[ni].udp_port)
+			return i;
+	return -1;
+}
+
+static void
+dest_label(const struct uf_config *c, int i, char *buf, size_t len)
+{
+	const uint8_t *b = (const uint8_t *)&c->dests[i].ip;
+
+	snprintf(buf, len, "destinations[%d] (%u.%u.%u.%u:%u)", i, b[0], b[1], b[2], b[3],
+		 c->dests[i].udp_port);
+}
+
+static int
+n_rules(const struct uf_config *c)
+{
+	return c->n_rules;
+}
+
+static const void *
+rule_item(const struct uf_config *c, int i)
+{
+	return &c->rules[i];
+}
+
+static const struct list_desc lists[] = {
+	{ "ports", n_ports, port_item, NULL, NULL },
+	{ "destinations", n_dests, dest_item, dest_match, dest_label },
+	{ "rules", n_rules, rule_item, NULL, NULL },
+};
+
+bool
+uf_cfg_diff_knows_list(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(lists); i++)
+		if (strcmp(lists[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static void
+note(struct uf_cfg_diff *d, bool hot, const char *what)
+{
+	char *buf = hot ? d->hot : d->restart;
+	size_t len = strlen(buf);
+
+	if (hot)
+		d->n_hot++;
+	else
+		d->n_restart++;
+	if (len + strlen(what) + 6 >= sizeof(d->hot)) {
+		if (len + 4 < sizeof(d->hot) && (len < 3 || strcmp(buf + len - 3, "...") != 0))
+			snprintf(buf + len, sizeof(d->hot) - len, "%s...", len ? ", " : "");
+		return;
+	}
+	snprintf(buf + len, sizeof(d->hot) - len, "%s%s", len ? ", " : "", what);
+}
+
+static bool
+row_same(const struct uf_cfg_key *k, const void *a, const void *b)
+{
+	const uint8_t *x = a, *y = b;
+
+	if (k->same != NULL)
+		return k->same(a, b);
+	if (k->has_flag &&
+	    *(const bool *)(x + k->flag_offset) != *(const bool *)(y + k->flag_offset))
+		return false;
+	if (k->word != NULL &&
+	    *(const bool *)(x + k->word_offset) != *(const bool *)(y + k->word_offset))
+		return false;
+	return memcmp(x + k->offset, y + k->offset, k->size) == 0;
+}
+
+/* every row of SECTION, between the structs A and B; returns how many differ */
+static int
+diff_rows(const char *section, const void *a, const void *b, const char *path,
+	  struct uf_cfg_diff *d)
+{
+	char kp[160];
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < uf_cfg_schema_n; i++) {
+		const struct uf_cfg_key *k = &uf_cfg_schema[i];
+
+		if (strcmp(k->section, section) != 0 || k->type == UF_CFG_MAP)
+			continue;
+		if (k->same == NULL && k->size == 0) {
+			/* nothing says how to compare it: a row this file has not been told
+			 * about (tests/unit/test_reload.c); never applied blind */
+			snprintf(kp, sizeof(kp), "%s%s%s (not comparable)", path, *path ? "." : "",
+				 k->name);
+			note(d, false, kp);
+			n++;
+			continue;
+		}
+		if (row_same(k, a, b))
+			continue;
+		snprintf(kp, sizeof(kp), "%s%s%s", path, *path ? "." : "", k->name);
+		note(d, k->hot, kp);
+		n++;
+	}
+	return n;
+}
+
+static void
+diff_list(const struct uf_cfg_key *top, const struct list_desc *l, const struct uf_config *old,
+	  const struct uf_config *nw, struct uf_cfg_diff *d)
+{
+	int no = l->count(old), nn = l->count(nw), i, j;
+	bool kept[UF_MAX_DESTS + UF_MAX_RULES + UF_MAX_PORTS] = { false };
+	char sec[64], path[96];
+
+	snprintf(sec, sizeof(sec), "%s[]", l->name);
+	for (i = 0; i < nn; i++) {
+		j = l->match != NULL ? l->match(old, nw, i) : (i < no ? i : -1);
+		if (strcmp(l->name, "destinations") == 0)
+			d->dest_old[i] = j;
+		if (l->label != NULL)
+			l->label(nw, i, path, sizeof(path));
+		else
+			snprintf(path, sizeof(path), "%s[%d]", l->name, i);
+		if (j < 0) {
+			strncat(path, " added", sizeof(path) - strlen(path) - 1);
+			note(d, top->hot, path);
+			if (strcmp(l->name, "destinations") == 0)
+				d->n_added++;
+			continue;
+		}
+		kept[j] = true;
+		if (l->label != NULL) /* the key paths: by the new position */
+			snprintf(path, sizeof(path), "%s[%d]", l->name, i);
+		if (diff_rows(sec, l->item(old, j), l->item(nw, i), path, d) > 0 &&
+		    strcmp(l->name, "destinations") == 0)
+			d->n_changed++;
+	}
+	for (j = 0; j < no; j++) {
+		if (kept[j])
+			continue;
+		if (l->label != NULL)
+			l->label(old, j, path, sizeof(path));
+		else
+			snprintf(path, sizeof(path), "%s[%d]", l->name, j);
+		strncat(path, " removed", sizeof(path) - strlen(path) - 1);
+		note(d, top->hot, path);
+		if (strcmp(l->name, "destinations") == 0)
+			d->n_removed++;
+	}
+}
+
+int
+uf_config_diff(const struct uf_config *old, const struct uf_config *nw, struct uf_cfg_diff *d)
+{
+	char sec[64];
+	unsigned int i, j;
+	int n;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < UF_MAX_DESTS; i++)
+		d->dest_old[i] = -1;
+	for (i = 0; i < uf_cfg_schema_n; i++) {
+		const struct uf_cfg_key *k = &uf_cfg_schema[i];
+		bool is_list = false, is_map = false;
+
+		if (k->section[0] != '\0')
+			continue;
+		snprintf(sec, sizeof(sec), "%s[]", k->name);
+		for (j = 0; j < uf_cfg_schema_n; j++) {
+			is_list |= strcmp(uf_cfg_schema[j].section, sec) == 0;
+			is_map |= strcmp(uf_cfg_schema[j].section, k->name) == 0;
+		}
+		if (is_list) {
+			const struct list_desc *l = NULL;
+
+			for (j = 0; j < RTE_DIM(lists); j++)
+				if (strcmp(lists[j].name, k->name) == 0)
+					l = &lists[j];
+			if (l != NULL) {
+				diff_list(k, l, old, nw, d);
+			} else if (k->same == NULL || !k->same(old, nw)) {
+				snprintf(sec, sizeof(sec), "%s (not comparable)", k->name);
+				note(d, false, sec);
+			}
+		} else if (is_map) {
+			diff_rows(k->name, old, nw, k->name, d);
+		} else if (k->same != NULL || k->size != 0) {
+			if (!row_same(k, old, nw))
+				note(d, k->hot, k->name);
+		}
+	}
+	n = d->n_hot + d->n_restart;
+	return n;
+}
