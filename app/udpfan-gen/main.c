@@ -26,6 +26,7 @@
 
 #include "uf_config.h"
 #include "uf_genpkt.h"
+#include "uf_sinkcount.h"
 #include "uf_tool.h"
 #include "uf_version.h"
 
@@ -52,6 +53,10 @@ struct gen_opts {
 	uint32_t flows;
 	uint16_t sport;
 	uint16_t size;
+	bool size_given;
+	bool netflow_v5; /* --netflow-v5 */
+	bool stamp;      /* --stamp */
+	bool latency;    /* --latency (implies stamp) */
 	double duration; /* 0: none */
 	uint64_t count;  /* 0: none */
 };
@@ -62,6 +67,8 @@ enum stop_reason {
 	STOP_DURATION,
 	STOP_SIGNAL,
 };
+
+#define BACK_DRAIN_MS 200 /* --latency: receiving goes on that long after the last send */
 
 static const char *const stop_names[] = { "none", "count", "duration", "signal" };
 
@@ -77,6 +84,9 @@ struct __rte_cache_aligned gen_lcore {
 	uint16_t flows;
 	struct rte_ether_addr mac;
 	rte_be32_t ip;
+	/* --latency: the datagrams that come back to our address, with their latency; NULL
+	 * otherwise. Written by this lcore only, read by main after `done`. */
+	struct uf_sink_count *back;
 
 	struct __rte_cache_aligned {
 		uint64_t sent;       /* accepted by tx_burst: frames 0 .. sent-1 */
@@ -103,7 +113,44 @@ on_signal(int sig)
 	__atomic_store_n(&quit, 1, __ATOMIC_RELAXED);
 }
 
-/* ARP requests for us get answered; everything else is counted and freed. */
+/* --latency: an IPv4/UDP datagram to our address, or from it (our own frame sent back
+ * unchanged, as testpmd's io mode does on one port), is accounted (sequence, latency) in
+ * lc->back under its destination; true if it was one. No VLAN, options allowed. */
+static bool
+take_back(struct gen_lcore *lc, const struct rte_mbuf *m, uint64_t now)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	const uint8_t *ip, *udp;
+	uint16_t ihl, ulen;
+	rte_be32_t dip, sip;
+
+	if (lc->back == NULL || m->data_len < UF_HDR_LEN || f[12] != 0x08 || f[13] != 0x00)
+		return false;
+	ip = f + RTE_ETHER_HDR_LEN;
+	ihl = (uint16_t)((ip[0] & 0x0f) * 4);
+	if ((ip[0] >> 4) != 4 || ihl < 20 || ip[9] != IPPROTO_UDP ||
+	    m->data_len < RTE_ETHER_HDR_LEN + ihl + 8)
+		return false;
+	memcpy(&dip, ip + 16, 4);
+	memcpy(&sip, ip + 12, 4);
+	if (dip != lc->ip && sip != lc->ip)
+		return false;
+	udp = ip + ihl;
+	ulen = (uint16_t)(udp[4] << 8 | udp[5]);
+	if (ulen < 8 || RTE_ETHER_HDR_LEN + ihl + ulen > m->data_len)
+		return false;
+	{
+		rte_be16_t sport, dport;
+
+		memcpy(&sport, udp, 2);
+		memcpy(&dport, udp + 2, 2);
+		uf_sink_account(lc->back, dip, dport, sip, sport, udp + 8, ulen - 8u, now);
+	}
+	return true;
+}
+
+/* ARP requests for us get answered, datagrams back to us accounted (--latency); everything
+ * else is counted and freed. */
 static void
 poll_rx(struct gen_lcore *lc)
 {
@@ -114,7 +161,9 @@ poll_rx(struct gen_lcore *lc)
 	if (n == 0)
 		return;
 	for (i = 0; i < n; i++) {
-		if (uf_tool_arp_answer(pkts[i], &lc->mac, lc->ip)) {
+		if (take_back(lc, pkts[i], rte_rdtsc())) {
+			drop[n_drop++] = pkts[i];
+		} else if (uf_tool_arp_answer(pkts[i], &lc->mac, lc->ip)) {
 			ans[n_ans++] = pkts[i];
 			lc->c.arp_replies++;
 		} else if (uf_tool_icmp_answer(pkts[i], &lc->mac, lc->ip)) {
@@ -144,7 +193,8 @@ gen_loop(void *arg)
 	const uint64_t count = lc->count;
 	const double burst_cyc = lc->burst_cyc;
 	const uint64_t hz = rte_get_tsc_hz();
-	const uint64_t rx_every = hz / (1000000 / RX_POLL_US);
+	/* --latency polls RX on every pass: a returned datagram waits for nothing of ours */
+	const uint64_t rx_every = lc->back != NULL ? 0 : hz / (1000000 / RX_POLL_US);
 	const double max_lag = (double)hz * MAX_LAG_MS / 1000;
 	const struct uf_gen_tmpl *const t = lc->tmpl;
 	const uint16_t frame_len = t->frame_len;
@@ -206,6 +256,12 @@ gen_loop(void *arg)
 				if (++flow == flows)
 					flow = 0;
 			}
+			if (t->stamp_off != 0) {
+				const uint64_t ts = rte_rdtsc(); /* as close to TX as it gets */
+
+				for (i = 0; i < n; i++)
+					uf_gen_stamp(rte_pktmbuf_mtod(pend[i], uint8_t *), t, ts);
+			}
 			n_pend = n;
 			off = 0;
 		}
@@ -222,6 +278,13 @@ gen_loop(void *arg)
 		/* the highest sequence numbers: `sent` stays the gapless count */
 		rte_pktmbuf_free_bulk(&pend[off], n_pend);
 		UF_STORE(&lc->c.unsent_at_stop, n_pend);
+	}
+	if (lc->back != NULL) {
+		/* what is still on its way back: BACK_DRAIN_MS more of receiving */
+		const uint64_t until = rte_rdtsc() + hz * BACK_DRAIN_MS / 1000;
+
+		while (rte_rdtsc() < until)
+			poll_rx(lc);
 	}
 	UF_STORE(&lc->c.cyc, now - start);
 	UF_STORE(&lc->c.max_gap, max_gap);
@@ -250,6 +313,15 @@ usage(FILE *f)
 		"  --sport P          first source port (default 40000)\n"
 		"  --size BYTES       UDP payload, 8..1472 (default 32): u64 LE sequence number,\n"
 		"                     then filler; frames shorter than 60 bytes are padded\n"
+		"  --netflow-v5       a 24-byte NetFlow v5 header (count 0, flow_sequence =\n"
+		"                     the sequence number) before the sequence number, as\n"
+		"                     nfacctd's tee accepts it (--size default 32 still)\n"
+		"  --stamp            the TX time (TSC, u64 LE) after the sequence number, for\n"
+		"                     udpfan-sink --latency (same host)\n"
+		"  --latency          --stamp, and account the datagrams that come back to --ip\n"
+		"                     (the forwarder sends its copies to us): per destination\n"
+		"                     port, losses and latency p50/p99/p99.9, one clock, one\n"
+		"                     process (docs/benchmarks.md#latency)\n"
 		"  --duration S       stop after S seconds\n"
 		"  --count N          stop after N datagrams (whichever comes first)\n"
 		"  --lcores L         main lcore, then the TX lcore (default 0,1)\n"
@@ -297,6 +369,9 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 		{ "size", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 't' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "netflow-v5", no_argument, NULL, 'N' },
+		{ "stamp", no_argument, NULL, 'S' },
+		{ "latency", no_argument, NULL, 'L' },
 		UF_TOOL_LONGOPTS,
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -371,6 +446,17 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 						"--size: \"%s\" is not a payload size 8..1472",
 						optarg);
 			o->size = (uint16_t)v;
+			o->size_given = true;
+			break;
+		case 'N':
+			o->netflow_v5 = true;
+			break;
+		case 'S':
+			o->stamp = true;
+			break;
+		case 'L':
+			o->latency = true;
+			o->stamp = true;
 			break;
 		case 't':
 			if (uf_tool_parse_double(optarg, &o->duration) != 0 || !(o->duration > 0) ||
@@ -401,6 +487,19 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 		return uf_tool_usage_err("%s", "--ip A.B.C.D/LEN is required");
 	if (!has_dst)
 		return uf_tool_usage_err("%s", "--dst IP:PORT is required");
+	{
+		const struct uf_gen_spec l = { .netflow_v5 = o->netflow_v5, .stamp = o->stamp };
+
+		if (!o->size_given && o->size < uf_gen_min_payload(&l))
+			o->size = uf_gen_min_payload(&l);
+		if (o->size < uf_gen_min_payload(&l)) {
+			char m[96];
+
+			snprintf(m, sizeof(m), "--size %u is below %u, the smallest payload",
+				 o->size, uf_gen_min_payload(&l));
+			return uf_tool_usage_err("%s with --netflow-v5/--stamp", m);
+		}
+	}
 	if (o->duration == 0 && o->count == 0)
 		return uf_tool_usage_err("%s",
 					 "give --duration or --count (or both): runs are bounded");
@@ -445,17 +544,48 @@ summary(FILE *f, const struct gen_opts *o, const struct gen_lcore *lc,
 		fprintf(f, "\"first_seq\": null, \"last_seq\": null, ");
 	fprintf(f,
 		"\"burst\": %u, \"flows\": %u, \"size\": %u, \"frame_len\": %u, \"rate\": %.1f, "
+		"\"netflow_v5\": %s, \"stamp\": %s, \"tsc_hz\": %" PRIu64 ", "
 		"\"src\": \"%s:%u\", \"dst\": \"%s:%u\", \"next_hop_mac\": \"" RTE_ETHER_ADDR_PRT_FMT
 		"\", \"stopped_by\": \"%s\", \"unsent_at_stop\": %" PRIu64
 		", \"alloc_failures\": %" PRIu64 ", \"pacing_resets\": %" PRIu64
 		", \"loop_max_gap_us\": %.1f, \"rx\": %" PRIu64 ", \"arp_replies\": %" PRIu64
 		", \"icmp_replies\": %" PRIu64 ", \"port\": ",
-		o->burst, o->flows, o->size, t->frame_len, o->rate, uf_ip_str(o->ip, a), o->sport,
-		uf_ip_str(o->dst_ip, b), o->dst_port, RTE_ETHER_ADDR_BYTES(next_mac),
-		stop_names[lc->c.stop], lc->c.unsent_at_stop, lc->c.alloc_fail, lc->c.pacing_resets,
+		o->burst, o->flows, o->size, t->frame_len, o->rate,
+		o->netflow_v5 ? "true" : "false", o->stamp ? "true" : "false", rte_get_tsc_hz(),
+		uf_ip_str(o->ip, a), o->sport, uf_ip_str(o->dst_ip, b), o->dst_port,
+		RTE_ETHER_ADDR_BYTES(next_mac), stop_names[lc->c.stop], lc->c.unsent_at_stop,
+		lc->c.alloc_fail, lc->c.pacing_resets,
 		1e6 * (double)lc->c.max_gap / (double)rte_get_tsc_hz(), lc->c.rx, lc->c.arp_replies,
 		lc->c.icmp_replies);
 	uf_tool_port_json(f, port);
+	if (lc->back != NULL) {
+		const struct uf_sink_count *b = lc->back;
+		struct uf_lat_hist *all = calloc(1, sizeof(*all));
+		struct uf_seq_expect e = { 0 };
+		char addr[32];
+		uint32_t i;
+
+		/* every copy of frames 0 .. sent-1 should come back: a lost tail counts */
+		if (lc->c.sent > 0) {
+			e.has_first = e.has_last = true;
+			e.last = lc->c.sent - 1;
+		}
+		fprintf(f, ", \"returned\": {\"destinations\": {");
+		for (i = 0; i < b->n_dests; i++) {
+			uf_sink_addr_str(b->dests[i].ip, b->dests[i].port, addr, sizeof(addr));
+			fprintf(f, "%s\"%s\": ", i == 0 ? "" : ", ", addr);
+			uf_sink_dest_json(f, &b->dests[i], &e, (double)rte_get_tsc_hz());
+			if (all != NULL)
+				uf_lat_merge(all, b->dests[i].lat);
+		}
+		fprintf(f, "}, \"untracked\": %" PRIu64 ", \"latency\": ", b->dest_overflow);
+		if (all != NULL)
+			uf_lat_json(f, all, (double)rte_get_tsc_hz());
+		else
+			fprintf(f, "null");
+		fprintf(f, "}");
+		free(all);
+	}
 	fprintf(f, "}\n");
 }
 
@@ -472,6 +602,7 @@ main(int argc, char **argv)
 	};
 	static struct uf_gen_tmpl tmpl;
 	static struct gen_lcore lc;
+	struct uf_sink_count *back = NULL;
 	struct uf_tool_port port = { 0 };
 	struct uf_gen_spec spec;
 	struct uf_err err = { 0 };
@@ -545,6 +676,8 @@ main(int argc, char **argv)
 		.sport = o.sport,
 		.dport = o.dst_port,
 		.payload = o.size,
+		.netflow_v5 = o.netflow_v5,
+		.stamp = o.stamp,
 	};
 	if (uf_gen_tmpl_build(&tmpl, &spec) != 0) {
 		uf_err_set(&err, UF_EXIT_CONFIG, "--size %u is out of range", o.size);
@@ -562,6 +695,17 @@ main(int argc, char **argv)
 	lc.flows = (uint16_t)o.flows;
 	lc.mac = port.mac;
 	lc.ip = o.ip;
+	if (o.latency) {
+		back = calloc(1, sizeof(*back));
+		if (back == NULL || uf_sink_count_init(back, UF_SINK_MAX_DESTS, 20) != 0 ||
+		    uf_sink_count_lat(back, (double)rte_get_tsc_hz()) != 0) {
+			uf_err_set(&err, UF_EXIT_OTHER, "out of memory for --latency's tables");
+			rc = fail(&err);
+			goto out;
+		}
+		back->seq_off = tmpl.seq_off;
+		lc.back = back;
+	}
 
 	tx_lcore = rte_get_next_lcore(-1, 1, 0);
 	UF_TOOL_LOG(INFO,
@@ -615,6 +759,10 @@ main(int argc, char **argv)
 	}
 	free(buf);
 out:
+	if (back != NULL) {
+		uf_sink_count_free(back);
+		free(back);
+	}
 	uf_tool_port_close(&port);
 	rte_eal_cleanup();
 	return rc;

@@ -58,6 +58,11 @@ usage(FILE *f)
 		"  --window N         sequence window per destination, a power of two 64..2^30\n"
 		"                     (default 2^20); arrivals further behind the highest are\n"
 		"                     counted as beyond_window (lost becomes an upper bound)\n"
+		"  --seq-offset N     the sequence number is at payload offset N (default 0;\n"
+		"                     24 for udpfan-gen --netflow-v5)\n"
+		"  --latency          the 8 bytes after the sequence number are the sender's\n"
+		"                     TSC (udpfan-gen --stamp, same host): a latency histogram\n"
+		"                     per destination (p50/p99/p99.9 in the summary)\n"
 		"  --json PATH        also write the summary there\n"
 		"  --ready FILE       create FILE once receiving\n"
 		"\n"
@@ -101,6 +106,8 @@ parse_args(int argc, char **argv, struct sink_opts *o)
 		{ "expect-first", required_argument, NULL, 'e' },
 		{ "expect-last", required_argument, NULL, 'E' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "seq-offset", required_argument, NULL, 'O' },
+		{ "latency", no_argument, NULL, 'L' },
 		UF_TOOL_LONGOPTS,
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -177,6 +184,15 @@ parse_args(int argc, char **argv, struct sink_opts *o)
 						"--window: \"%s\" is not a power of two 64..2^30",
 						optarg);
 			o->win_log2 = (unsigned int)__builtin_ctzll(v);
+			break;
+		case 'O':
+			if (uf_tool_parse_u64(optarg, &v) != 0 || v > 1400)
+				return uf_tool_usage_err("--seq-offset: \"%s\" is not 0..1400",
+							 optarg);
+			o->seq_off = (uint16_t)v;
+			break;
+		case 'L':
+			o->latency = true;
 			break;
 		case 'V':
 			printf(PROG " %s (udpfan)\n", UF_VERSION);
@@ -283,6 +299,21 @@ summary(FILE *f, const struct sink_opts *o, const struct sink_mode *mode, double
 	free(all);
 	fprintf(f, "}, \"senders_untracked\": %" PRIu64 ", \"destinations_untracked\": %" PRIu64,
 		send_over, dest_over);
+	fprintf(f, ", \"seq_offset\": %u", o->seq_off);
+	if (o->latency) {
+		/* every destination together: what a one-line table row wants */
+		struct uf_lat_hist *all_lat = calloc(1, sizeof(*all_lat));
+
+		if (all_lat != NULL) {
+			for (i = 0; i < n; i++)
+				for (j = 0; j < cs[i]->n_dests; j++)
+					if (cs[i]->dests[j].lat != NULL)
+						uf_lat_merge(all_lat, cs[i]->dests[j].lat);
+			fprintf(f, ", \"latency\": ");
+			uf_lat_json(f, all_lat, all_lat->hz);
+			free(all_lat);
+		}
+	}
 	mode->json(f);
 
 	/* say in words what the numbers cannot */

@@ -34,6 +34,8 @@ struct sink_opts {
 	struct uf_seq_expect expect;
 	unsigned int win_log2;
 	bool csum_check;
+	uint16_t seq_off; /* --seq-offset */
+	bool latency;     /* --latency */
 };
 
 /* set by the signal handler and by the control loop; receivers check it once per pass */

@@ -220,6 +220,11 @@ dpdk_start(const struct sink_opts *o, struct uf_err *err)
 		uf_err_set(err, UF_EXIT_OTHER, "out of memory for the sequence windows");
 		return -1;
 	}
+	dl.cnt.seq_off = o->seq_off;
+	if (o->latency && uf_sink_count_lat(&dl.cnt, (double)rte_get_tsc_hz()) != 0) {
+		uf_err_set(err, UF_EXIT_OTHER, "out of memory for the latency histograms");
+		return -1;
+	}
 	for (i = 0; i < o->n_ports; i++) {
 		dl.port_set[o->ports[i] >> 6] |= UINT64_C(1) << (o->ports[i] & 63);
 		uf_sink_dest_add(&dl.cnt, o->ip, rte_cpu_to_be_16(o->ports[i]));

@@ -216,6 +216,8 @@ kernel_stop(void)
 static int
 kernel_start(const struct sink_opts *o, struct uf_err *err)
 {
+	/* no EAL here to ask: the TSC's rate against CLOCK_MONOTONIC, once */
+	const double tsc_hz = o->latency ? uf_tsc_hz_measure(100) : 0;
 	int i, ret;
 
 	for (i = 0; i < o->n_ports; i++) {
@@ -227,6 +229,11 @@ kernel_start(const struct sink_opts *o, struct uf_err *err)
 		/* one destination when bound to an address; else a few (IP_PKTINFO tells) */
 		if (uf_sink_count_init(&w->cnt, o->has_bind ? 1 : 4, o->win_log2) != 0) {
 			uf_err_set(err, UF_EXIT_OTHER, "out of memory for the sequence windows");
+			return -1;
+		}
+		w->cnt.seq_off = o->seq_off;
+		if (o->latency && uf_sink_count_lat(&w->cnt, tsc_hz) != 0) {
+			uf_err_set(err, UF_EXIT_OTHER, "out of memory for the latency histograms");
 			return -1;
 		}
 		uf_sink_dest_add(&w->cnt, o->has_bind ? o->bind : 0, rte_cpu_to_be_16(w->port));

@@ -16,10 +16,13 @@ uf_gen_tmpl_build(struct uf_gen_tmpl *t, const struct uf_gen_spec *s)
 	uint32_t sum;
 	uint16_t i;
 
-	if (s->payload < UF_GEN_MIN_PAYLOAD || s->payload > UF_GEN_MAX_PAYLOAD)
+	if (s->payload < uf_gen_min_payload(s) || s->payload > UF_GEN_MAX_PAYLOAD)
 		return -EINVAL;
 	memset(t, 0, sizeof(*t));
 	t->payload = s->payload;
+	t->seq_off = s->netflow_v5 ? UF_GEN_NF5_HDR : 0;
+	t->stamp_off = s->stamp ? (uint16_t)(t->seq_off + 8) : 0;
+	t->nf5 = s->netflow_v5;
 	t->sport = s->sport;
 	t->frame_len = (uint16_t)RTE_MAX(UF_HDR_LEN + s->payload, UF_MIN_FRAME);
 
@@ -43,9 +46,17 @@ uf_gen_tmpl_build(struct uf_gen_tmpl *t, const struct uf_gen_spec *s)
 	udp->dst_port = rte_cpu_to_be_16(s->dport);
 	udp->dgram_len = rte_cpu_to_be_16(8 + s->payload);
 	udp->dgram_cksum = 0;
-	/* filler: byte k of the payload is k (mod 256); the first 8 are the sequence number */
-	for (i = UF_GEN_MIN_PAYLOAD; i < s->payload; i++)
+	/* filler: byte k of the payload is k (mod 256) after the sequence number (and the
+	 * timestamp, 0 until stamped) */
+	for (i = uf_gen_min_payload(s); i < s->payload; i++)
 		pl[i] = (uint8_t)i;
+	if (s->netflow_v5) {
+		/* version 5, count 0 (no flow records: nfacctd's tee forwards the datagram
+		 * whole and reads no record), uptime/secs/nsecs 0, flow_sequence per frame
+		 * (uf_gen_write), engine type/id 0, sampling 0 */
+		memset(pl, 0, UF_GEN_NF5_HDR);
+		pl[1] = 5;
+	}
 	/* padding to 60 bytes stays zero and outside every length and checksum */
 
 	sum = rte_raw_cksum(udp, 8 + s->payload);

@@ -31,9 +31,26 @@ uf_sink_count_init(struct uf_sink_count *c, uint32_t max_dests, unsigned int win
 	return 0;
 }
 
+int
+uf_sink_count_lat(struct uf_sink_count *c, double tsc_hz)
+{
+	uint32_t i;
+
+	c->lats = calloc(c->max_dests, sizeof(*c->lats));
+	if (c->lats == NULL)
+		return -ENOMEM;
+	for (i = 0; i < c->max_dests; i++) {
+		c->lats[i].hz = tsc_hz;
+		c->dests[i].lat = &c->lats[i];
+	}
+	return 0;
+}
+
 void
 uf_sink_count_free(struct uf_sink_count *c)
 {
+	free(c->lats);
+	c->lats = NULL;
 	free(c->dests);
 	free(c->senders);
 	free(c->bits);
@@ -89,8 +106,13 @@ uf_sink_dest_json(FILE *f, const struct uf_sink_dest *d, const struct uf_seq_exp
 		fprintf(f, "\"first_seq\": null, \"max_seq\": null, \"min_seq\": null, ");
 	fprintf(f,
 		"\"short_payload\": %" PRIu64 ", \"beyond_window\": %" PRIu64 ", \"exact\": %s, "
-		"\"active_seconds\": %.6f, \"pps\": %.1f}",
+		"\"active_seconds\": %.6f, \"pps\": %.1f",
 		d->short_payload, t->beyond_window,
 		lost >= 0 && uf_seqtrack_exact(t) ? "true" : "false", active,
 		active > 0 ? (double)(d->received - 1) / active : 0.0);
+	if (d->lat != NULL) {
+		fprintf(f, ", \"latency\": ");
+		uf_lat_json(f, d->lat, d->lat->hz);
+	}
+	fprintf(f, "}");
 }

@@ -13,7 +13,10 @@
 
 #include <rte_byteorder.h>
 
+#include <rte_cycles.h>
+
 #include "uf_common.h"
+#include "uf_lathist.h"
 #include "uf_seqtrack.h"
 
 #define UF_SINK_MAX_DESTS 64
@@ -23,9 +26,10 @@ struct uf_sink_dest {
 	rte_be32_t ip;
 	rte_be16_t port;
 	uint64_t received;      /* every datagram, short ones included */
-	uint64_t short_payload; /* under 8 bytes: no sequence number to account */
+	uint64_t short_payload; /* too short for a sequence number at seq_off: not accounted */
 	uint64_t t_first;       /* clock of the first and the last arrival, in the caller's ticks */
 	uint64_t t_last;
+	struct uf_lat_hist *lat; /* NULL unless uf_sink_count_lat() */
 	struct uf_seqtrack st;
 };
 
@@ -43,13 +47,19 @@ struct uf_sink_count {
 	uint32_t n_senders;
 	uint64_t sender_overflow; /* datagrams from senders beyond the table: counted here only */
 	struct uf_sink_sender *senders;
-	uint64_t total; /* datagrams accounted; read by the control thread (UF_LOAD) */
+	uint64_t total;   /* datagrams accounted; read by the control thread (UF_LOAD) */
+	uint16_t seq_off; /* payload offset of the sequence number (--seq-offset) */
 	void *bits;
+	struct uf_lat_hist *lats; /* one per destination, NULL: no --latency */
 };
 
 /* Allocate max_dests destinations with windows of 2^win_log2. 0 or -ENOMEM. */
 int uf_sink_count_init(struct uf_sink_count *c, uint32_t max_dests, unsigned int win_log2);
 void uf_sink_count_free(struct uf_sink_count *c);
+
+/* Read a TX timestamp (TSC, u64 LE) right after each sequence number and keep a latency
+ * histogram per destination (uf_lathist.h); tsc_hz converts to ns. 0 or -ENOMEM. */
+int uf_sink_count_lat(struct uf_sink_count *c, double tsc_hz);
 
 /* Pre-register a destination (shown even when nothing arrives; ip 0: whichever address the
  * first datagram to that port has). NULL when full. */
@@ -128,11 +138,17 @@ uf_sink_account(struct uf_sink_count *c, rte_be32_t dip, rte_be16_t dport, rte_b
 		d->t_first = now;
 	d->t_last = now;
 	d->received++;
-	if (likely(len >= 8)) {
+	if (likely(len >= c->seq_off + 8u)) {
 		uint64_t seq;
 
-		memcpy(&seq, payload, 8);
+		memcpy(&seq, payload + c->seq_off, 8);
 		uf_seqtrack_add(&d->st, rte_le_to_cpu_64(seq));
+		if (unlikely(d->lat != NULL) && len >= c->seq_off + 16u) {
+			uint64_t stamp;
+
+			memcpy(&stamp, payload + c->seq_off + 8, 8);
+			uf_lat_add(d->lat, rte_le_to_cpu_64(stamp), rte_rdtsc());
+		}
 	} else {
 		d->short_payload++;
 	}

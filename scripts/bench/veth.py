@@ -12,8 +12,13 @@ Topology (tests/lib/testbed.py, prefix "ufv", 4 sinks), the same for every conte
 Contenders: udpfan on net_af_xdp and on net_af_packet (one worker: lcores "0-1", main lcore on
 CPU 0, worker on CPU 1), and the reference kernel-socket forwarders of scripts/bench/ref
 (ref_mmsg: recvmmsg/sendmmsg; ref_gso: the same with UDP_GRO + UDP_SEGMENT; ref_gso --pack:
-ordinary datagrams packed into UDP_SEGMENT messages), pinned to CPU 1. samplicator: not in
-Debian 12's archive (the script records what apt-cache says), so no row.
+ordinary datagrams packed into UDP_SEGMENT messages), pinned to CPU 1, and pmacct's nfacctd
+with its tee plugin (Debian's pmacct; core process + plugin process, both pinned to CPU 1,
+their CPU summed; its counts from the namespace's UDP MIB), the tool flow operators replicate
+NetFlow with today. nfacctd drops what is not NetFlow/IPFIX/sFlow, so with it in the run every
+contender gets NetFlow v5-shaped datagrams (--netflow auto: udpfan-gen --netflow-v5, a 24-byte
+v5 header with count 0 and flow_sequence, then the sequence number; ref_sink --seq-offset 24).
+samplicator: not in Debian 12's archive (the script records what apt-cache says), so no row.
 
 Fairness adjustments, the same for every contender (ref_bench.py's, see its README):
 static neighbours everywhere, static bridge FDB entries for every port (the sinks never
@@ -112,10 +117,30 @@ SINK_PORT = 9000
 FWD_CPU = 1
 GEN_CPU = 0
 BCAST = NET + ".255"
-CONTENDERS = ["udpfan-af_xdp", "udpfan-af_packet", "ref_mmsg", "ref_gso", "ref_gso-pack"]
+CONTENDERS = ["udpfan-af_xdp", "udpfan-af_packet", "ref_mmsg", "ref_gso", "ref_gso-pack",
+              "nfacctd"]
 LABEL = {"udpfan-af_xdp": "udpfan af_xdp", "udpfan-af_packet": "udpfan af_packet",
          "ref_mmsg": "ref_mmsg", "ref_gso": "ref_gso", "ref_gso-pack": "ref_gso --pack",
-         "none": "gen+sinks"}
+         "nfacctd": "nfacctd tee", "none": "gen+sinks"}
+NFACCTD = "/usr/sbin/nfacctd"
+NF5_SEQ_OFF = 24  # udpfan-gen --netflow-v5: the sequence number behind a NetFlow v5 header
+# pmacct's nfacctd with its tee plugin (Debian's pmacct package): what flow operators replicate
+# NetFlow/IPFIX with today. Buffers sized like the reference forwarders' (4 MiB sockets); the
+# core process hands datagrams to the tee plugin through plugin_pipe_size's ring in chunks of
+# plugin_buffer_size (the 1:1000 ratio CONFIG-KEYS calls good practice). A chunk leaves only
+# when full: the last partial one (~40 datagrams of this size) is still inside nfacctd when a
+# run ends and counts as lost (0.03 % of the smallest ladder point, under the 0.1 % bar).
+NFACCTD_CONF = """daemonize: false
+nfacctd_ip: %(ip)s
+nfacctd_port: %(port)d
+nfacctd_pipe_size: 4194304
+plugins: tee[fan]
+tee_receivers[fan]: %(receivers)s
+tee_transparent[fan]: false
+tee_pipe_size[fan]: 4194304
+plugin_pipe_size[fan]: 10240000
+plugin_buffer_size[fan]: 10240
+"""
 LADDER = {1: [100000, 150000, 200000, 225000, 250000, 275000, 300000, 350000, 400000],
           4: [25000, 40000, 50000, 60000, 75000, 100000, 125000, 150000, 175000, 200000,
               250000, 300000]}
@@ -241,7 +266,7 @@ class Bench:
         tb = self.tb
         tb.nsx(tb.ns_fwd, "ip link set %s up" % tb.fwd_if)
         tb.nsx(tb.ns_fwd, "ip addr flush dev %s" % tb.fwd_if)
-        if c.startswith("ref_"):
+        if c.startswith("ref_") or c == "nfacctd":
             tb.nsx(tb.ns_fwd, "ip addr add %s/24 dev %s" % (FWD_IP, tb.fwd_if))
         self.fwd_neigh()
 
@@ -291,6 +316,8 @@ class Bench:
                 argv += ["--poll-us", str(a.sink_poll_us)]
             if self.mode == "sinkgro":
                 argv.append("--gro")
+            if a.netflow:
+                argv += ["--seq-offset", str(NF5_SEQ_OFF)]
             sinks.append((self.tb.popen(ns, argv, stdout=subprocess.PIPE, text=True), ready))
         if not wait_for(lambda: all(os.path.exists(r) for _, r in sinks), 10):
             raise RuntimeError("sinks did not start")
@@ -317,6 +344,8 @@ stats: { interval_s: 1 }
         if c.startswith("udpfan"):
             self.n_run += 1
             return ("udpfan", Udpfan(tb, self.udpfan_cfg(c, n), self.wd, "udpfan%d" % self.n_run))
+        if c == "nfacctd":
+            return self.start_nfacctd(n)
         tool = "ref_mmsg" if c == "ref_mmsg" else "ref_gso"
         argv = [os.path.join(REFBIN, tool), "--listen", "%s:%d" % (FWD_IP, LISTEN_PORT),
                 "--cpu", str(FWD_CPU), "--batch", "64"]
@@ -331,10 +360,69 @@ stats: { interval_s: 1 }
             raise RuntimeError("%s did not start: %s" % (tool, open(flog).read()))
         return ("ref", p, argv, flog)
 
+    def start_nfacctd(self, n):
+        tb = self.tb
+        rcv = os.path.join(self.wd, "tee_receivers.lst")
+        with open(rcv, "w") as f:
+            # one pool per sink: every pool gets every datagram (no balance-alg), N copies
+            for i, ip in enumerate(tb.sink_ip[:n]):
+                f.write("id=%d\tip=%s:%d\n" % (i + 1, ip, SINK_PORT))
+        conf = os.path.join(self.wd, "nfacctd.conf")
+        with open(conf, "w") as f:
+            f.write(NFACCTD_CONF % {"ip": FWD_IP, "port": LISTEN_PORT, "receivers": rcv})
+        flog = os.path.join(self.wd, "nfacctd.log")
+        snmp0 = rb.snmp_udp(tb, tb.ns_fwd)
+        # taskset: the core process and the tee plugin it forks both on the forwarder's CPU
+        p = tb.popen(tb.ns_fwd, ["taskset", "-c", str(FWD_CPU), NFACCTD, "-f", conf],
+                     stdout=open(flog, "w"), stderr=subprocess.STDOUT, text=True)
+        ok = wait_for(lambda: p.poll() is not None or
+                      (":%d " % LISTEN_PORT) in tb.nsx(tb.ns_fwd, "ss -Huln", capture=True), 10)
+        time.sleep(0.5)  # the plugin forks after the socket is bound
+        if not ok or p.poll() is not None:
+            raise RuntimeError("nfacctd did not start: %s" % open(flog).read()[-2000:])
+        return ("nfacctd", p, snmp0, flog)
+
+    def family_cpu(self, pid):
+        """(utime, stime) ticks of pid and its children (nfacctd's core and plugin processes)"""
+        tot = [0, 0]
+        kids = [pid]
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == pid:
+                kids.append(int(d))
+        for k in kids:
+            v = proc_cpu(k)
+            if v:
+                tot[0] += v[0]
+                tot[1] += v[1]
+        return tot, len(kids)
+
     def stop_fwd(self, f):
         if f[0] == "udpfan":
             st = f[1].stop()
             return st
+        if f[0] == "nfacctd":
+            _, p, snmp0, flog = f
+            (ut, stt), procs = self.family_cpu(p.pid)
+            snmp1 = rb.snmp_udp(self.tb, self.tb.ns_fwd)
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            hz = os.sysconf("SC_CLK_TCK")
+            d = {k: snmp1[k] - snmp0[k] for k in snmp1}
+            # counted from the forwarder namespace's UDP MIB: nfacctd reports no counters
+            return {"rx": d["InDatagrams"], "tx_ok": d["OutDatagrams"],
+                    "rx_sock_drops": d["RcvbufErrors"], "tx_err": d["SndbufErrors"],
+                    "cpu_user_s": ut / hz, "cpu_sys_s": stt / hz, "processes": procs}
         p = f[1]
         p.send_signal(signal.SIGTERM)
         out = p.communicate(timeout=15)[0]
@@ -347,7 +435,8 @@ stats: { interval_s: 1 }
                 "--dst", "%s:%d" % dst, "--dst-mac", dst_mac, "--rate", str(rate),
                 "--duration", str(a.seconds), "--burst", "64", "--flows", str(a.flows),
                 "--size", str(a.size), "--lcores", "0@%d,1@%d" % (GEN_CPU, GEN_CPU),
-                "--file-prefix", "ufvgen", "--in-memory"]
+                "--file-prefix", "ufvgen", "--in-memory"] + (["--netflow-v5"] if a.netflow
+                                                              else [])
 
     def run_point(self, c, n, rate, purpose, perf=None):
         a, tb = self.a, self.tb
@@ -791,6 +880,9 @@ def main():
     ap.add_argument("--quiet-wait", type=float, default=30)
     ap.add_argument("--max-other", type=float, default=0.1)
     ap.add_argument("--retries", type=int, default=2)
+    ap.add_argument("--netflow", choices=("auto", "on", "off"), default="auto",
+                    help="NetFlow v5-shaped datagrams (a 24-byte header, then the sequence "
+                         "number) for every contender; auto: on when nfacctd is one")
     ap.add_argument("--raw", default=None, help="raw log directory (default /tmp/veth-bench-DATE)")
     ap.add_argument("--json", help="summary JSON here")
     a = ap.parse_args()
@@ -812,6 +904,11 @@ def main():
     for c in contenders:
         if c not in CONTENDERS:
             sys.exit("unknown contender %s (one of %s, or none)" % (c, ",".join(CONTENDERS)))
+    if "nfacctd" in contenders and not os.path.exists(NFACCTD):
+        sys.exit("%s is missing: apt-get install pmacct" % NFACCTD)
+    a.netflow = a.netflow == "on" or (a.netflow == "auto" and "nfacctd" in contenders)
+    if a.netflow and a.size < NF5_SEQ_OFF + 8:
+        sys.exit("--size must be >= %d with NetFlow-shaped datagrams" % (NF5_SEQ_OFF + 8))
     dests = [int(x) for x in a.dests.split(",")]
     modes = a.modes.split(",")
     ladders = dict(QUICK_LADDER if a.quick else LADDER)
@@ -910,6 +1007,23 @@ def table(ms, contenders, dests, mode, a):
             row += " %22s" % ("%.2f (%.2f)" % (cp["us_per_dgram"], cp["cpu1_kernel_us_per_dgram"])
                               if cp and cp["us_per_dgram"] is not None else "-")
         log("%-18s %-14s%s" % (LABEL[c], xm, row))
+    for n in dests:
+        nf = ms["clean"].get("nfacctd/%d" % n)
+        nfc = (ms["cpu"].get("nfacctd/%d" % n) or {}).get("us_per_dgram")
+        for c in contenders:
+            if not c.startswith("udpfan"):
+                continue
+            u = ms["clean"].get("%s/%d" % (c, n))
+            uc = (ms["cpu"].get("%s/%d" % (c, n)) or {}).get("us_per_dgram")
+            if u and nf:
+                ms.setdefault("ratio_nfacctd", {})["%s/%d" % (c, n)] = u["pps"] / nf["pps"]
+                log("ratio %s / nfacctd tee at N=%d: %.2f (%s%.0f k / %s%.0f k)" % (
+                    LABEL[c], n, u["pps"] / nf["pps"], "≥ " if u["gen_bound"] else "",
+                    u["pps"] / 1000, "≥ " if nf["gen_bound"] else "", nf["pps"] / 1000))
+            if uc and nfc:
+                ms.setdefault("cpu_ratio_nfacctd", {})["%s/%d" % (c, n)] = nfc / uc
+                log("  CPU per copy at N=%d: %s %.3f us, nfacctd tee %.3f us "
+                    "(nfacctd / udpfan = %.2f)" % (n, LABEL[c], uc / n, nfc / n, nfc / uc))
     for n in dests:
         kern = [(ms["clean"].get("%s/%d" % (c, n)) or {}).get("pps", 0)
                 for c in contenders if c.startswith("ref_")]

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 
 #include "uf_genpkt.h"
+#include "uf_lathist.h"
 #include "uf_seqtrack.h"
 #include "uf_sinkcount.h"
 
@@ -347,6 +348,174 @@ test_sinkcount(void)
 	uf_sink_count_free(&c);
 }
 
+/* ---- the NetFlow v5 and stamped layouts: checksums from scratch, fields where they belong */
+
+static uint64_t
+rd_le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void
+check_udp_sum(const uint8_t *f, const char *what, uint64_t seq)
+{
+	const uint8_t *ip = f + 14, *udp = f + 34;
+	const uint16_t ulen = (uint16_t)(udp[4] << 8 | udp[5]);
+	uint8_t pseudo[12];
+
+	memcpy(pseudo, ip + 12, 8);
+	pseudo[8] = 0;
+	pseudo[9] = 17;
+	pseudo[10] = (uint8_t)(ulen >> 8);
+	pseudo[11] = (uint8_t)ulen;
+	CHECK((udp[6] | udp[7]) != 0, "%s: UDP checksum 0 means none", what);
+	CHECK(ref_sum(udp, ulen, ref_sum(pseudo, 12, 0)) == 0xffff, "%s: UDP checksum, seq %llu",
+	      what, (unsigned long long)seq);
+	CHECK(ref_sum(ip, 20, 0) == 0xffff, "%s: IPv4 header checksum", what);
+}
+
+static void
+test_genpkt_layouts(void)
+{
+	static const uint64_t seqs[] = { 0, 1, 0xffff, 0x10000, 0xffffffff, 0x123456789ull, ~0ull };
+	static const uint64_t stamps[] = { 0,      1,
+					   0xffff, 0x8000000000000000ull,
+					   ~0ull,  0x0123456789abcdefull };
+	static struct uf_gen_tmpl t;
+	static uint8_t f[UF_GEN_MAX_FRAME + 64];
+	struct uf_gen_spec s = {
+		.src_mac = { { 0x02, 0x18, 0, 0, 0, 0x02 } },
+		.dst_mac = { { 0x02, 0x18, 0, 0, 0, 0x21 } },
+		.sport = 40000,
+		.dport = 2055,
+	};
+	const uint8_t *pl = f + 42;
+	size_t i, j;
+	int nf, st;
+
+	s.src_ip = inet_addr("198.18.0.2");
+	s.dst_ip = inet_addr("198.18.0.21");
+	for (nf = 0; nf < 2; nf++) {
+		for (st = 0; st < 2; st++) {
+			const uint16_t seq_off = nf ? 24 : 0;
+
+			s.netflow_v5 = nf;
+			s.stamp = st;
+			s.payload = (uint16_t)(uf_gen_min_payload(&s) - 1);
+			CHECK(uf_gen_tmpl_build(&t, &s) != 0, "nf %d stamp %d: %u refused", nf, st,
+			      s.payload);
+			s.payload = (uint16_t)(uf_gen_min_payload(&s) + 3 * st + nf);
+			CHECK(uf_gen_tmpl_build(&t, &s) == 0, "nf %d stamp %d build", nf, st);
+			for (i = 0; i < RTE_DIM(seqs); i++) {
+				for (j = 0; j < (st ? RTE_DIM(stamps) : 1); j++) {
+					memset(f, 0xaa, sizeof(f));
+					uf_gen_write(f, &t, seqs[i], (uint16_t)j);
+					uf_gen_stamp(f, &t, stamps[j]);
+					check_udp_sum(f, "layout", seqs[i]);
+					CHECK(rd_le64(pl + seq_off) == seqs[i], "seq at %u",
+					      seq_off);
+					if (st)
+						CHECK(rd_le64(pl + seq_off + 8) == stamps[j],
+						      "stamp %zu", j);
+					if (nf) {
+						const uint32_t fs = (uint32_t)pl[16] << 24 |
+								    (uint32_t)pl[17] << 16 |
+								    (uint32_t)pl[18] << 8 | pl[19];
+
+						CHECK(pl[0] == 0 && pl[1] == 5,
+						      "NetFlow version 5");
+						CHECK(pl[2] == 0 && pl[3] == 0, "count 0");
+						CHECK(fs == (uint32_t)seqs[i], "flow_sequence");
+					}
+				}
+			}
+		}
+	}
+	/* the sink reads what the generator wrote, at the offset, with the stamp */
+	{
+		struct uf_sink_count c;
+		const struct uf_sink_dest *d;
+
+		s.netflow_v5 = true;
+		s.stamp = true;
+		s.payload = uf_gen_min_payload(&s);
+		CHECK(uf_gen_tmpl_build(&t, &s) == 0, "build nf+stamp");
+		CHECK(uf_sink_count_init(&c, 2, 10) == 0, "sink init");
+		c.seq_off = 24;
+		CHECK(uf_sink_count_lat(&c, 1e9) == 0, "lat init");
+		for (i = 0; i < 100; i++) {
+			uf_gen_write(f, &t, i, 0);
+			uf_gen_stamp(f, &t, rte_rdtsc());
+			uf_sink_account(&c, s.dst_ip, rte_cpu_to_be_16(s.dport), s.src_ip,
+					rte_cpu_to_be_16(s.sport), pl, s.payload, i);
+		}
+		d = &c.dests[0];
+		CHECK(c.n_dests == 1 && d->st.distinct == 100 && d->st.max == 99,
+		      "sink at offset 24: distinct %llu", (unsigned long long)d->st.distinct);
+		CHECK(d->lat->n == 100 && d->lat->negative == 0, "100 latencies, none negative");
+		uf_sink_count_free(&c);
+	}
+}
+
+/* ---- latency histogram against a sorted array ---- */
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+test_lathist(void)
+{
+	static struct uf_lat_hist h, m;
+	static uint64_t v[20000];
+	static const double qs[] = { 0.5, 0.9, 0.99, 0.999, 1.0 };
+	unsigned int i, k;
+	uint64_t x;
+
+	/* bucket boundaries: monotone, and each value inside its bucket */
+	for (x = 0; x < 5000000; x = x * 3 / 2 + 1) {
+		const unsigned int b = uf_lat_bucket(x);
+
+		CHECK(uf_lat_bucket_low(b) <= x &&
+				      (b + 1 == UF_LAT_BUCKETS || x < uf_lat_bucket_low(b + 1)),
+		      "value %llu in bucket %u", (unsigned long long)x, b);
+	}
+	CHECK(uf_lat_bucket(~0ull) == UF_LAT_BUCKETS - 1, "top bucket");
+	for (x = 1; x < 4096; x++)
+		CHECK(uf_lat_bucket(x) >= uf_lat_bucket(x - 1), "monotone at %llu",
+		      (unsigned long long)x);
+	/* a long-tailed sample: quantiles within the bucket width (1/32) of the exact ones */
+	for (i = 0; i + 1 < RTE_DIM(v); i++) {
+		x = xorshift();
+		v[i] = 500 + (x % 1000) + (i % 100 == 0 ? (x >> 20) % 200000 : 0);
+		uf_lat_add(i & 1 ? &h : &m, 1000, 1000 + v[i]);
+	}
+	uf_lat_add(&h, 10, 5); /* a stamp from the future: counted, as 0 */
+	v[RTE_DIM(v) - 1] = 0;
+	uf_lat_merge(&h, &m);
+	qsort(v, RTE_DIM(v), sizeof(v[0]), cmp_u64);
+	CHECK(h.n == RTE_DIM(v) && h.negative == 1, "n %llu negative %llu", (unsigned long long)h.n,
+	      (unsigned long long)h.negative);
+	CHECK(h.min == 0 && h.max == v[RTE_DIM(v) - 1], "min/max");
+	for (k = 0; k < RTE_DIM(qs); k++) {
+		size_t r = (size_t)(qs[k] * RTE_DIM(v) + 0.999999);
+		const uint64_t exact = v[r == 0 ? 0 : r - 1], got = uf_lat_quantile(&h, qs[k]);
+		const double err = exact > 0 ? ((double)got - (double)exact) / (double)exact : 0;
+
+		CHECK(err < 0.035 && err > -0.035, "q %.3f: %llu vs exact %llu", qs[k],
+		      (unsigned long long)got, (unsigned long long)exact);
+	}
+}
+
 int
 main(void)
 {
@@ -355,6 +524,8 @@ main(void)
 	test_seqtrack_huge_span();
 	test_seqtrack_random();
 	test_sinkcount();
+	test_genpkt_layouts();
+	test_lathist();
 	printf("%d passed, %d failed\n", checks - failures, failures);
 	return failures != 0;
 }

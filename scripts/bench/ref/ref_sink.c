@@ -38,6 +38,7 @@ static struct {
 
 static uint64_t *seen;
 static uint64_t max_seq_slots;
+static unsigned int seq_off; /* --seq-offset: 24 behind a NetFlow v5 header (udpfan-gen --netflow-v5) */
 
 static void
 count(const uint8_t *p, unsigned int len)
@@ -46,11 +47,11 @@ count(const uint8_t *p, unsigned int len)
 
 	st.dgrams++;
 	st.bytes += len;
-	if (len < 8) {
+	if (len < seq_off + 8) {
 		st.short_dg++;
 		return;
 	}
-	memcpy(&s, p, sizeof(s));
+	memcpy(&s, p + seq_off, sizeof(s));
 	s = le64toh(s);
 	if (s >= max_seq_slots) {
 		st.out_of_range++;
@@ -75,7 +76,7 @@ usage(void)
 	fprintf(stderr,
 		"usage: ref_sink --port P [--bind IP] [--gro] [--rcvbuf BYTES] [--batch 64]\n"
 		"                [--idle S] [--timeout S] [--max-time S] [--ready PATH]\n"
-		"                [--max-seq N] [--cpu N] [--json PATH]\n");
+		"                [--max-seq N] [--cpu N] [--json PATH] [--seq-offset N]\n");
 	exit(2);
 }
 
@@ -96,6 +97,7 @@ main(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "poll-us", required_argument, NULL, 'P' },
+		{ "seq-offset", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -148,6 +150,11 @@ main(int argc, char **argv)
 			break;
 		case 'P':
 			poll_us = strtol(optarg, NULL, 10);
+			break;
+		case 'O':
+			seq_off = (unsigned int)strtoul(optarg, NULL, 10);
+			if (seq_off > 1400)
+				die("--seq-offset must be 0..1400");
 			break;
 		default:
 			usage();
