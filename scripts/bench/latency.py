@@ -94,7 +94,7 @@ class Fwd:
             dests = "\n".join("  - { ip: %s, udp_port: %d, mac: \"%s\" }" %
                               (GEN_IP, BACK_PORT + i, GEN_MAC) for i in range(n))
             with open(cfg, "w") as f:
-                f.write("""eal: { lcores: "0@0,1@1", file_prefix: uflat-fwd, in_memory: true }
+                f.write("""eal: { lcores: "0@0,1@1", file_prefix: uflat-fwd }
 ports:
   - { name: lan, device: "%s", ip: %s/24 }
 listen: { port: lan, udp_port: %d }
@@ -104,22 +104,21 @@ forward: { udp_checksum: compute }
 stats: { interval_s: 1 }
 """ % (dev, FWD_IP, LISTEN_PORT, dests))
             self.argv = [UDPFAN, "-c", cfg, "--stats-json", os.path.join(wd, "%s.json" % c)]
-            self.ready = "link up"
+            self.ready = "ready:"
         else:
-            self.argv = [TESTPMD, "--lcores", "0@0,1@1", "--main-lcore", "0", "--in-memory",
+            self.argv = [TESTPMD, "--lcores", "0@0,1@1", "--main-lcore", "0",
                          "--file-prefix", "uflat-tp", "--no-pci", "--vdev", dev, "--",
                          "--forward-mode=io", "--port-topology=loop", "--nb-cores=1",
                          "--auto-start", "--rxq=1", "--txq=1"]
             self.ready = "Press enter to exit"
-        if os.path.exists(sock):
-            os.unlink(sock)
         self.p = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=open(self.log, "w"),
                                   stderr=subprocess.STDOUT)
         t_end = time.monotonic() + 30
         while time.monotonic() < t_end:
             if self.p.poll() is not None:
                 raise RuntimeError("%s exited: %s" % (c, open(self.log).read()[-3000:]))
-            if self.ready in open(self.log).read() or os.path.exists(sock):
+            # memif's socket is abstract by default: no file to wait for
+            if self.ready in open(self.log).read():
                 break
             time.sleep(0.1)
         time.sleep(0.5)
@@ -139,8 +138,7 @@ def gen(wd, sock, rate, seconds, tag):
     argv = [GEN, "--dev", "net_memif0,role=client,socket=%s,mac=%s" % (sock, GEN_MAC),
             "--ip", GEN_IP + "/24", "--dst", "%s:%d" % (FWD_IP, LISTEN_PORT), "--dst-mac",
             FWD_MAC, "--latency", "--rate", str(rate), "--burst", "1", "--duration",
-            str(seconds), "--lcores", "0@0,1@0", "--file-prefix", "uflat-gen", "--in-memory",
-            "--json", out]
+            str(seconds), "--lcores", "0@0,1@0", "--file-prefix", "uflat-gen", "--json", out]
     r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                        timeout=seconds + 60)
     if r.returncode != 0:
@@ -193,7 +191,8 @@ def main():
     ap.add_argument("--raw", help="raw log directory (default /tmp/latency-DATE)")
     a = ap.parse_args()
     if os.geteuid() != 0:
-        sys.exit("needs root (hugepage-less EAL still wants /dev/hugepages-free memif memory)")
+        sys.exit("needs root (hugepages; net_memif needs DPDK's multi-process support, so no "
+                 "--in-memory)")
     for b in (UDPFAN, GEN, TESTPMD):
         if not os.path.exists(b):
             sys.exit("%s is missing" % b)
