@@ -73,6 +73,7 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		.dest_mac = r->dest_mac,
 		.dest_resolved = r->dest_resolved,
 		.lpm = r->lpm,
+		.port_up = r->port_up,
 		.socket = ports[cfg->listen.port].socket,
 	};
 	struct uf_plan *np, *old;
@@ -117,6 +118,8 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		return -1;
 	}
 	r->plan_version = in.version;
+	for (i = 0; i < cfg->n_ports; i++)
+		r->port_up_used[i] = r->port_up == NULL || r->port_up[i];
 	old = sh->plan;
 	__atomic_store_n(&sh->plan, np, __ATOMIC_RELEASE);
 	if (old != NULL) {

@@ -28,6 +28,10 @@ struct uf_resolve {
 	struct rte_ether_addr dest_mac[UF_MAX_DESTS];
 	bool dest_resolved[UF_MAX_DESTS];
 	uint64_t plan_version; /* of the published plan; 0: none yet */
+	/* pools: the links as the control lcore last saw them (NULL: all up), and as the
+	 * published plan took them; a difference publishes a new plan (uf_app_check_links) */
+	const bool *port_up;
+	bool port_up_used[UF_MAX_PORTS];
 };
 
 /* The rule table (on socket) and every destination's next hop. 0, or -errno with err. */

@@ -100,7 +100,8 @@ struct uf_worker {
 	struct uf_lcore_ctr ctr;
 	struct uf_dest_ctr dctr[UF_MAX_DESTS];
 	uint32_t sample_ctr[UF_MAX_DESTS];
-	int paused; /* acknowledges uf_shared.pause (__atomic) */
+	uint16_t pool_rr[UF_MAX_DESTS]; /* a round-robin pool's next turn, by its entry */
+	int paused;                     /* acknowledges uf_shared.pause (__atomic) */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 } __rte_cache_aligned;
 
