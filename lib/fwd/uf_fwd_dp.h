@@ -269,10 +269,13 @@ uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *
 		}
 		if (d->is_pool) {
 			uint16_t e = uf_pool_member(w, plan, &plan->pools[d->pool], in);
+			/* the sender's bit in the member's sketch: 9 bits of a multiplicative hash */
+			uint32_t h = rte_be_to_cpu_32(in->src_ip) * 0x9e3779b1u >> 23;
 
 			*n_failover += e >> 15;
 			di = e & UF_POOL_DEST;
 			d = &plan->dests[di];
+			w->senders[w->senders_epoch & 1][di][h >> 6] |= 1ULL << (h & 63);
 		}
 		if (!d->resolved) {
 			unresolved[(*n_unresolved)++] = di;
@@ -597,6 +600,15 @@ static __rte_noinline void
 uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 		  const struct uf_rx_info *ins, uint16_t n)
 {
+	if (plan->n_pools > 0) {
+		uint32_t ep = __atomic_load_n(&w->shared->senders_epoch, __ATOMIC_RELAXED);
+
+		/* a new stats interval: a clean bank (the control lcore reads the other) */
+		if (unlikely(ep != w->senders_epoch)) {
+			memset(w->senders[ep & 1], 0, sizeof(w->senders[0]));
+			w->senders_epoch = ep;
+		}
+	}
 	uf_fanout_body(w, plan, pkts, ins, n, false, false);
 }
 

@@ -170,6 +170,12 @@ uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor 
 #define DEST(f, h) visit_ctr(v, arg, "destination", #f, h, false, d->c.f);
 	UF_DEST_COUNTERS(DEST)
 #undef DEST
+	if (d->pool > 0) {
+		V_CALL(v, u64, arg, "pool", (uint64_t)(d->pool - 1));
+		visit_ctr(v, arg, "destination", "senders",
+			  "a pool member: distinct senders in the last interval (estimated)", true,
+			  d->senders);
+	}
 }
 
 void
@@ -469,6 +475,7 @@ uf_stats_schema(FILE *f, bool json)
 	s.n_lcores = 1;
 	s.n_dests = 1;
 	s.dests[0].state = "";
+	s.dests[0].pool = 1; /* with a pool member's keys */
 	if (json)
 		fprintf(f, "{\"counters\": [");
 	uf_stats_visit(&s, INT_MAX, &schema_visitor, &o);
