@@ -122,8 +122,10 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 	uint32_t hip = rte_be_to_cpu_32(d->ip);
 	int j;
 
-	if (d->is_pool)
+	if (d->is_pool) {
+		d->port = cfg->listen.port; /* none of its own: its members have theirs */
 		return 0; /* its members are checked as destinations of their own */
+	}
 	if (d->is_member) {
 		const struct uf_cfg_pool *pl = &cfg->pools[d->pool];
 

@@ -236,6 +236,8 @@ uf_pool_member(struct uf_worker *w, const struct uf_plan *plan, const struct uf_
 		return uf_pool_pick(p, uf_pool_key(p, in->src_ip, in->src_port, plan->in_dst_ip,
 						   plan->in_dst_port));
 	c = w->pool_rr[p->entry];
+	if (unlikely(c >= p->n)) /* a plan with fewer members replaced the last one */
+		c = 0;
 	w->pool_rr[p->entry] = (uint16_t)(c + 1 >= p->n ? 0 : c + 1);
 	return p->rr[c];
 }
@@ -600,7 +602,7 @@ static __rte_noinline void
 uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 		  const struct uf_rx_info *ins, uint16_t n)
 {
-	if (plan->n_pools > 0) {
+	if (plan->n_pools > 0 && w->shared != NULL) {
 		uint32_t ep = __atomic_load_n(&w->shared->senders_epoch, __ATOMIC_RELAXED);
 
 		/* a new stats interval: a clean bank (the control lcore reads the other) */
