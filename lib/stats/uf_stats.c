@@ -172,9 +172,15 @@ uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor 
 #undef DEST
 	if (d->pool > 0) {
 		V_CALL(v, u64, arg, "pool", (uint64_t)(d->pool - 1));
-		visit_ctr(v, arg, "destination", "senders",
-			  "a pool member: distinct senders in the last interval (estimated)", true,
-			  d->senders);
+		const struct uf_stat_desc sd = {
+			.group = "destination",
+			.key = "senders",
+			.help = "a pool member: distinct senders in the last interval (estimated)",
+			.gauge = true,
+			.level = true,
+		};
+
+		V_CALL(v, ctr, arg, &sd, d->senders);
 	}
 }
 
@@ -338,7 +344,7 @@ json_flag(void *arg, const char *key, bool v)
 static void
 json_ctr(void *arg, const struct uf_stat_desc *d, uint64_t v)
 {
-	if (d->gauge)
+	if (d->gauge && !d->level)
 		json_flag(arg, d->key, v != 0);
 	else
 		json_u64(arg, d->key, v);

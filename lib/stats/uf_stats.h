@@ -151,6 +151,7 @@ struct uf_stat_desc {
 	const char *key;
 	const char *help;
 	bool gauge; /* a 0/1 state rather than a counter */
+	bool level; /* with gauge: a level that goes up and down, written as a number */
 };
 
 /*
