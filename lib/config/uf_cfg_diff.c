@@ -45,16 +45,22 @@ dest_item(const struct uf_config *c, int i)
 	return &c->dests[i];
 }
 
-/* a destination is its address and UDP port: what its counters are kept by */
+/* a destination is its address and UDP port: what its counters are kept by; a pool entry
+ * (no address of its own) is the k-th pool */
 static int
 dest_match(const struct uf_config *old, const struct uf_config *nw, int ni)
 {
+	const struct uf_cfg_dest *n = &nw->dests[ni];
 	int i;
 
-	for (i = 0; i < old->n_dests; i++)
-		if (old->dests[i].ip == nw->dests[ni].ip &&
-		    old->dests[i].udp_port == nw->dests[ni].udp_port)
+	for (i = 0; i < old->n_dests; i++) {
+		const struct uf_cfg_dest *o = &old->dests[i];
+
+		if (o->is_pool != n->is_pool)
+			continue;
+		if (n->is_pool ? o->pool == n->pool : o->ip == n->ip && o->udp_port == n->udp_port)
 			return i;
+	}
 	return -1;
 }
 
@@ -245,6 +251,16 @@ uf_config_diff(const struct uf_config *old, const struct uf_config *nw, struct u
 		} else if (k->same != NULL || k->size != 0) {
 			if (!row_same(k, old, nw))
 				note(d, k->hot, k->name);
+		}
+	}
+	/* the pools' own settings (their members are destinations, compared above): a new
+	 * plan applies them, so every change here is hot */
+	for (i = 0; i < (unsigned int)old->n_pools && i < (unsigned int)nw->n_pools; i++) {
+		const struct uf_cfg_pool *a = &old->pools[i], *b = &nw->pools[i];
+
+		if (a->balance != b->balance || a->sender_port != b->sender_port || a->n != b->n) {
+			snprintf(sec, sizeof(sec), "destinations[%d].pool", b->entry);
+			note(d, true, sec);
 		}
 	}
 	n = d->n_hot + d->n_restart;

@@ -27,6 +27,7 @@ struct uf_cfg_state {
 	yaml_node_t *listen_port; /* listen.port, a port name */
 	yaml_node_t **dest_port;  /* per destination: its port key, or NULL */
 	int item;                 /* index of the list item being walked */
+	int next_member;          /* dests[] index of the next pool member */
 	bool have_ports, have_listen, have_dests;
 };
 

@@ -310,6 +310,105 @@ parse_json(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_
 	return uf_cfg_get_str(p, v, kp, cfg->stats.json, sizeof(cfg->stats.json));
 }
 
+/* ---- pools (docs/configuration.md#pools) ---- */
+
+/* destinations[].pool.members: each a destination of its own, at dests[next_member..] */
+static int
+parse_members(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	      const char *kp, void *base)
+{
+	struct uf_cfg_pool *pool = base;
+	struct uf_cfg_state *st = p->st;
+	struct uf_config *cfg = st->cfg;
+	int saved = st->item, n, i;
+	yaml_node_item_t *it;
+	char ip[96];
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &n) < 0)
+		return -1;
+	if (n == 0) {
+		uf_cfg_perr(p, v, kp, "a pool needs at least one member");
+		return -1;
+	}
+	pool->first = (uint16_t)st->next_member;
+	pool->n = (uint16_t)n;
+	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+		yaml_node_t *mn = yaml_document_get_node(p->doc, *it);
+		int di = st->next_member++;
+		struct uf_cfg_dest *d = &cfg->dests[di];
+
+		snprintf(ip, sizeof(ip), "%s[%d]", kp, i);
+		st->item = di;
+		uf_cfg_apply_defaults("destinations[]", d);
+		d->pos = uf_cfg_pos_of(mn);
+		if (uf_cfg_walk_map(p, mn, ip, "destinations[]", d) < 0)
+			return -1;
+		if (d->is_pool) {
+			uf_cfg_perr(p, mn, ip, "a pool member cannot be a pool");
+			return -1;
+		}
+		if (d->sample != 1) {
+			uf_cfg_perr(p, mn, ip,
+				    "sample applies to the whole pool: put it beside pool");
+			return -1;
+		}
+		if (d->ip == 0 || d->udp_port == 0) {
+			uf_cfg_perr(p, mn, ip, "needs %s", d->ip == 0 ? "an ip" : "a udp_port");
+			return -1;
+		}
+		d->is_member = true;
+		d->pool = (uint16_t)(pool - cfg->pools);
+	}
+	st->item = saved;
+	return 0;
+}
+
+/* destinations[].pool: the entry stands for its members */
+static int
+parse_pool(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	   const char *kp, void *base)
+{
+	struct uf_cfg_dest *d = base;
+	struct uf_config *cfg = p->st->cfg;
+	struct uf_cfg_pool *pool;
+
+	if (p->st->item >= cfg->n_listed) { /* walking a member */
+		uf_cfg_perr(p, v, kp, "a pool member cannot be a pool");
+		return -1;
+	}
+	pool = &cfg->pools[cfg->n_pools];
+	uf_cfg_apply_defaults("destinations[].pool", pool);
+	pool->entry = (uint16_t)p->st->item;
+	pool->pos = uf_cfg_pos_of(v);
+	d->is_pool = true;
+	d->pool = (uint16_t)cfg->n_pools++;
+	if (uf_cfg_walk_map(p, v, kp, "destinations[].pool", pool) < 0)
+		return -1;
+	if (pool->n == 0) {
+		uf_cfg_perr(p, v, kp, "needs members");
+		return -1;
+	}
+	return 0;
+}
+
+/* how many members the pools of destinations[] list, before they are walked */
+static int
+count_members(struct uf_cfg_pctx *p, yaml_node_t *v)
+{
+	yaml_node_item_t *it;
+	int n = 0;
+
+	for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+		yaml_node_t *dn = yaml_document_get_node(p->doc, *it);
+		yaml_node_t *pn = uf_cfg_map_get(p, dn, "pool");
+		yaml_node_t *mn = pn != NULL ? uf_cfg_map_get(p, pn, "members") : NULL;
+
+		if (mn != NULL && mn->type == YAML_SEQUENCE_NODE)
+			n += (int)(mn->data.sequence.items.top - mn->data.sequence.items.start);
+	}
+	return n;
+}
+
 /* ---- the lists ---- */
 
 static int
@@ -363,12 +462,25 @@ parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 	char ip[64];
 	int i;
 
-	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &cfg->n_dests) < 0)
+	int n_members;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &cfg->n_listed) < 0)
 		return -1;
 	st->have_dests = true;
+	/* pool members take entries after the listed ones: every entry has its template,
+	 * neighbour and counters (docs/configuration.md#pools) */
+	n_members = count_members(p, v);
+	if (cfg->n_listed + n_members > UF_MAX_DESTS) {
+		uf_cfg_perr(p, v, kp, "%d destinations and pool members: at most %d in all",
+			    cfg->n_listed + n_members, UF_MAX_DESTS);
+		return -1;
+	}
+	cfg->n_dests = cfg->n_listed + n_members;
+	st->next_member = cfg->n_listed;
 	cfg->dests = calloc(RTE_MAX(cfg->n_dests, 1), sizeof(*cfg->dests));
 	st->dest_port = calloc(RTE_MAX(cfg->n_dests, 1), sizeof(*st->dest_port));
-	if (cfg->dests == NULL || st->dest_port == NULL)
+	cfg->pools = calloc(RTE_MAX(cfg->n_listed, 1), sizeof(*cfg->pools));
+	if (cfg->dests == NULL || st->dest_port == NULL || cfg->pools == NULL)
 		return -1;
 	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
 		yaml_node_t *dn = yaml_document_get_node(p->doc, *it);
@@ -380,6 +492,17 @@ parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 		d->pos = uf_cfg_pos_of(dn);
 		if (uf_cfg_walk_map(p, dn, ip, "destinations[]", d) < 0)
 			return -1;
+		if (d->is_pool) {
+			if (d->ip != 0 || d->udp_port != 0 || d->has_mac ||
+			    st->dest_port[i] != NULL || uf_cfg_map_get(p, dn, "source") != NULL ||
+			    uf_cfg_map_get(p, dn, "ttl") != NULL) {
+				uf_cfg_perr(p, dn, ip,
+					    "a pool takes only pool and sample: ip, udp_port, mac, "
+					    "port, source and ttl go on each member");
+				return -1;
+			}
+			continue;
+		}
 		if (d->ip == 0 || d->udp_port == 0) {
 			uf_cfg_perr(p, dn, ip, "needs %s", d->ip == 0 ? "an ip" : "a udp_port");
 			return -1;
@@ -465,6 +588,26 @@ same_dest_port(const void *a, const void *b)
 	return ((const struct uf_cfg_dest *)a)->port == ((const struct uf_cfg_dest *)b)->port;
 }
 
+/* a pool entry stays the same entry (the k-th pool), a member in the same pool; the pool's
+ * own settings are compared in uf_config_diff (uf_cfg_diff.c), its members as destinations */
+static bool
+same_dest_pool(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->is_pool == y->is_pool && x->is_member == y->is_member &&
+	       (!(x->is_pool || x->is_member) || x->pool == y->pool);
+}
+
+/* the members are destinations of their own (compared, matched, added and removed as such) */
+static bool
+same_pool_members(const void *a, const void *b)
+{
+	(void)a;
+	(void)b;
+	return true;
+}
+
 static bool
 same_dest_source(const void *a, const void *b)
 {
@@ -505,6 +648,7 @@ same_stats_json(const void *a, const void *b)
 #define PORT(fld) AT(struct uf_cfg_port, fld)
 #define DEST(fld) AT(struct uf_cfg_dest, fld)
 #define RULE(fld) AT(struct uf_cfg_rule, fld)
+#define POOL(fld) AT(struct uf_cfg_pool, fld)
 /* an integer in LO..HI with default DEF */
 #define UINT(l, h, d) .type = UF_CFG_UINT, .lo = (l), .hi = (h), .has_def = true, .def = (d)
 /* an integer in LO..HI that must be given */
@@ -513,6 +657,7 @@ same_stats_json(const void *a, const void *b)
 #define ENUM(c, d) .type = UF_CFG_ENUM, .choices = (c), .has_def = true, .def = (d)
 #define CUSTOM(fn) .type = UF_CFG_CUSTOM, .parse = (fn)
 
+static const char *const balance_modes[] = { "hash-sender", "hash-flow", "round-robin", NULL };
 static const char *const cksum_modes[] = {
 	[UF_CKSUM_COMPUTE] = "compute", [UF_CKSUM_ZERO] = "zero", NULL
 };
@@ -602,6 +747,19 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "send one datagram in N" },
 	{ "destinations[]", "ttl", DEST(ttl), .hot = true, UINT(1, 255, 64),
 	  .doc = "IPv4 TTL of the copies" },
+
+	{ "destinations[]", "pool", CUSTOM(parse_pool), .hot = true, .same = same_dest_pool,
+	  .doc_type = "mapping", .doc_default = "none",
+	  .doc = "this destination is a pool of members, one copy each" },
+
+	{ "destinations[].pool", "balance", POOL(balance), .hot = true,
+	  ENUM(balance_modes, UF_BAL_HASH_SENDER), .doc = "how a datagram's member is picked" },
+	{ "destinations[].pool", "sender_port", POOL(sender_port), .hot = true, BOOL(false),
+	  .doc = "hash-sender: hash the sender's UDP port too" },
+	{ "destinations[].pool", "members", CUSTOM(parse_members), .hot = true,
+	  .same = same_pool_members, .doc_type = "list of destinations", .doc_default = "required",
+	  .doc_range = "1..256 (with the other destinations)",
+	  .doc = "the receivers: each with ip, udp_port, port, mac, source, ttl" },
 
 	{ "rules[]", "from", CUSTOM(parse_from), .hot = true, .same = same_rule_from,
 	  .doc_type = "IPv4 prefix", .doc = "sender prefix" },

@@ -117,18 +117,29 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 	struct uf_config *cfg = p->st->cfg;
 	struct uf_cfg_dest *d = &cfg->dests[i];
 	yaml_node_t *port_node = p->st->dest_port[i];
-	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[64];
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[96];
 	const struct uf_cfg_port *eg;
 	uint32_t hip = rte_be_to_cpu_32(d->ip);
 	int j;
 
-	snprintf(key, sizeof(key), "destinations[%d]", i);
+	if (d->is_pool) {
+		d->port = cfg->listen.port; /* none of its own: its members have theirs */
+		return 0; /* its members are checked as destinations of their own */
+	}
+	if (d->is_member) {
+		const struct uf_cfg_pool *pl = &cfg->pools[d->pool];
+
+		snprintf(key, sizeof(key), "destinations[%u].pool.members[%d]", pl->entry,
+			 i - pl->first);
+	} else {
+		snprintf(key, sizeof(key), "destinations[%d]", i);
+	}
 	if (port_node != NULL) {
 		const char *pn = (const char *)port_node->data.scalar.value;
 		int idx = uf_config_port_by_name(cfg, pn);
 
 		if (idx < 0) {
-			snprintf(key, sizeof(key), "destinations[%d].port", i);
+			snprintf(key + strlen(key), sizeof(key) - strlen(key), ".port");
 			uf_cfg_perr(p, port_node, key, "no port is named \"%s\"", pn);
 			return -1;
 		}
@@ -165,8 +176,8 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 	for (j = 0; j < i; j++) {
 		const struct uf_cfg_dest *e = &cfg->dests[j];
 
-		if (e->ip == d->ip && e->udp_port == d->udp_port && e->port == d->port &&
-		    e->source == d->source && e->source_ip == d->source_ip) {
+		if (!e->is_pool && e->ip == d->ip && e->udp_port == d->udp_port &&
+		    e->port == d->port && e->source == d->source && e->source_ip == d->source_ip) {
 			uf_cfg_perr_pos(p, &d->pos, key, "%s:%u is also destinations[%d]",
 					uf_ip_str(d->ip, a), d->udp_port, j);
 			return -1;
@@ -199,10 +210,10 @@ validate_rules(struct uf_cfg_pctx *p)
 
 		snprintf(key, sizeof(key), "rules[%d].to", i);
 		for (j = 0; j < r->n_to; j++) {
-			if (r->to[j] >= cfg->n_dests) {
+			if (r->to[j] >= cfg->n_listed) {
 				uf_cfg_perr_pos(p, &r->to_pos[j], key,
 						"destination %u does not exist (there are %d)",
-						r->to[j], cfg->n_dests);
+						r->to[j], cfg->n_listed);
 				return -1;
 			}
 		}

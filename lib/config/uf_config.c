@@ -143,6 +143,7 @@ uf_config_free(struct uf_config *cfg)
 	}
 	free(cfg->rules);
 	free(cfg->dests);
+	free(cfg->pools);
 	free(cfg);
 }
 

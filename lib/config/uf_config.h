@@ -62,6 +62,27 @@ struct uf_cfg_dest {
 	uint32_t sample;      /* 1: every datagram */
 	uint8_t ttl;
 	struct uf_cfg_pos pos;
+	/* a pool entry (docs/configuration.md#pools): no address of its own; its members
+	 * are dests[pool->first ..], after the listed destinations */
+	bool is_pool;
+	bool is_member; /* a pool's member */
+	uint16_t pool;  /* is_pool or is_member: index into pools[] */
+};
+
+/* How a pool picks the member of a datagram. */
+enum uf_balance {
+	UF_BAL_HASH_SENDER = 0, /* the sender's IP (and UDP port with sender_port) */
+	UF_BAL_HASH_FLOW,       /* the 5-tuple */
+	UF_BAL_ROUND_ROBIN,     /* per worker, in turn */
+};
+
+struct uf_cfg_pool {
+	enum uf_balance balance;
+	bool sender_port; /* hash-sender: the sender's UDP port too */
+	uint16_t entry;   /* its entry in dests[] (what rules name) */
+	uint16_t first;   /* its members: dests[first .. first + n) */
+	uint16_t n;
+	struct uf_cfg_pos pos;
 };
 
 struct uf_cfg_rule {
@@ -102,8 +123,11 @@ struct uf_config {
 		uint16_t port;
 		uint16_t udp_port;
 	} listen;
-	int n_dests;
+	int n_dests; /* every entry of dests[]: the listed ones, then the pools' members */
 	struct uf_cfg_dest *dests;
+	int n_listed; /* destinations[] as listed (what rules[].to indexes) */
+	int n_pools;
+	struct uf_cfg_pool *pools;
 	int n_rules;
 	struct uf_cfg_rule *rules;
 	struct {

@@ -111,6 +111,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	ret = uf_resolve_init(&app->res, cfg, app->ports[cfg->listen.port].socket, err);
 	if (ret != 0)
 		return ret;
+	app->res.port_up = app->link_was_up; /* pools leave members on a down link out */
 	ret = uf_app_create_workers(app, err);
 	if (ret != 0)
 		return ret;

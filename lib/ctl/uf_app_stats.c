@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -13,6 +14,38 @@
 #include <rte_cycles.h>
 
 #include "uf_app.h"
+
+/*
+ * Each pool member's distinct senders in the interval that ends now: per worker, linear
+ * counting over the member's 512-bit sketch (-m ln(zeros / m)), summed over workers (a
+ * sender that RSS spread over two workers counts twice). Then a new interval: the workers
+ * clear and fill the other bank. docs/configuration.md#pools.
+ */
+static void
+pool_senders(struct uf_app *app, struct uf_snap *s)
+{
+	const double m = UF_SENDERS_WORDS * 64;
+	uint32_t ep = __atomic_load_n(&app->sh.senders_epoch, __ATOMIC_RELAXED);
+	int i, k, j;
+
+	for (i = 0; i < app->cfg->n_dests; i++) {
+		if (!app->cfg->dests[i].is_member)
+			continue;
+		s->dests[i].senders = 0;
+		for (k = 0; k < app->n_workers; k++) {
+			/* the workers index members by counter slot */
+			const uint64_t *b = app->w[k]->senders[ep & 1][app->res.dest_slot[i]];
+			unsigned int zeros = 0;
+
+			for (j = 0; j < UF_SENDERS_WORDS; j++)
+				zeros += 64 - (unsigned int)__builtin_popcountll(__atomic_load_n(
+							      &b[j], __ATOMIC_RELAXED));
+			/* all bits set: report the estimate at one zero */
+			s->dests[i].senders += (uint64_t)(-m * log(RTE_MAX(zeros, 1u) / m) + 0.5);
+		}
+	}
+	__atomic_store_n(&app->sh.senders_epoch, ep + 1, __ATOMIC_RELAXED);
+}
 
 void
 uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
@@ -64,6 +97,8 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	snprintf(s->reload.reason, sizeof(s->reload.reason), "%s", app->reload_reason);
 	pthread_mutex_unlock(&app->reload_lock);
 	s->reload.generation = app->cfg_generation;
+	if (cfg->n_pools > 0)
+		pool_senders(app, s);
 
 	s->n_ports = cfg->n_ports;
 	for (i = 0; i < cfg->n_ports; i++) {

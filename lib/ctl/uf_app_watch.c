@@ -3,6 +3,8 @@
  * and TX stalls, published to the workers and logged once per change; link-change and
  * device-reset events; port resets with the workers paused (lib/fwd uf_workers_pause).
  */
+#include <string.h>
+
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
@@ -172,4 +174,9 @@ uf_app_check_links(struct uf_app *app)
 			UF_LOG(INFO, "port %s: TX makes progress again", p->cfg->name);
 		app->tx_stalled[i] = st;
 	}
+	/* a pool's member on a port whose link changed: a plan without it, or with it again
+	 * (docs/configuration.md#pools) */
+	if (app->cfg->n_pools > 0 && memcmp(app->res.port_up_used, app->link_was_up,
+					    sizeof(bool) * (size_t)app->cfg->n_ports) != 0)
+		uf_resolve_publish(&app->res, app->ports, &app->sh, &app->ctl);
 }

@@ -38,7 +38,9 @@ uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, s
 		r->dest_neigh[i] = -1;
 		r->dest_slot[i] = (uint16_t)i;
 		r->slot_state[i] = UF_SLOT_USED;
-		if (uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
+		if (d->is_pool) {
+			r->dest_resolved[i] = true; /* the plan looks at its members */
+		} else if (uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
 			uf_mcast_mac(d->ip, &r->dest_mac[i]);
 			r->dest_resolved[i] = true;
 		} else if (d->has_mac) {
@@ -78,6 +80,7 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		.lpm = r->lpm,
 		.dest_slot = r->dest_slot,
 		.n_slots = r->n_slots,
+		.port_up = r->port_up,
 		.socket = ports[cfg->listen.port].socket,
 	};
 	struct uf_plan *np, *old;
@@ -122,6 +125,8 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		return -1;
 	}
 	r->plan_version = in.version;
+	for (i = 0; i < cfg->n_ports; i++)
+		r->port_up_used[i] = r->port_up == NULL || r->port_up[i];
 	old = sh->plan;
 	__atomic_store_n(&sh->plan, np, __ATOMIC_RELEASE);
 	if (old != NULL) {
@@ -146,12 +151,15 @@ uf_resolve_snapshot(const struct uf_resolve *r, struct uf_snap *s)
 		const struct uf_cfg_dest *cd = &cfg->dests[i];
 
 		memset(d, 0, sizeof(*d));
+		d->pool = cd->is_member ? cfg->pools[cd->pool].entry + 1 : 0;
 		d->ip = cd->ip;
 		d->udp_port = cd->udp_port;
 		snprintf(d->port, sizeof(d->port), "%s", cfg->ports[cd->port].name);
 		d->mac = r->dest_mac[i];
 		d->next_hop = cd->ip;
-		if (r->dest_neigh[i] >= 0) {
+		if (cd->is_pool) {
+			d->state = "pool";
+		} else if (r->dest_neigh[i] >= 0) {
 			const struct uf_neigh *e = &r->neigh.e[r->dest_neigh[i]];
 
 			d->state = uf_neigh_state_name(e->state);

@@ -36,6 +36,10 @@ struct uf_resolve {
 	uint16_t n_slots;
 	uint8_t slot_state[UF_MAX_DESTS]; /* UF_SLOT_* */
 	struct uf_dest_ctr slot_base[UF_MAX_DESTS];
+	/* pools: the links as the control lcore last saw them (NULL: all up), and as the
+	 * published plan took them; a difference publishes a new plan (uf_app_check_links) */
+	const bool *port_up;
+	bool port_up_used[UF_MAX_PORTS];
 };
 
 #define UF_SLOT_FREE 0    /* never used */

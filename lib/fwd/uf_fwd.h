@@ -22,6 +22,7 @@ struct rte_rcu_qsbr;
 #define UF_CTL_DRAIN_MAX (UF_MAX_BURST / 2) /* control frames a worker sends per pass */
 #define UF_TXB_CAP (2 * UF_MAX_BURST)
 #define UF_DEST_CTL UINT16_MAX /* a control-plane frame in a TX buffer */
+#define UF_SENDERS_WORDS 8     /* a pool member's sender sketch: 512 bits */
 
 /* the limits the worker relies on */
 static_assert(UF_MAX_PORTS <= UINT8_MAX, "port indexes are kept in a uint8_t (port_idx)");
@@ -76,6 +77,9 @@ struct uf_shared {
 	 * that marked the port stalled tries again when it moves) */
 	uint8_t link_down[UF_MAX_PORTS];
 	uint32_t link_gen[UF_MAX_PORTS];
+	/* pools' sender sketches: the control lcore moves it on each stats interval; a worker
+	 * then clears and fills bank (epoch & 1) (uf_worker.senders) */
+	uint32_t senders_epoch;
 };
 
 struct uf_worker {
@@ -100,6 +104,11 @@ struct uf_worker {
 	struct uf_lcore_ctr ctr;
 	struct uf_dest_ctr dctr[UF_MAX_DESTS];
 	uint32_t sample_ctr[UF_MAX_DESTS];
+	uint16_t pool_rr[UF_MAX_DESTS]; /* a round-robin pool's next turn, by its entry */
+	/* per pool member, per stats interval: a 512-bit linear-counting sketch of the senders
+	 * it was picked for (docs/configuration.md#pools); two banks, one filled, one read */
+	uint32_t senders_epoch;
+	uint64_t senders[2][UF_MAX_DESTS][UF_SENDERS_WORDS];
 	int paused; /* acknowledges uf_shared.pause (__atomic) */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 } __rte_cache_aligned;

@@ -222,15 +222,37 @@ uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_in
 }
 
 /*
+ * A pool's member for one datagram (docs/architecture.md#pools): its table entry by the
+ * hash of the sender or the flow, or the worker's next turn; the entry's UF_POOL_ALT bit
+ * says it is a failover member. One hash, one mask, one load: flat in the member count.
+ */
+static __rte_always_inline uint16_t
+uf_pool_member(struct uf_worker *w, const struct uf_plan *plan, const struct uf_pool_rt *p,
+	       const struct uf_rx_info *in)
+{
+	uint16_t c;
+
+	if (likely(p->balance != UF_BAL_ROUND_ROBIN))
+		return uf_pool_pick(p, uf_pool_key(p, in->src_ip, in->src_port, plan->in_dst_ip,
+						   plan->in_dst_port));
+	c = w->pool_rr[p->entry];
+	if (unlikely(c >= p->n)) /* a plan with fewer members replaced the last one */
+		c = 0;
+	w->pool_rr[p->entry] = (uint16_t)(c + 1 >= p->n ? 0 : c + 1);
+	return p->rr[c];
+}
+
+/*
  * Who gets a copy when the set is not simple: sampling first (deterministic: datagrams 0, N,
- * 2N, ... per worker and destination), then resolution. Fills copy_to (copies to build),
- * unresolved and sampled (sampled out); counts nothing, so that a datagram dropped whole
- * afterwards leaves no trace in the per-destination counters either.
+ * 2N, ... per worker and destination), then a pool's member, then resolution. Fills copy_to
+ * (copies to build), unresolved and sampled (sampled out) and *n_failover; counts nothing,
+ * so that a datagram dropped whole afterwards leaves no trace in the per-destination
+ * counters either.
  */
 static __rte_noinline uint16_t
 uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *set,
-	  uint16_t *copy_to, uint16_t *unresolved, uint16_t *n_unresolved, uint16_t *sampled,
-	  uint16_t *n_sampled)
+	  const struct uf_rx_info *in, uint16_t *copy_to, uint16_t *unresolved,
+	  uint16_t *n_unresolved, uint16_t *sampled, uint16_t *n_sampled, uint32_t *n_failover)
 {
 	uint16_t j, k = 0;
 
@@ -246,6 +268,16 @@ uf_select(struct uf_worker *w, const struct uf_plan *plan, const struct uf_set *
 				sampled[(*n_sampled)++] = di;
 				continue;
 			}
+		}
+		if (d->is_pool) {
+			uint16_t e = uf_pool_member(w, plan, &plan->pools[d->pool], in);
+			/* the sender's bit in the member's sketch: 9 bits of a multiplicative hash */
+			uint32_t h = rte_be_to_cpu_32(in->src_ip) * 0x9e3779b1u >> 23;
+
+			*n_failover += e >> 15;
+			di = e & UF_POOL_DEST;
+			d = &plan->dests[di];
+			w->senders[w->senders_epoch & 1][di][h >> 6] |= 1ULL << (h & 63);
 		}
 		if (!d->resolved) {
 			unresolved[(*n_unresolved)++] = di;
@@ -395,6 +427,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		struct rte_mbuf *fresh[UF_MAX_DESTS], **bufs = fresh;
 		const uint16_t *copy_to; /* copies to build, in order; the last is m itself */
 		uint16_t n_copies, n_unresolved = 0, n_sampled = 0, want, got, missed;
+		uint32_t n_failover = 0;
 		const uint8_t *payload;
 		uint32_t p_sum = 0;
 		bool chain;
@@ -430,8 +463,9 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 					rte_pktmbuf_free(m);
 					continue;
 				}
-				n_copies = uf_select(w, plan, s, select_buf, unresolved,
-						     &n_unresolved, sampled, &n_sampled);
+				n_copies = uf_select(w, plan, s, in, select_buf, unresolved,
+						     &n_unresolved, sampled, &n_sampled,
+						     &n_failover);
 				copy_to = select_buf;
 			}
 		} else {
@@ -468,6 +502,8 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			n_attempted += n_copies + n_unresolved;
 			if (unlikely(n_unresolved | n_sampled))
 				uf_select_commit(w, unresolved, n_unresolved, sampled, n_sampled);
+			if (unlikely(n_failover != 0))
+				w->ctr.pool_failover += n_failover;
 			if (unlikely(n_copies == 0)) {
 				rte_pktmbuf_free(m);
 				continue;
@@ -566,6 +602,15 @@ static __rte_noinline void
 uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 		  const struct uf_rx_info *ins, uint16_t n)
 {
+	if (plan->n_pools > 0 && w->shared != NULL) {
+		uint32_t ep = __atomic_load_n(&w->shared->senders_epoch, __ATOMIC_RELAXED);
+
+		/* a new stats interval: a clean bank (the control lcore reads the other) */
+		if (unlikely(ep != w->senders_epoch)) {
+			memset(w->senders[ep & 1], 0, sizeof(w->senders[0]));
+			w->senders_epoch = ep;
+		}
+	}
 	uf_fanout_body(w, plan, pkts, ins, n, false, false);
 }
 

@@ -34,26 +34,95 @@ uf_next_hop(const struct uf_config *cfg, const struct uf_cfg_dest *d)
 	return p->gateway;
 }
 
+/*
+ * The pools: each one's table from its members' states, and its entry's summary of them
+ * (resolved: some member is; the smallest payload any member takes; chains if all can).
+ * docs/architecture.md#pools.
+ */
+/* destination i's index in plan->dests: its counter slot (docs/architecture.md#reload) */
+static inline uint16_t
+slot_of(const struct uf_plan_input *in, int i)
+{
+	return in->dest_slot != NULL ? in->dest_slot[i] : (uint16_t)i;
+}
+
+static int
+pools_build(struct uf_plan *plan, const struct uf_plan_input *in, uint16_t *tables)
+{
+	const struct uf_config *cfg = in->cfg;
+	uint64_t ids[UF_MAX_DESTS];
+	uint16_t dests[UF_MAX_DESTS];
+	bool up[UF_MAX_DESTS];
+	int i, j;
+
+	for (i = 0; i < cfg->n_pools; i++) {
+		const struct uf_cfg_pool *cp = &cfg->pools[i];
+		struct uf_pool_rt *p = &plan->pools[i];
+		struct uf_dest_rt *rt = &plan->dests[slot_of(in, cp->entry)];
+		uint32_t buckets = uf_pool_buckets(cp->n);
+
+		if (cp->n == 0 || cp->first + cp->n > cfg->n_dests)
+			return -1;
+		p->entry = slot_of(in, cp->entry);
+		p->n = cp->n;
+		p->balance = (uint8_t)cp->balance;
+		p->sender_port = cp->sender_port;
+		p->mask = buckets - 1;
+		p->table = tables;
+		p->rr = tables + buckets;
+		tables += buckets + cp->n;
+		rt->is_pool = true;
+		rt->pool = (uint16_t)i;
+		rt->idx = slot_of(in, cp->entry);
+		rt->sample = cfg->dests[cp->entry].sample;
+		rt->max_payload = UINT16_MAX;
+		rt->chain_ok = true;
+		rt->resolved = false;
+		for (j = 0; j < cp->n; j++) {
+			const struct uf_dest_rt *m = &plan->dests[slot_of(in, cp->first + j)];
+
+			dests[j] = slot_of(in, cp->first + j);
+			ids[j] = uf_pool_member_id(&cfg->dests[cp->first + j]);
+			up[j] = m->resolved && (in->port_up == NULL || in->port_up[m->egress]);
+			rt->resolved |= m->resolved;
+			rt->chain_ok &= m->chain_ok;
+			rt->max_payload = RTE_MIN(rt->max_payload, m->max_payload);
+		}
+		rt->egress = plan->dests[slot_of(in, cp->first)].egress;
+		p->n_up = uf_pool_fill(p->table, buckets, p->rr, cp->n, ids, up, dests);
+	}
+	return 0;
+}
+
 struct uf_plan *
 uf_plan_build(const struct uf_plan_input *in)
 {
 	const struct uf_config *cfg = in->cfg;
 	int n_sets = cfg->n_rules > 0 ? cfg->n_rules : 1;
 	int n_slots = in->dest_slot != NULL ? in->n_slots : cfg->n_dests;
+	/* a config built by hand (tests) may leave n_listed 0: no pools, all listed */
+	int n_listed = cfg->n_listed > 0 ? cfg->n_listed : cfg->n_dests;
 	int n_members = 0, i, j;
-	size_t off_sets, off_members, off_dests, total;
+	size_t off_sets, off_members, off_dests, off_pools, off_tables, total;
+	size_t n_table = 0;
 	struct uf_plan *plan;
 	uint8_t *mem;
 
 	for (i = 0; i < cfg->n_rules; i++)
 		n_members += cfg->rules[i].n_to;
 	if (cfg->n_rules == 0)
-		n_members = cfg->n_dests;
+		n_members = n_listed;
+	for (i = 0; i < cfg->n_pools; i++)
+		n_table += uf_pool_buckets(cfg->pools[i].n) + cfg->pools[i].n;
 
 	off_dests = RTE_ALIGN_CEIL(sizeof(*plan), RTE_CACHE_LINE_SIZE);
 	off_sets = off_dests + (size_t)n_slots * sizeof(struct uf_dest_rt);
 	off_members = off_sets + (size_t)n_sets * sizeof(struct uf_set);
-	total = off_members + (size_t)n_members * sizeof(uint16_t);
+	off_pools = RTE_ALIGN_CEIL(off_members + (size_t)n_members * sizeof(uint16_t),
+				   RTE_CACHE_LINE_SIZE);
+	off_tables = RTE_ALIGN_CEIL(off_pools + (size_t)cfg->n_pools * sizeof(struct uf_pool_rt),
+				    RTE_CACHE_LINE_SIZE);
+	total = off_tables + n_table * sizeof(uint16_t);
 
 	if (in->socket >= 0) {
 		mem = rte_zmalloc_socket("uf_plan", total, RTE_CACHE_LINE_SIZE, in->socket);
@@ -89,12 +158,17 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->dests = (struct uf_dest_rt *)(mem + off_dests);
 	plan->sets = (struct uf_set *)(mem + off_sets);
 	plan->set_dests = (uint16_t *)(mem + off_members);
+	plan->pools = (struct uf_pool_rt *)(mem + off_pools);
+	plan->n_pools = (uint16_t)cfg->n_pools;
 
 	for (i = 0; i < cfg->n_dests; i++) {
 		const struct uf_cfg_dest *d = &cfg->dests[i];
 		const struct uf_cfg_port *eg = &cfg->ports[d->port];
 		uint16_t slot = in->dest_slot != NULL ? in->dest_slot[i] : (uint16_t)i;
 		struct uf_dest_rt *rt = &plan->dests[slot];
+
+		if (d->is_pool)
+			continue; /* below, once its members are built */
 		struct uf_tmpl_spec s = {
 			.src_mac = in->port_mac[d->port],
 			.dst_mac = in->dest_mac[i],
@@ -117,11 +191,16 @@ uf_plan_build(const struct uf_plan_input *in)
 		rt->resolved = in->dest_resolved[i];
 		rt->chain_ok = in->port_chain_ok[d->port];
 	}
+	if (pools_build(plan, in, (uint16_t *)(mem + off_tables)) < 0) {
+		uf_plan_free(plan);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 
 	n_members = 0;
 	for (i = 0; i < n_sets; i++) {
 		struct uf_set *set = &plan->sets[i];
-		int n = cfg->n_rules > 0 ? cfg->rules[i].n_to : cfg->n_dests;
+		int n = cfg->n_rules > 0 ? cfg->rules[i].n_to : n_listed;
 
 		set->first = (uint32_t)n_members;
 		set->n = (uint16_t)n;
@@ -137,9 +216,10 @@ uf_plan_build(const struct uf_plan_input *in)
 
 			plan->set_dests[n_members++] = di;
 			set->any_resolved |= rt->resolved;
-			set->simple &= rt->resolved && rt->sample <= 1;
-			set->one_egress &= rt->egress ==
-					   plan->dests[plan->set_dests[set->first]].egress;
+			set->simple &= rt->resolved && rt->sample <= 1 && !rt->is_pool;
+			set->one_egress &= !rt->is_pool &&
+					   rt->egress == plan->dests[plan->set_dests[set->first]]
+									   .egress;
 			set->chain_ok &= rt->chain_ok;
 			if (in->port_chain_min_frame != NULL &&
 			    in->port_chain_min_frame[rt->egress] > UF_HDR_LEN &&
@@ -172,7 +252,7 @@ uf_plan_may_chain(const struct uf_config *cfg)
 	if (mtu != 0 && (uint32_t)mtu < min_payload + 28)
 		return false;
 	if (cfg->n_rules == 0)
-		multi = cfg->n_dests > 1;
+		multi = (cfg->n_listed > 0 ? cfg->n_listed : cfg->n_dests) > 1;
 	for (i = 0; i < cfg->n_rules && !multi; i++)
 		multi = cfg->rules[i].n_to > 1;
 	return multi;

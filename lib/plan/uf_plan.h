@@ -15,6 +15,7 @@
 
 #include "uf_config.h"
 #include "uf_pkt.h"
+#include "uf_pool.h"
 
 /* One destination, as the worker sees it. */
 struct uf_dest_rt {
@@ -25,6 +26,8 @@ struct uf_dest_rt {
 	uint16_t max_payload; /* egress MTU - 28 */
 	bool resolved;        /* the template carries a valid next-hop MAC */
 	bool chain_ok;        /* the egress PMD transmits chained mbufs correctly */
+	bool is_pool;         /* a pool: no template; plan->pools[pool] picks the member */
+	uint16_t pool;
 } __rte_cache_aligned;
 
 /* The destinations one sender gets (all of them without rules; a rule's `to` with). */
@@ -57,7 +60,9 @@ struct uf_plan {
 	struct uf_set *sets;
 	uint16_t *set_dests;
 	struct uf_dest_rt *dests;
-	void *mem; /* one allocation holds it all */
+	uint16_t n_pools;
+	struct uf_pool_rt *pools; /* docs/architecture.md#pools */
+	void *mem;                /* one allocation holds it all */
 	bool rte_mem;
 };
 
@@ -88,6 +93,9 @@ struct uf_plan_input {
 	const struct rte_ether_addr *dest_mac; /* [cfg->n_dests]: the next hop's MAC */
 	const bool *dest_resolved;             /* [cfg->n_dests] */
 	const struct rte_lpm *lpm;
+	/* [cfg->n_ports]: the link is up; NULL: every link. A pool leaves out a member that is
+	 * unresolved or whose port is down (docs/configuration.md#pools) */
+	const bool *port_up;
 	uint64_t version;
 	int socket; /* < 0: plain heap (unit tests) */
 	/* [cfg->n_dests]: each destination's counter slot, its index in plan->dests and in

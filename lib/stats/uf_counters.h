@@ -80,6 +80,7 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 	A(tx_drop, UF_TXDROP_MAX, uf_txdrop_names, uf_txdrop_descr,                            \
 	  "attempted copies that did not reach the PMD")                                       \
 	X(tx_retries, "extra tx_burst calls while a TX ring was full")                         \
+	X(pool_failover, "datagrams a pool sent to another member than with every member up")  \
 	X(chained, "copies sent as a header chained to the shared payload")                    \
 	X(csum_completed, "datagrams whose partial UDP checksum was completed before fan-out") \
 	X(ctl_tx_ok, "ARP/ICMP frames a worker handed to the PMD")                             \

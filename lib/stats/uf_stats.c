@@ -171,6 +171,18 @@ uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor 
 #define DEST(f, h) visit_ctr(v, arg, "destination", #f, h, false, d->c.f);
 	UF_DEST_COUNTERS(DEST)
 #undef DEST
+	if (d->pool > 0) {
+		V_CALL(v, u64, arg, "pool", (uint64_t)(d->pool - 1));
+		const struct uf_stat_desc sd = {
+			.group = "destination",
+			.key = "senders",
+			.help = "a pool member: distinct senders in the last interval (estimated)",
+			.gauge = true,
+			.level = true,
+		};
+
+		V_CALL(v, ctr, arg, &sd, d->senders);
+	}
 }
 
 void
@@ -346,7 +358,7 @@ json_flag(void *arg, const char *key, bool v)
 static void
 json_ctr(void *arg, const struct uf_stat_desc *d, uint64_t v)
 {
-	if (d->gauge)
+	if (d->gauge && !d->level)
 		json_flag(arg, d->key, v != 0);
 	else
 		json_u64(arg, d->key, v);
@@ -483,6 +495,7 @@ uf_stats_schema(FILE *f, bool json)
 	s.n_lcores = 1;
 	s.n_dests = 1;
 	s.dests[0].state = "";
+	s.dests[0].pool = 1; /* with a pool member's keys */
 	if (json)
 		fprintf(f, "{\"counters\": [");
 	uf_stats_visit(&s, INT_MAX, &schema_visitor, &o);

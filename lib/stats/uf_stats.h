@@ -102,6 +102,10 @@ struct uf_snap_dest {
 	const char *state; /* neighbour state, "static" or "multicast" */
 	rte_be32_t next_hop;
 	struct uf_dest_ctr c;
+	/* a pool member: its pool's entry + 1 (docs/configuration.md#pools; 0: not a
+	 * member), and the distinct senders it got in the last interval (estimated) */
+	int pool;
+	uint64_t senders;
 };
 
 /* A worker's frames, lcores.<lcore id>: X(field, help) */
@@ -157,6 +161,7 @@ struct uf_stat_desc {
 	const char *key;
 	const char *help;
 	bool gauge; /* a 0/1 state rather than a counter */
+	bool level; /* with gauge: a level that goes up and down, written as a number */
 };
 
 /*

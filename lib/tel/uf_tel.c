@@ -130,7 +130,7 @@ tel_flag(void *arg, const char *key, bool v)
 static void
 tel_ctr(void *arg, const struct uf_stat_desc *desc, uint64_t v)
 {
-	if (desc->gauge)
+	if (desc->gauge && !desc->level)
 		tel_flag(arg, desc->key, v != 0);
 	else
 		tel_u64v(arg, desc->key, v);

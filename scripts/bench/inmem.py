@@ -23,6 +23,10 @@ whatever else the scheduler gave that CPU to.
   sudo scripts/bench/inmem.py --compare OLD_UDPFAN NEW_UDPFAN [--rounds 2] [--seconds 8]
       two udpfan binaries interleaved (A B A B ...), N = 1 and N = 4 at 32 B: per round the
       per-CPU-second rates and B/A, then the mean ratio and its spread (max - min)
+  sudo scripts/bench/inmem.py --pools [--rounds 2] [--seconds 8]
+      one binary, interleaved per round: plain N = 1, and a pool of 4 (hash-sender, the one
+      destination), on a capture from 256 sender addresses: per-CPU-second rates and
+      pool / plain (docs/benchmarks.md#pools)
 """
 import argparse
 import json
@@ -44,9 +48,10 @@ PCAP_MAC = "02:70:63:61:70:00"
 LISTEN_IP = "198.18.0.10"
 
 
-def capture(path, payload, flows=64, frames=4096, arp_pct=0.0, mac=PCAP_MAC):
-    """frames datagrams over `flows` source ports; with arp_pct, that share of the frames are
-    ARP requests for udpfan's address instead (the control plane's load)"""
+def capture(path, payload, flows=64, frames=4096, arp_pct=0.0, mac=PCAP_MAC, senders=1):
+    """frames datagrams over `flows` source ports (and `senders` source addresses); with
+    arp_pct, that share of the frames are ARP requests for udpfan's address instead (the
+    control plane's load)"""
     fr = []
     every = int(round(100.0 / arp_pct)) if arp_pct else 0
     for i in range(frames):
@@ -54,7 +59,9 @@ def capture(path, payload, flows=64, frames=4096, arp_pct=0.0, mac=PCAP_MAC):
             fr.append(arp_frame(1, "ff:ff:ff:ff:ff:ff", "02:18:00:00:00:02", "198.18.0.2",
                                 "00:00:00:00:00:00", LISTEN_IP))
         else:
-            fr.append(udp_frame(mac, "02:18:00:00:00:02", "198.18.0.2", LISTEN_IP,
+            k = i % senders
+            src = "198.18.0.2" if senders == 1 else "198.18.%d.%d" % (1 + k // 250, 2 + k % 250)
+            fr.append(udp_frame(mac, "02:18:00:00:00:02", src, LISTEN_IP,
                                 40000 + (i % flows), 5000, seq_payload(i, payload),
                                 ident=i & 0xFFFF))
     write_pcap(path, fr)
@@ -224,10 +231,15 @@ def rules_yaml(n):
     return "\n".join(lines) + "\n"
 
 
-def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0, binary=None):
+def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0, binary=None, pool=0):
     workers = len(pcaps)
     dests = "\n".join("  - { ip: 198.19.0.%d, udp_port: %d, port: out, mac: \"02:18:00:00:01:%02x\" }"
                       % (21 + i, 6000 + i, i) for i in range(n_dest))
+    if pool:
+        # one destination: a pool of `pool` members (docs/configuration.md#pools)
+        dests = "  - pool:\n      balance: hash-sender\n      members:\n" + "\n".join(
+            "        - { ip: 198.19.0.%d, udp_port: 6000, port: out, "
+            "mac: \"02:18:00:00:01:%02x\" }" % (21 + i, i) for i in range(pool))
     ncpu = os.cpu_count() or 2
     if workers == 1:
         lcores = "0-1"
@@ -336,6 +348,45 @@ def compare(a):
                        "rounds": a.rounds, "results": summary}, f, indent=1)
 
 
+def pools(a):
+    """--pools: plain N = 1 and a pool of 4, interleaved per round, per CPU-second"""
+    out = a.out or "/tmp/udpfan-bench-pools-%d" % int(time.time())
+    os.makedirs(out, exist_ok=True)
+    pcap = os.path.join(out, "in32-256senders.pcap")
+    capture(pcap, 32, senders=256)
+    cases = [("plain N=1", 0), ("pool of 4", 4)]
+    res = {c: [] for c, _ in cases}
+    for rnd in range(a.rounds):
+        for label, pool in cases:
+            log = os.path.join(out, "r%d-%s.log" % (rnd + 1, label.replace(" ", "_")))
+            run_udpfan([pcap], 1, a.seconds, a.warmup, log, pool=pool)
+            c = run_udpfan.cpu
+            if c is None:
+                raise RuntimeError("no per-CPU sample, see %s.cpu" % log)
+            f = run_udpfan.last["fwd"]
+            assert f["fanout"] == f["forwarded"], "a pool is one copy per datagram"
+            res[label].append(c)
+            print("round %d %-10s in %.2f Mpps/CPU-s, out %.2f Mpps/CPU-s (thread on CPU %.0f %%)"
+                  % (rnd + 1, label, c["rx_per_cpu_s"] / 1e6, c["tx_per_cpu_s"] / 1e6,
+                     100 * c["cpu_share"]), flush=True)
+    print("\nin memory, net_pcap infinite_rx (256 senders x 64 ports, 32 B payloads) -> udpfan"
+          " -> net_null; %d s runs, sampled from %d s; %d rounds, interleaved" % (
+              a.seconds, a.warmup, a.rounds))
+    plain = [c["rx_per_cpu_s"] for c in res["plain N=1"]]
+    pool = [c["rx_per_cpu_s"] for c in res["pool of 4"]]
+    ratios = [b / x for x, b in zip(plain, pool)]
+    print("plain N=1  %s Mpps/CPU-s" % " ".join("%.2f" % (x / 1e6) for x in plain))
+    print("pool of 4  %s Mpps/CPU-s" % " ".join("%.2f" % (x / 1e6) for x in pool))
+    print("pool/plain %s, mean %.3f (spread %.3f)" % (" ".join("%.3f" % r for r in ratios),
+                                                     statistics.mean(ratios),
+                                                     max(ratios) - min(ratios)))
+    print("raw logs: %s" % out)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"seconds": a.seconds, "warmup": a.warmup, "rounds": a.rounds,
+                       "results": res, "ratios": ratios}, f, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -352,9 +403,14 @@ def main():
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
                     help="two udpfan binaries, interleaved A B A B: per-CPU-second rates, "
                     "B/A and its spread (no testpmd)")
-    ap.add_argument("--rounds", type=int, default=2, help="--compare: rounds (>= 2)")
+    ap.add_argument("--rounds", type=int, default=2, help="--compare, --pools: rounds (>= 2)")
+    ap.add_argument("--pools", action="store_true",
+                    help="plain N=1 against a pool of 4, interleaved, per CPU-second")
     ap.add_argument("--n", default="1,4", help="--compare: destination counts")
     a = ap.parse_args()
+    if a.pools:
+        pools(a)
+        return
     if a.compare:
         if a.rounds < 2:
             ap.error("--rounds: at least 2, or there is no spread")

@@ -554,6 +554,129 @@ def case_two_egress_ports():
     check_frames(udp, expected(meta, dl[:2]))
 
 
+
+# ---- pools (docs/configuration.md#pools): the member of each datagram computed here from
+# the documented rendezvous hash, independently of lib/plan/uf_pool.c ----
+
+M64 = (1 << 64) - 1
+
+
+def mix64(x):
+    x &= M64
+    x ^= x >> 33
+    x = (x * 0xff51afd7ed558ccd) & M64
+    x ^= x >> 33
+    x = (x * 0xc4ceb9fe1a85ec53) & M64
+    x ^= x >> 33
+    return x
+
+
+def pool_member(members, sender_ip, sport=None):
+    """the index (in members) that hash-sender picks for a sender, every member up"""
+    key = int(ipaddress.IPv4Address(sender_ip)) << 16
+    if sport is not None:
+        key |= sport
+    buckets = 1 << max(12, (len(members) * 64 - 1).bit_length())
+    b = mix64(key) & 0xffffffff & (buckets - 1)
+    hb = mix64(b + 0x9e3779b97f4a7c15)
+    best, win = -1, None
+    for i, d in enumerate(members):
+        mid = mix64((int(ipaddress.IPv4Address(d["ip"])) << 32) | (d["udp_port"] << 16) | 0)
+        w = mix64(mid ^ hb)
+        if w > best:
+            best, win = w, i
+    return win
+
+
+def pool_config(wd, plain, members, balance, sample=1):
+    cfg = config(wd, [plain])
+    ml = "\n".join("        - { %s }" % ", ".join(
+        "%s: %s" % (k, ('"%s"' % v) if k == "mac" else v) for k, v in m.items())
+        for m in members)
+    pool = ("  - sample: %d\n    pool:\n      balance: %s\n      members:\n%s\n"
+            % (sample, balance, ml))
+    return cfg.replace("\nforward", "\n" + pool + "forward", 1) if "\nforward" in cfg \
+        else cfg.replace("stats:", pool + "stats:", 1)
+
+
+def pool_frames(senders, n):
+    frames, fm = [], []
+    for i in range(n):
+        src = senders[i % len(senders)]
+        payload = seq_payload(i, 20 + i % 50)
+        frames.append(udp_frame(PORT_MAC, SENDER_MAC, src, PORT_IP, 40000 + i, LISTEN, payload,
+                                ident=0x2000 + i))
+        fm.append((src, 40000 + i, payload, 0x2000 + i))
+    return frames, fm
+
+
+def pool_copy(d, src_mode_ip, src, sport, payload, ident):
+    return udp_frame(d["mac"], PORT_MAC, src if d.get("source") == "original" else PORT_IP,
+                     d["ip"], sport, d["udp_port"], payload, ttl=d.get("ttl", 64), ident=ident)
+
+
+def pool_members():
+    ms = dests(4)[1:]
+    for i, m in enumerate(ms):
+        m["udp_port"] = 2055
+        m["ttl"] = 30 + i
+    ms[1]["source"] = "original"
+    return ms
+
+
+def case_pool_hash_sender():
+    """A plain destination and a pool of three: each datagram goes to the plain one and to
+    exactly one member, the one the rendezvous hash of its sender picks, byte for byte."""
+    wd = tmpdir()
+    senders = ["198.18.%d.%d" % (i // 7, 2 + i * 13 % 250) for i in range(24)]
+    frames, fm = pool_frames(senders, 96)
+    write_pcap(wd + "/in.pcap", frames)
+    plain = dests(1)[0]
+    members = pool_members()
+    _, _, objs = run_udpfan(pool_config(wd, plain, members, "hash-sender"), wd)
+    st = final(objs)
+    f = ledger(st)
+    n = len(frames)
+    assert f["forwarded"] == n and f["fanout"] == 2 * n and f["copies_attempted"] == 2 * n, f
+    assert f["pool_failover"] == 0, f
+    want, per = [], [0, 0, 0]
+    for src, sport, payload, ident in fm:
+        want.append(pool_copy(plain, None, src, sport, payload, ident))
+        k = pool_member(members, src)
+        per[k] += 1
+        want.append(pool_copy(members[k], None, src, sport, payload, ident))
+    udp, _ = split_out(wd + "/out.pcap")
+    check_frames(udp, want)
+    assert all(per), "a member got no sender: %s (pick other senders)" % per
+    d = st["destinations"]
+    assert d[1]["state"] == "pool" and [x["tx_ok"] for x in d[2:]] == per, (d, per)
+    assert all(x["pool"] == 1 for x in d[2:]), d
+
+
+def case_pool_round_robin_sampled():
+    """round-robin with sample: 2: one datagram in two reaches the pool, and those go to the
+    members in turn (one worker)."""
+    wd = tmpdir()
+    frames, fm = pool_frames(["198.18.0.2"], 30)
+    write_pcap(wd + "/in.pcap", frames)
+    plain = dests(1)[0]
+    members = pool_members()
+    _, _, objs = run_udpfan(pool_config(wd, plain, members, "round-robin", sample=2), wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["forwarded"] == 30 and f["fanout"] == 60 and f["sampled_out"] == 15, f
+    want, turn = [], 0
+    for i, (src, sport, payload, ident) in enumerate(fm):
+        want.append(pool_copy(plain, None, src, sport, payload, ident))
+        if i % 2 == 0:
+            want.append(pool_copy(members[turn % 3], None, src, sport, payload, ident))
+            turn += 1
+    udp, _ = split_out(wd + "/out.pcap")
+    check_frames(udp, want)
+    d = st["destinations"]
+    assert d[1]["sampled_out"] == 15 and [x["tx_ok"] for x in d[2:]] == [5, 5, 5], d
+
+
 def main():
     s = Suite()
     for n in (1, 2, 8):
@@ -575,6 +698,8 @@ def main():
     s.run(case_ring_full)
     s.run(case_null_egress)
     s.run(case_two_egress_ports)
+    s.run(case_pool_hash_sender)
+    s.run(case_pool_round_robin_sampled)
     s.finish()
 
 

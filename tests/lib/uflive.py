@@ -106,12 +106,14 @@ class Sink:
 
 
 def send(tb, count, rate, port=5000, size=32, flows=1, sport=41000, dst=FWD_IP, ns=None,
-         start_seq=0, wait=True, bind="", gso=0):
+         start_seq=0, wait=True, bind="", gso=0, bind_count=1):
     argv = [PY, os.path.join(TOOLS, "udp_send.py"), "--dst", dst, "--port", str(port),
             "--count", str(count), "--rate", str(rate), "--size", str(size), "--flows",
             str(flows), "--sport", str(sport), "--start-seq", str(start_seq)]
     if bind:
         argv += ["--bind", bind]
+    if bind_count > 1:
+        argv += ["--bind-count", str(bind_count)]
     if gso:
         argv += ["--gso", str(gso)]
     p = tb.popen(ns or tb.ns_src, argv, stdout=subprocess.PIPE, text=True)

@@ -20,20 +20,28 @@ def main():
     ap.add_argument("--flows", type=int, default=1, help="source ports sport..sport+flows-1")
     ap.add_argument("--start-seq", type=int, default=0)
     ap.add_argument("--bind", default="", help="source address")
+    ap.add_argument("--bind-count", type=int, default=1,
+                    help="with --bind: that many consecutive source addresses, a socket "
+                         "each (x --flows), the datagrams in turn over them")
     ap.add_argument("--gso", type=int, default=0,
                     help="datagrams per send call, joined by UDP_SEGMENT (GSO): the kernel "
                          "splits them where the device cannot carry them whole")
     args = ap.parse_args()
 
     socks = []
-    for i in range(args.flows):
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
-        if args.sport or args.bind:
-            s.bind((args.bind, args.sport + i if args.sport else 0))
-        if args.gso > 1:
-            s.setsockopt(socket.SOL_UDP, UDP_SEGMENT, max(args.size, 8))
-        socks.append(s)
+    binds = [args.bind]
+    if args.bind and args.bind_count > 1:
+        first = struct.unpack("!I", socket.inet_aton(args.bind))[0]
+        binds = [socket.inet_ntoa(struct.pack("!I", first + k)) for k in range(args.bind_count)]
+    for addr in binds:
+        for i in range(args.flows):
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+            if args.sport or addr:
+                s.bind((addr, args.sport + i if args.sport else 0))
+            if args.gso > 1:
+                s.setsockopt(socket.SOL_UDP, UDP_SEGMENT, max(args.size, 8))
+            socks.append(s)
     pad = bytes(max(args.size, 8) - 8)
     step = max(args.gso, 1)
     t0 = time.monotonic()
@@ -42,7 +50,7 @@ def main():
         k = min(step, args.count - n)
         buf = b"".join(struct.pack("<Q", args.start_seq + n + i) + pad for i in range(k))
         try:
-            socks[(n // step) % args.flows].sendto(buf, (args.dst, args.port))
+            socks[(n // step) % len(socks)].sendto(buf, (args.dst, args.port))
             sent += k
         except OSError:
             errors += k

@@ -244,7 +244,9 @@ make_cfg(char *buf, size_t len, const char *section, const char *key, const char
 static bool
 testable(const struct uf_cfg_key *k)
 {
-	return k->section[0] != '\0' && strcmp(k->section, "rules[]") != 0;
+	/* rules and pools need a list around them: test_config covers them */
+	return k->section[0] != '\0' && strcmp(k->section, "rules[]") != 0 &&
+	       strcmp(k->section, "destinations[].pool") != 0;
 }
 
 static void *

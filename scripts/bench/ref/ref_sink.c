@@ -38,7 +38,8 @@ static struct {
 
 static uint64_t *seen;
 static uint64_t max_seq_slots;
-static unsigned int seq_off; /* --seq-offset: 24 behind a NetFlow v5 header (udpfan-gen --netflow-v5) */
+static unsigned int
+		seq_off; /* --seq-offset: 24 behind a NetFlow v5 header (udpfan-gen --netflow-v5) */
 
 static void
 count(const uint8_t *p, unsigned int len)
