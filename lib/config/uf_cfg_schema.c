@@ -353,31 +353,51 @@ parse_listen(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yam
 	return uf_cfg_walk_map(p, v, kp, "listen", base);
 }
 
+/*
+ * A destinations list: its items appended to cfg->dests, for listener st->lis (-1: the
+ * top-level list of the `listen:` form, listener 0). kp names the list in messages.
+ */
 static int
-parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
-	    const char *kp, void *base)
+parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf_config *cfg)
 {
-	struct uf_config *cfg = base;
 	struct uf_cfg_state *st = p->st;
+	struct uf_cfg_dest *nd;
+	yaml_node_t **np;
 	yaml_node_item_t *it;
-	char ip[64];
-	int i;
+	char ip[96];
+	int i, n, first = cfg->n_dests;
 
-	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &cfg->n_dests) < 0)
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &n) < 0)
 		return -1;
-	st->have_dests = true;
-	cfg->dests = calloc(RTE_MAX(cfg->n_dests, 1), sizeof(*cfg->dests));
-	st->dest_port = calloc(RTE_MAX(cfg->n_dests, 1), sizeof(*st->dest_port));
-	if (cfg->dests == NULL || st->dest_port == NULL)
+	if (first + n > UF_MAX_DESTS) {
+		uf_cfg_perr(p, v, kp, "%d destinations in all: at most %d", first + n,
+			    UF_MAX_DESTS);
 		return -1;
+	}
+	nd = realloc(cfg->dests, (size_t)RTE_MAX(first + n, 1) * sizeof(*cfg->dests));
+	if (nd == NULL)
+		return -1;
+	cfg->dests = nd;
+	np = realloc(st->dest_port, (size_t)RTE_MAX(first + n, 1) * sizeof(*st->dest_port));
+	if (np == NULL)
+		return -1;
+	st->dest_port = np;
+	memset(cfg->dests + first, 0, (size_t)n * sizeof(*cfg->dests));
+	memset(st->dest_port + first, 0, (size_t)n * sizeof(*st->dest_port));
+	cfg->n_dests = first + n;
+	if (st->lis >= 0) {
+		cfg->listeners[st->lis].first_dest = (uint16_t)first;
+		cfg->listeners[st->lis].n_dests = (uint16_t)n;
+	}
 	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
 		yaml_node_t *dn = yaml_document_get_node(p->doc, *it);
-		struct uf_cfg_dest *d = &cfg->dests[i];
+		struct uf_cfg_dest *d = &cfg->dests[first + i];
 
-		snprintf(ip, sizeof(ip), "destinations[%d]", i);
-		st->item = i;
+		snprintf(ip, sizeof(ip), "%s[%d]", kp, i);
+		st->item = first + i;
 		uf_cfg_apply_defaults("destinations[]", d);
 		d->pos = uf_cfg_pos_of(dn);
+		d->listener = (uint8_t)RTE_MAX(st->lis, 0);
 		if (uf_cfg_walk_map(p, dn, ip, "destinations[]", d) < 0)
 			return -1;
 		if (d->ip == 0 || d->udp_port == 0) {
@@ -389,26 +409,46 @@ parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 }
 
 static int
-parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
 	    const char *kp, void *base)
 {
-	struct uf_config *cfg = base;
-	yaml_node_item_t *it;
-	char ip[64];
-	int i;
+	p->st->have_dests = true;
+	return parse_dest_list(p, v, kp, base);
+}
 
-	if (uf_cfg_get_list(p, v, kp, UF_MAX_RULES, &cfg->n_rules) < 0)
+/* A rules list, appended to cfg->rules for listener st->lis (-1: the top-level list). */
+static int
+parse_rule_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf_config *cfg)
+{
+	struct uf_cfg_rule *nr;
+	yaml_node_item_t *it;
+	char ip[96];
+	int i, n, first = cfg->n_rules;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_RULES, &n) < 0)
 		return -1;
-	cfg->rules = calloc(RTE_MAX(cfg->n_rules, 1), sizeof(*cfg->rules));
-	if (cfg->rules == NULL)
+	if (first + n > UF_MAX_RULES) {
+		uf_cfg_perr(p, v, kp, "%d rules in all: at most %d", first + n, UF_MAX_RULES);
 		return -1;
+	}
+	nr = realloc(cfg->rules, (size_t)RTE_MAX(first + n, 1) * sizeof(*cfg->rules));
+	if (nr == NULL)
+		return -1;
+	cfg->rules = nr;
+	memset(cfg->rules + first, 0, (size_t)n * sizeof(*cfg->rules));
+	cfg->n_rules = first + n;
+	if (p->st->lis >= 0) {
+		cfg->listeners[p->st->lis].first_rule = (uint16_t)first;
+		cfg->listeners[p->st->lis].n_rules = (uint16_t)n;
+	}
 	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
 		yaml_node_t *rn = yaml_document_get_node(p->doc, *it);
-		struct uf_cfg_rule *r = &cfg->rules[i];
+		struct uf_cfg_rule *r = &cfg->rules[first + i];
 
-		snprintf(ip, sizeof(ip), "rules[%d]", i);
-		p->st->item = i;
+		snprintf(ip, sizeof(ip), "%s[%d]", kp, i);
+		p->st->item = first + i;
 		r->pos = uf_cfg_pos_of(rn);
+		r->listener = (uint8_t)RTE_MAX(p->st->lis, 0);
 		if (uf_cfg_walk_map(p, rn, ip, "rules[]", r) < 0)
 			return -1;
 		if (uf_cfg_map_get(p, rn, "from") == NULL || r->n_to == 0) {
@@ -416,6 +456,91 @@ parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 			return -1;
 		}
 	}
+	return 0;
+}
+
+static int
+parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	    const char *kp, void *base)
+{
+	p->st->have_rules = true;
+	return parse_rule_list(p, v, kp, base);
+}
+
+/* listeners[].port: a port name, resolved once every port is known */
+static int
+parse_lis_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	       const char *kp, void *base __rte_unused)
+{
+	if (uf_cfg_scalar(p, v, kp) == NULL)
+		return -1;
+	p->st->lis_port[p->st->lis] = v;
+	return 0;
+}
+
+static int
+parse_lis_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	     const char *kp, void *base)
+{
+	struct uf_cfg_listener *l = base;
+
+	if (uf_cfg_get_ipv4(p, v, kp, &l->ip) < 0)
+		return -1;
+	l->has_ip = true;
+	l->ip_pos = uf_cfg_pos_of(v);
+	return 0;
+}
+
+/* listeners[].destinations and .rules: appended to the top-level arrays */
+static int
+parse_lis_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base __rte_unused)
+{
+	return parse_dest_list(p, v, kp, p->st->cfg);
+}
+
+static int
+parse_lis_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base __rte_unused)
+{
+	return parse_rule_list(p, v, kp, p->st->cfg);
+}
+
+static int
+parse_listeners(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+	struct uf_cfg_state *st = p->st;
+	yaml_node_item_t *it;
+	char ip[64];
+	int i;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_LISTENERS, &cfg->n_listeners) < 0)
+		return -1;
+	st->have_listeners = true;
+	st->listeners = v;
+	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+		yaml_node_t *ln = yaml_document_get_node(p->doc, *it);
+		struct uf_cfg_listener *l = &cfg->listeners[i];
+
+		snprintf(ip, sizeof(ip), "listeners[%d]", i);
+		st->lis = i;
+		st->lis_node[i] = ln;
+		l->pos = uf_cfg_pos_of(ln);
+		if (uf_cfg_walk_map(p, ln, ip, "listeners[]", l) < 0)
+			return -1;
+		if (l->name[0] == '\0' || st->lis_port[i] == NULL || l->udp_port == 0 ||
+		    l->n_dests == 0) {
+			uf_cfg_perr(p, ln, ip, "needs %s",
+				    l->name[0] == '\0'       ? "a name"
+				    : st->lis_port[i] == NULL ? "a port (a port name)"
+				    : l->udp_port == 0        ? "a udp_port"
+							      : "destinations (at least one)");
+			return -1;
+		}
+	}
+	st->lis = -1;
 	return 0;
 }
 
@@ -427,6 +552,7 @@ parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 #define PORT(fld) AT(struct uf_cfg_port, fld)
 #define DEST(fld) AT(struct uf_cfg_dest, fld)
 #define RULE(fld) AT(struct uf_cfg_rule, fld)
+#define LIS(fld) AT(struct uf_cfg_listener, fld)
 /* an integer in LO..HI with default DEF */
 #define UINT(l, h, d) .type = UF_CFG_UINT, .lo = (l), .hi = (h), .has_def = true, .def = (d)
 /* an integer in LO..HI that must be given */
@@ -449,6 +575,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "", "listen", CUSTOM(parse_listen), .doc = "where the datagrams arrive" },
 	{ "", "destinations", CUSTOM(parse_dests), .doc = "where the copies go, 1 to 256" },
 	{ "", "rules", CUSTOM(parse_rules), .doc = "sender prefix to destinations, first match" },
+	{ "", "listeners", CUSTOM(parse_listeners),
+	  .doc = "several listeners, each with its destinations and rules (instead of listen)" },
 	{ "", "forward", .type = UF_CFG_MAP, .doc = "how copies are built and sent" },
 	{ "", "stats", .type = UF_CFG_MAP, .doc = "stats interval and JSON output" },
 	{ "", "arp", .type = UF_CFG_MAP, .doc = "neighbour resolution timers" },
@@ -523,6 +651,23 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "sender prefix" },
 	{ "rules[]", "to", CUSTOM(parse_to), .doc_type = "list of integers",
 	  .doc = "destination indexes" },
+
+	{ "listeners[]", "name", LIS(name), .type = UF_CFG_STR, .doc_default = "required",
+	  .doc = "the listener's name in stats and messages" },
+	{ "listeners[]", "port", CUSTOM(parse_lis_port), .doc_type = "port name",
+	  .doc_default = "required", .doc_range = "an existing `ports[].name`",
+	  .doc = "the port that receives" },
+	{ "listeners[]", "udp_port", LIS(udp_port), UINT_REQ(1, 65535),
+	  .doc = "the UDP port fanned out" },
+	{ "listeners[]", "ip", CUSTOM(parse_lis_ip), .doc_type = "IPv4 address",
+	  .doc_default = "the port's IP", .doc_range = "on the port's subnet, no other port's IP",
+	  .doc = "the address it listens on" },
+	{ "listeners[]", "destinations", CUSTOM(parse_lis_dests),
+	  .doc_type = "list of destinations", .doc_default = "required",
+	  .doc = "its destinations: the keys of `destinations[]`" },
+	{ "listeners[]", "rules", CUSTOM(parse_lis_rules), .doc_type = "list of rules",
+	  .doc_default = "none", .doc = "its rules: the keys of `rules[]`, `to` indexing its "
+					 "destinations" },
 
 	{ "forward", "udp_checksum", CFG(fwd.udp_checksum), ENUM(cksum_modes, UF_CKSUM_COMPUTE),
 	  .doc = "derive the UDP checksum, or send none" },
