@@ -99,6 +99,7 @@ struct uf_worker {
 	/* ---- written by this worker only ---- */
 	struct uf_lcore_ctr ctr;
 	struct uf_dest_ctr dctr[UF_MAX_DESTS];
+	struct uf_lis_ctr lctr[UF_MAX_LISTENERS]; /* several listeners only */
 	uint32_t sample_ctr[UF_MAX_DESTS];
 	int paused; /* acknowledges uf_shared.pause (__atomic) */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
