@@ -533,7 +533,7 @@ parse_listeners(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, 
 		if (l->name[0] == '\0' || st->lis_port[i] == NULL || l->udp_port == 0 ||
 		    l->n_dests == 0) {
 			uf_cfg_perr(p, ln, ip, "needs %s",
-				    l->name[0] == '\0'       ? "a name"
+				    l->name[0] == '\0'        ? "a name"
 				    : st->lis_port[i] == NULL ? "a port (a port name)"
 				    : l->udp_port == 0        ? "a udp_port"
 							      : "destinations (at least one)");
@@ -653,7 +653,7 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "destination indexes" },
 
 	{ "listeners[]", "name", LIS(name), .type = UF_CFG_STR, .doc_default = "required",
-	  .doc = "the listener's name in stats and messages" },
+	  .doc_range = "1..31 characters", .doc = "the listener's name in stats and messages" },
 	{ "listeners[]", "port", CUSTOM(parse_lis_port), .doc_type = "port name",
 	  .doc_default = "required", .doc_range = "an existing `ports[].name`",
 	  .doc = "the port that receives" },
@@ -664,10 +664,12 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "the address it listens on" },
 	{ "listeners[]", "destinations", CUSTOM(parse_lis_dests),
 	  .doc_type = "list of destinations", .doc_default = "required",
+	  .doc_range = "1..256 in all listeners",
 	  .doc = "its destinations: the keys of `destinations[]`" },
 	{ "listeners[]", "rules", CUSTOM(parse_lis_rules), .doc_type = "list of rules",
-	  .doc_default = "none", .doc = "its rules: the keys of `rules[]`, `to` indexing its "
-					 "destinations" },
+	  .doc_default = "none", .doc_range = "0..4096 in all listeners",
+	  .doc = "its rules: the keys of `rules[]`, `to` indexing its "
+		 "destinations" },
 
 	{ "forward", "udp_checksum", CFG(fwd.udp_checksum), ENUM(cksum_modes, UF_CKSUM_COMPUTE),
 	  .doc = "derive the UDP checksum, or send none" },

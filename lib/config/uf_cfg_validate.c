@@ -43,12 +43,14 @@ validate_required(struct uf_cfg_pctx *p, yaml_node_t *root)
 			uf_cfg_perr(p, st->listeners, "listeners",
 				    "listeners and the top-level %s exclude each other: put the "
 				    "destinations and rules inside each listener",
-				    st->have_listen ? "listen" : st->have_dests ? "destinations"
-										 : "rules");
+				    st->have_listen  ? "listen"
+				    : st->have_dests ? "destinations"
+						     : "rules");
 			return -1;
 		}
 		if (cfg->n_listeners == 0) {
-			uf_cfg_perr(p, st->listeners, "listeners", "at least one listener is required");
+			uf_cfg_perr(p, st->listeners, "listeners",
+				    "at least one listener is required");
 			return -1;
 		}
 		return 0;
@@ -268,8 +270,7 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 		const struct uf_cfg_dest *e = &cfg->dests[j];
 
 		if (e->listener == d->listener && e->ip == d->ip && e->udp_port == d->udp_port &&
-		    e->port == d->port &&
-		    e->source == d->source && e->source_ip == d->source_ip) {
+		    e->port == d->port && e->source == d->source && e->source_ip == d->source_ip) {
 			uf_cfg_perr_pos(p, &d->pos, key, "%s:%u is also %s[%d]",
 					uf_ip_str(d->ip, a), d->udp_port, list, j - l->first_dest);
 			return -1;

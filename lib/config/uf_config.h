@@ -75,9 +75,6 @@ struct uf_cfg_rule {
 	struct uf_cfg_pos pos;
 };
 
-/* listeners: at most this many (a listener index fits the classifier's uint8_t maps) */
-#define UF_MAX_LISTENERS 16
-
 /*
  * One listener: the datagrams to (ip, udp_port) on a port, with its own destinations and
  * rules (docs/configuration.md#listeners). `listen:` is the one-listener form: listener 0,

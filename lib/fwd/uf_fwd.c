@@ -56,13 +56,14 @@ rx_tail(struct uf_worker *w, struct rte_mbuf **ctl, uint16_t nc, struct rte_mbuf
 }
 
 /* the listener counters a fan-out pass moves, read from the worker's totals around it */
-#define LIS_DELTA(X)                                                                     \
-	X(forwarded, ctr.forwarded) X(fanout, ctr.fanout) X(sampled_out, ctr.sampled_out) \
-	X(copies_attempted, ctr.copies_attempted)                                         \
-	X(drop_no_rule, ctr.drop[UF_DROP_NO_RULE])                                        \
-	X(drop_too_big, ctr.drop[UF_DROP_TOO_BIG])                                        \
-	X(drop_no_neighbor, ctr.drop[UF_DROP_NO_NEIGHBOR])                                \
-	X(drop_nombuf, ctr.drop[UF_DROP_NOMBUF])
+#define LIS_DELTA(X)                                                                            \
+	X(forwarded, ctr.forwarded)                                                             \
+	X(fanout, ctr.fanout) X(sampled_out, ctr.sampled_out) X(copies_attempted,               \
+								ctr.copies_attempted)           \
+			X(drop_no_rule, ctr.drop[UF_DROP_NO_RULE]) X(drop_too_big,              \
+								     ctr.drop[UF_DROP_TOO_BIG]) \
+					X(drop_no_neighbor, ctr.drop[UF_DROP_NO_NEIGHBOR])      \
+							X(drop_nombuf, ctr.drop[UF_DROP_NOMBUF])
 
 /*
  * A burst on a port of a plan with several listeners (docs/architecture.md#listeners): the
@@ -109,9 +110,9 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		v = uf_classify_dp_ex(f, m->data_len, m->ol_flags, pid, &in[nf], &why, true);
 		if (likely(v == UF_V_FORWARD)) {
 			/* the UDP header ends where the payload starts */
-			li = uf_plan_listener(
-					plan, pi, uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST),
-					uf_rd16(f + in[nf].payload_off - UF_UDP_HDR + UF_UDP_DPORT));
+			li = uf_plan_listener(plan, pi, uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST),
+					      uf_rd16(f + in[nf].payload_off - UF_UDP_HDR +
+						      UF_UDP_DPORT));
 			if (unlikely(li < 0)) {
 				w->ctr.drop[UF_DROP_NOT_FOR_US]++;
 				drop[nd++] = m;

@@ -125,7 +125,7 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
  *   fanout == copies_attempted + sampled_out;  copies_attempted == tx_ok + tx_drop
  * tx_ok and tx_drop are its destinations' sums, filled in by the reader.
  */
-#define UF_LIS_COUNTERS(X)                                                                \
+#define UF_LIS_COUNTERS(X)                                                                 \
 	X(rx, "datagrams to the listener's IP and UDP port that passed the frame checks")  \
 	X(forwarded, "its datagrams accepted for fan-out")                                 \
 	X(fanout, "its datagram x destination pairs planned")                              \
