@@ -55,15 +55,21 @@ rx_tail(struct uf_worker *w, struct rte_mbuf **ctl, uint16_t nc, struct rte_mbuf
 		rte_pktmbuf_free_bulk(drop, nd);
 }
 
-/* the listener counters a fan-out pass moves, read from the worker's totals around it */
-#define LIS_DELTA(X)                                                                            \
-	X(forwarded, ctr.forwarded)                                                             \
-	X(fanout, ctr.fanout) X(sampled_out, ctr.sampled_out) X(copies_attempted,               \
-								ctr.copies_attempted)           \
-			X(drop_no_rule, ctr.drop[UF_DROP_NO_RULE]) X(drop_too_big,              \
-								     ctr.drop[UF_DROP_TOO_BIG]) \
-					X(drop_no_neighbor, ctr.drop[UF_DROP_NO_NEIGHBOR])      \
-							X(drop_nombuf, ctr.drop[UF_DROP_NOMBUF])
+/* the worker's totals that a fan-out pass moves, as listener counters (rx, tx_ok and tx_drop
+ * stay 0: counted at classification, and derived from the destinations) */
+static inline void
+lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->forwarded = w->ctr.forwarded;
+	c->fanout = w->ctr.fanout;
+	c->sampled_out = w->ctr.sampled_out;
+	c->copies_attempted = w->ctr.copies_attempted;
+	c->drop_no_rule = w->ctr.drop[UF_DROP_NO_RULE];
+	c->drop_too_big = w->ctr.drop[UF_DROP_TOO_BIG];
+	c->drop_no_neighbor = w->ctr.drop[UF_DROP_NO_NEIGHBOR];
+	c->drop_nombuf = w->ctr.drop[UF_DROP_NOMBUF];
+}
 
 /*
  * A burst on a port of a plan with several listeners (docs/architecture.md#listeners): the
@@ -157,15 +163,16 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 
 			if (cn == 0)
 				continue;
-#define LIS_BEFORE(lf, wf) const uint64_t b_##lf = w->wf;
-#define LIS_AFTER(lf, wf) lc->lf += w->wf - b_##lf;
 			{
-				LIS_DELTA(LIS_BEFORE)
+				struct uf_lis_ctr b, e;
+
+				lis_take(w, &b);
 				uf_fanout_burst(w, &plan->lis[l], sp + first, sip + first, cn);
-				LIS_DELTA(LIS_AFTER)
+				lis_take(w, &e);
+#define LIS_ADD(f, h) lc->f += e.f - b.f;
+				UF_LIS_COUNTERS(LIS_ADD)
+#undef LIS_ADD
 			}
-#undef LIS_BEFORE
-#undef LIS_AFTER
 		}
 	}
 	rx_tail(w, ctl, nc, drop, nd);
