@@ -118,9 +118,7 @@ uf_plan_build(const struct uf_plan_input *in)
 	off_sets = off_dests + (size_t)cfg->n_dests * sizeof(struct uf_dest_rt);
 	off_lis = RTE_ALIGN_CEIL(off_sets + (size_t)n_sets * sizeof(struct uf_set),
 				 RTE_CACHE_LINE_SIZE);
-	off_maps = off_lis +
-		   (n_lis > 1 ? (size_t)n_lis * RTE_ALIGN_CEIL(sizeof(*plan), RTE_CACHE_LINE_SIZE)
-			      : 0);
+	off_maps = off_lis + (n_lis > 1 ? (size_t)n_lis * sizeof(*plan) : 0);
 	off_members = off_maps + (size_t)n_maps * (UINT16_MAX + 1);
 	total = off_members + (size_t)n_members * sizeof(uint16_t);
 
@@ -209,10 +207,7 @@ uf_plan_build(const struct uf_plan_input *in)
 	n_sets = 0;
 	for (l = 0; l < n_lis; l++) {
 		const struct uf_cfg_listener *cl = &cfg->listeners[l];
-		struct uf_plan *lp =
-				(struct uf_plan *)(mem + off_lis +
-						   (size_t)l * RTE_ALIGN_CEIL(sizeof(*plan),
-									      RTE_CACHE_LINE_SIZE));
+		struct uf_plan *lp = &plan->lis[l];
 
 		lp->version = plan->version;
 		lp->n_dests = plan->n_dests;
