@@ -69,6 +69,7 @@ FAMILIES = {
     "port.pkt_socket": ("udpfan_port_pkt_socket", ("port", "name")),
     "lcore": ("udpfan_lcore_{key}", ("lcore",)),
     "destination": ("udpfan_destination_{key}", ("index", "ip", "udp_port", "port")),
+    "listener": ("udpfan_listener_{key}", ("index", "ip", "udp_port", "port")),
 }
 DEST_LABELS = FAMILIES["destination"][1]
 

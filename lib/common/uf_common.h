@@ -25,6 +25,8 @@ extern int uf_logtype;
 #define UF_MAX_PORTS 16
 #define UF_MAX_WORKERS 64
 #define UF_MAX_DESTS 256
+/* listeners: at most this many (a listener index fits the classifier's uint8_t maps) */
+#define UF_MAX_LISTENERS 16
 #define UF_MAX_RULES 4096
 #define UF_MAX_BURST 64
 #define UF_NAME_MAX 32

@@ -85,10 +85,24 @@ rule_item(const struct uf_config *c, int i)
 	return &c->rules[i];
 }
 
+/* the `listen:` form's one listener is listen.*, compared there */
+static int
+n_listeners(const struct uf_config *c)
+{
+	return c->listeners_form ? c->n_listeners : 0;
+}
+
+static const void *
+listener_item(const struct uf_config *c, int i)
+{
+	return &c->listeners[i];
+}
+
 static const struct list_desc lists[] = {
 	{ "ports", n_ports, port_item, NULL, NULL },
 	{ "destinations", n_dests, dest_item, dest_match, dest_label },
 	{ "rules", n_rules, rule_item, NULL, NULL },
+	{ "listeners", n_listeners, listener_item, NULL, NULL },
 };
 
 bool
@@ -173,7 +187,7 @@ diff_list(const struct uf_cfg_key *top, const struct list_desc *l, const struct 
 	  const struct uf_config *nw, struct uf_cfg_diff *d)
 {
 	int no = l->count(old), nn = l->count(nw), i, j;
-	bool kept[UF_MAX_DESTS + UF_MAX_RULES + UF_MAX_PORTS] = { false };
+	bool kept[UF_MAX_DESTS + UF_MAX_RULES + UF_MAX_PORTS + UF_MAX_LISTENERS] = { false };
 	char sec[64], path[96];
 
 	snprintf(sec, sizeof(sec), "%s[]", l->name);

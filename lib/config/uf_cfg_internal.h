@@ -29,6 +29,13 @@ struct uf_cfg_state {
 	int item;                 /* index of the list item being walked */
 	int next_member;          /* dests[] index of the next pool member */
 	bool have_ports, have_listen, have_dests;
+	/* listeners: each one's mapping and port key; the destinations and rules keys met
+	 * while walking one (their items are appended to cfg->dests and cfg->rules) */
+	bool have_listeners, have_rules;
+	yaml_node_t *listeners;
+	yaml_node_t *lis_node[UF_MAX_LISTENERS];
+	yaml_node_t *lis_port[UF_MAX_LISTENERS];
+	int lis; /* the listener being walked, -1: none */
 };
 
 /* One parse: the document, where errors go, and the walk's state. */

@@ -452,49 +452,77 @@ parse_listen(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yam
 	return uf_cfg_walk_map(p, v, kp, "listen", base);
 }
 
+/*
+ * A destinations list: its items appended to cfg->dests, for listener st->lis (-1: the
+ * top-level list of the `listen:` form, listener 0). kp names the list in messages.
+ */
 static int
-parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
-	    const char *kp, void *base)
+parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf_config *cfg)
 {
-	struct uf_config *cfg = base;
 	struct uf_cfg_state *st = p->st;
+	struct uf_cfg_dest *nd;
+	yaml_node_t **np;
 	yaml_node_item_t *it;
-	char ip[64];
-	int i;
+	char ip[96];
+	int i, n, n_members, first = cfg->n_dests;
 
-	int n_members;
-
-	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &cfg->n_listed) < 0)
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &n) < 0)
 		return -1;
-	st->have_dests = true;
 	/* pool members take entries after the listed ones: every entry has its template,
-	 * neighbour and counters (docs/configuration.md#pools) */
+	 * neighbour and counters (docs/configuration.md#pools). Pools are for the top-level
+	 * list (the `listen:` form) only, so a list's members follow its own entries. */
+	for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++)
+		if (st->lis >= 0 &&
+		    uf_cfg_map_get(p, yaml_document_get_node(p->doc, *it), "pool") != NULL) {
+			uf_cfg_perr(p, yaml_document_get_node(p->doc, *it), kp,
+				    "pools are not supported inside listeners[] yet: use `listen:` "
+				    "and the top-level destinations for a pool");
+			return -1;
+		}
 	n_members = count_members(p, v);
-	if (cfg->n_listed + n_members > UF_MAX_DESTS) {
-		uf_cfg_perr(p, v, kp, "%d destinations and pool members: at most %d in all",
-			    cfg->n_listed + n_members, UF_MAX_DESTS);
+	if (first + n + n_members > UF_MAX_DESTS) {
+		uf_cfg_perr(p, v, kp, "%d destinations and pool members in all: at most %d",
+			    first + n + n_members, UF_MAX_DESTS);
 		return -1;
 	}
-	cfg->n_dests = cfg->n_listed + n_members;
-	st->next_member = cfg->n_listed;
-	cfg->dests = calloc(RTE_MAX(cfg->n_dests, 1), sizeof(*cfg->dests));
-	st->dest_port = calloc(RTE_MAX(cfg->n_dests, 1), sizeof(*st->dest_port));
-	cfg->pools = calloc(RTE_MAX(cfg->n_listed, 1), sizeof(*cfg->pools));
-	if (cfg->dests == NULL || st->dest_port == NULL || cfg->pools == NULL)
+	if (cfg->pools == NULL) {
+		cfg->pools = calloc(RTE_MAX(n, 1), sizeof(*cfg->pools));
+		if (cfg->pools == NULL)
+			return -1;
+	}
+	nd = realloc(cfg->dests, (size_t)RTE_MAX(first + n + n_members, 1) * sizeof(*cfg->dests));
+	if (nd == NULL)
 		return -1;
+	cfg->dests = nd;
+	np = realloc(st->dest_port,
+		     (size_t)RTE_MAX(first + n + n_members, 1) * sizeof(*st->dest_port));
+	if (np == NULL)
+		return -1;
+	st->dest_port = np;
+	memset(cfg->dests + first, 0, (size_t)(n + n_members) * sizeof(*cfg->dests));
+	memset(st->dest_port + first, 0, (size_t)(n + n_members) * sizeof(*st->dest_port));
+	cfg->n_dests = first + n + n_members;
+	cfg->n_listed = first + n;
+	st->next_member = first + n;
+	if (st->lis >= 0) {
+		cfg->listeners[st->lis].first_dest = (uint16_t)first;
+		cfg->listeners[st->lis].n_dests = (uint16_t)n;
+	}
 	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
 		yaml_node_t *dn = yaml_document_get_node(p->doc, *it);
-		struct uf_cfg_dest *d = &cfg->dests[i];
+		struct uf_cfg_dest *d = &cfg->dests[first + i];
 
-		snprintf(ip, sizeof(ip), "destinations[%d]", i);
-		st->item = i;
+		snprintf(ip, sizeof(ip), "%s[%d]", kp, i);
+		st->item = first + i;
 		uf_cfg_apply_defaults("destinations[]", d);
 		d->pos = uf_cfg_pos_of(dn);
+		d->listener = (uint8_t)RTE_MAX(st->lis, 0);
 		if (uf_cfg_walk_map(p, dn, ip, "destinations[]", d) < 0)
 			return -1;
 		if (d->is_pool) {
 			if (d->ip != 0 || d->udp_port != 0 || d->has_mac ||
-			    st->dest_port[i] != NULL || uf_cfg_map_get(p, dn, "source") != NULL ||
+			    st->dest_port[first + i] != NULL ||
+			    uf_cfg_map_get(p, dn, "source") != NULL ||
 			    uf_cfg_map_get(p, dn, "ttl") != NULL) {
 				uf_cfg_perr(p, dn, ip,
 					    "a pool takes only pool and sample: ip, udp_port, mac, "
@@ -512,26 +540,46 @@ parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 }
 
 static int
-parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
 	    const char *kp, void *base)
 {
-	struct uf_config *cfg = base;
-	yaml_node_item_t *it;
-	char ip[64];
-	int i;
+	p->st->have_dests = true;
+	return parse_dest_list(p, v, kp, base);
+}
 
-	if (uf_cfg_get_list(p, v, kp, UF_MAX_RULES, &cfg->n_rules) < 0)
+/* A rules list, appended to cfg->rules for listener st->lis (-1: the top-level list). */
+static int
+parse_rule_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf_config *cfg)
+{
+	struct uf_cfg_rule *nr;
+	yaml_node_item_t *it;
+	char ip[96];
+	int i, n, first = cfg->n_rules;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_RULES, &n) < 0)
 		return -1;
-	cfg->rules = calloc(RTE_MAX(cfg->n_rules, 1), sizeof(*cfg->rules));
-	if (cfg->rules == NULL)
+	if (first + n > UF_MAX_RULES) {
+		uf_cfg_perr(p, v, kp, "%d rules in all: at most %d", first + n, UF_MAX_RULES);
 		return -1;
+	}
+	nr = realloc(cfg->rules, (size_t)RTE_MAX(first + n, 1) * sizeof(*cfg->rules));
+	if (nr == NULL)
+		return -1;
+	cfg->rules = nr;
+	memset(cfg->rules + first, 0, (size_t)n * sizeof(*cfg->rules));
+	cfg->n_rules = first + n;
+	if (p->st->lis >= 0) {
+		cfg->listeners[p->st->lis].first_rule = (uint16_t)first;
+		cfg->listeners[p->st->lis].n_rules = (uint16_t)n;
+	}
 	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
 		yaml_node_t *rn = yaml_document_get_node(p->doc, *it);
-		struct uf_cfg_rule *r = &cfg->rules[i];
+		struct uf_cfg_rule *r = &cfg->rules[first + i];
 
-		snprintf(ip, sizeof(ip), "rules[%d]", i);
-		p->st->item = i;
+		snprintf(ip, sizeof(ip), "%s[%d]", kp, i);
+		p->st->item = first + i;
 		r->pos = uf_cfg_pos_of(rn);
+		r->listener = (uint8_t)RTE_MAX(p->st->lis, 0);
 		if (uf_cfg_walk_map(p, rn, ip, "rules[]", r) < 0)
 			return -1;
 		if (uf_cfg_map_get(p, rn, "from") == NULL || r->n_to == 0) {
@@ -539,6 +587,91 @@ parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 			return -1;
 		}
 	}
+	return 0;
+}
+
+static int
+parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	    const char *kp, void *base)
+{
+	p->st->have_rules = true;
+	return parse_rule_list(p, v, kp, base);
+}
+
+/* listeners[].port: a port name, resolved once every port is known */
+static int
+parse_lis_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	       const char *kp, void *base __rte_unused)
+{
+	if (uf_cfg_scalar(p, v, kp) == NULL)
+		return -1;
+	p->st->lis_port[p->st->lis] = v;
+	return 0;
+}
+
+static int
+parse_lis_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	     const char *kp, void *base)
+{
+	struct uf_cfg_listener *l = base;
+
+	if (uf_cfg_get_ipv4(p, v, kp, &l->ip) < 0)
+		return -1;
+	l->has_ip = true;
+	l->ip_pos = uf_cfg_pos_of(v);
+	return 0;
+}
+
+/* listeners[].destinations and .rules: appended to the top-level arrays */
+static int
+parse_lis_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base __rte_unused)
+{
+	return parse_dest_list(p, v, kp, p->st->cfg);
+}
+
+static int
+parse_lis_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base __rte_unused)
+{
+	return parse_rule_list(p, v, kp, p->st->cfg);
+}
+
+static int
+parse_listeners(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+	struct uf_cfg_state *st = p->st;
+	yaml_node_item_t *it;
+	char ip[64];
+	int i;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_LISTENERS, &cfg->n_listeners) < 0)
+		return -1;
+	st->have_listeners = true;
+	st->listeners = v;
+	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+		yaml_node_t *ln = yaml_document_get_node(p->doc, *it);
+		struct uf_cfg_listener *l = &cfg->listeners[i];
+
+		snprintf(ip, sizeof(ip), "listeners[%d]", i);
+		st->lis = i;
+		st->lis_node[i] = ln;
+		l->pos = uf_cfg_pos_of(ln);
+		if (uf_cfg_walk_map(p, ln, ip, "listeners[]", l) < 0)
+			return -1;
+		if (l->name[0] == '\0' || st->lis_port[i] == NULL || l->udp_port == 0 ||
+		    l->n_dests == 0) {
+			uf_cfg_perr(p, ln, ip, "needs %s",
+				    l->name[0] == '\0'        ? "a name"
+				    : st->lis_port[i] == NULL ? "a port (a port name)"
+				    : l->udp_port == 0        ? "a udp_port"
+							      : "destinations (at least one)");
+			return -1;
+		}
+	}
+	st->lis = -1;
 	return 0;
 }
 
@@ -633,6 +766,32 @@ same_rule_to(const void *a, const void *b)
 	return x->n_to == y->n_to && memcmp(x->to, y->to, x->n_to * sizeof(*x->to)) == 0;
 }
 
+/* listeners[] (uf_cfg_diff.c matches them by position): the port and the address; their
+ * destinations and rules are items of the flat lists, compared there. Every listener key
+ * needs a restart: its rte_flow rule is made when the port starts. */
+static bool
+same_lis_port(const void *a, const void *b)
+{
+	return ((const struct uf_cfg_listener *)a)->port ==
+	       ((const struct uf_cfg_listener *)b)->port;
+}
+
+static bool
+same_lis_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_listener *x = a, *y = b;
+
+	return x->has_ip == y->has_ip && x->ip == y->ip;
+}
+
+static bool
+same_in_flat_lists(const void *a, const void *b)
+{
+	(void)a;
+	(void)b;
+	return true;
+}
+
 static bool
 same_stats_json(const void *a, const void *b)
 {
@@ -649,6 +808,7 @@ same_stats_json(const void *a, const void *b)
 #define DEST(fld) AT(struct uf_cfg_dest, fld)
 #define RULE(fld) AT(struct uf_cfg_rule, fld)
 #define POOL(fld) AT(struct uf_cfg_pool, fld)
+#define LIS(fld) AT(struct uf_cfg_listener, fld)
 /* an integer in LO..HI with default DEF */
 #define UINT(l, h, d) .type = UF_CFG_UINT, .lo = (l), .hi = (h), .has_def = true, .def = (d)
 /* an integer in LO..HI that must be given */
@@ -674,6 +834,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "where the copies go, 1 to 256" },
 	{ "", "rules", CUSTOM(parse_rules), .hot = true,
 	  .doc = "sender prefix to destinations, first match" },
+	{ "", "listeners", CUSTOM(parse_listeners),
+	  .doc = "several listeners, each with its destinations and rules (instead of listen)" },
 	{ "", "forward", .type = UF_CFG_MAP, .hot = true, .doc = "how copies are built and sent" },
 	{ "", "stats", .type = UF_CFG_MAP, .hot = true, .doc = "stats interval and JSON output" },
 	{ "", "arp", .type = UF_CFG_MAP, .hot = true, .doc = "neighbour resolution timers" },
@@ -765,6 +927,28 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc_type = "IPv4 prefix", .doc = "sender prefix" },
 	{ "rules[]", "to", CUSTOM(parse_to), .hot = true, .same = same_rule_to,
 	  .doc_type = "list of integers", .doc = "destination indexes" },
+
+	{ "listeners[]", "name", LIS(name), .type = UF_CFG_STR, .doc_default = "required",
+	  .doc_range = "1..31 characters", .doc = "the listener's name in stats and messages" },
+	{ "listeners[]", "port", CUSTOM(parse_lis_port), .same = same_lis_port,
+	  .doc_type = "port name",
+	  .doc_default = "required", .doc_range = "an existing `ports[].name`",
+	  .doc = "the port that receives" },
+	{ "listeners[]", "udp_port", LIS(udp_port), UINT_REQ(1, 65535),
+	  .doc = "the UDP port fanned out" },
+	{ "listeners[]", "ip", CUSTOM(parse_lis_ip), .same = same_lis_ip,
+	  .doc_type = "IPv4 address",
+	  .doc_default = "the port's IP", .doc_range = "on the port's subnet, no other port's IP",
+	  .doc = "the address it listens on" },
+	{ "listeners[]", "destinations", CUSTOM(parse_lis_dests), .same = same_in_flat_lists,
+	  .doc_type = "list of destinations", .doc_default = "required",
+	  .doc_range = "1..256 in all listeners",
+	  .doc = "its destinations: the keys of `destinations[]`" },
+	{ "listeners[]", "rules", CUSTOM(parse_lis_rules), .same = same_in_flat_lists,
+	  .doc_type = "list of rules",
+	  .doc_default = "none", .doc_range = "0..4096 in all listeners",
+	  .doc = "its rules: the keys of `rules[]`, `to` indexing its "
+		 "destinations" },
 
 	{ "forward", "udp_checksum", CFG(fwd.udp_checksum), .hot = true,
 	  ENUM(cksum_modes, UF_CKSUM_COMPUTE), .doc = "derive the UDP checksum, or send none" },

@@ -37,6 +37,24 @@ validate_required(struct uf_cfg_pctx *p, yaml_node_t *root)
 		uf_cfg_perr(p, root, "ports", "at least one port is required");
 		return -1;
 	}
+	if (st->have_listeners) {
+		/* the listeners form: destinations and rules go inside each listener */
+		if (st->have_listen || st->have_dests || st->have_rules) {
+			uf_cfg_perr(p, st->listeners, "listeners",
+				    "listeners and the top-level %s exclude each other: put the "
+				    "destinations and rules inside each listener",
+				    st->have_listen  ? "listen"
+				    : st->have_dests ? "destinations"
+						     : "rules");
+			return -1;
+		}
+		if (cfg->n_listeners == 0) {
+			uf_cfg_perr(p, st->listeners, "listeners",
+				    "at least one listener is required");
+			return -1;
+		}
+		return 0;
+	}
 	if (!st->have_listen || st->listen_port == NULL || cfg->listen.udp_port == 0) {
 		uf_cfg_perr(p, st->listen != NULL ? st->listen : root, "listen",
 			    "needs port (a port name) and udp_port");
@@ -93,20 +111,100 @@ validate_ports(struct uf_cfg_pctx *p)
 	return 0;
 }
 
-/* listen.port names a port */
+/* listeners[i]: its port, its address, no twin (port, udp_port, ip) nor namesake */
+static int
+validate_listener(struct uf_cfg_pctx *p, int i)
+{
+	struct uf_config *cfg = p->st->cfg;
+	struct uf_cfg_listener *l = &cfg->listeners[i];
+	yaml_node_t *lp = p->st->lis_port[i];
+	const char *pn = (const char *)lp->data.scalar.value;
+	int idx = uf_config_port_by_name(cfg, pn), j;
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[64];
+	const struct uf_cfg_port *port;
+
+	if (idx < 0) {
+		snprintf(key, sizeof(key), "listeners[%d].port", i);
+		uf_cfg_perr(p, lp, key, "no port is named \"%s\"", pn);
+		return -1;
+	}
+	l->port = (uint16_t)idx;
+	port = &cfg->ports[idx];
+	if (l->has_ip) {
+		snprintf(key, sizeof(key), "listeners[%d].ip", i);
+		uf_ip_str(l->ip, a);
+		if (!in_subnet(l->ip, port->ip, port->prefix_len) ||
+		    uf_ipv4_is_mcast(rte_be_to_cpu_32(l->ip))) {
+			uf_cfg_perr_pos(p, &l->ip_pos, key,
+					"%s is not a unicast address on port %s's subnet %s/%u", a,
+					port->name, uf_ip_str(port->ip, b), port->prefix_len);
+			return -1;
+		}
+		for (j = 0; j < cfg->n_ports; j++) {
+			if (j != idx && cfg->ports[j].ip == l->ip) {
+				uf_cfg_perr_pos(p, &l->ip_pos, key, "%s is port %s's address", a,
+						cfg->ports[j].name);
+				return -1;
+			}
+		}
+	} else {
+		l->ip = port->ip;
+	}
+	snprintf(key, sizeof(key), "listeners[%d]", i);
+	for (j = 0; j < i; j++) {
+		const struct uf_cfg_listener *e = &cfg->listeners[j];
+
+		if (strcmp(e->name, l->name) == 0) {
+			uf_cfg_perr_pos(p, &l->pos, key, "name \"%s\" is also listeners[%d]'s",
+					l->name, j);
+			return -1;
+		}
+		if (e->port == l->port && e->udp_port == l->udp_port && e->ip == l->ip) {
+			uf_cfg_perr_pos(p, &l->pos, key,
+					"port %s, %s:%u is also listeners[%d]'s (%s)", port->name,
+					uf_ip_str(l->ip, a), l->udp_port, j, e->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* listen.port names a port (the one-listener form: listener 0 gets everything); or each
+ * of the listeners checks out. cfg->listen is listener 0's either way. */
 static int
 validate_listen(struct uf_cfg_pctx *p)
 {
 	struct uf_config *cfg = p->st->cfg;
+	struct uf_cfg_listener *l0 = &cfg->listeners[0];
 	yaml_node_t *lp = p->st->listen_port;
-	const char *ln = (const char *)lp->data.scalar.value;
-	int idx = uf_config_port_by_name(cfg, ln);
+	const char *ln;
+	int idx, i;
 
+	if (p->st->have_listeners) {
+		for (i = 0; i < cfg->n_listeners; i++)
+			if (validate_listener(p, i) < 0)
+				return -1;
+		cfg->listen.port = l0->port;
+		cfg->listen.udp_port = l0->udp_port;
+		cfg->listeners_form = true;
+		return 0;
+	}
+	ln = (const char *)lp->data.scalar.value;
+	idx = uf_config_port_by_name(cfg, ln);
 	if (idx < 0) {
 		uf_cfg_perr(p, lp, "listen.port", "no port is named \"%s\"", ln);
 		return -1;
 	}
 	cfg->listen.port = (uint16_t)idx;
+	cfg->n_listeners = 1;
+	snprintf(l0->name, sizeof(l0->name), "listen");
+	l0->port = (uint16_t)idx;
+	l0->udp_port = cfg->listen.udp_port;
+	l0->ip = cfg->ports[idx].ip;
+	l0->first_dest = 0;
+	l0->n_dests = (uint16_t)cfg->n_dests; /* pool members too: its tx_ok sums them */
+	l0->first_rule = 0;
+	l0->n_rules = (uint16_t)cfg->n_rules;
 	return 0;
 }
 
@@ -121,18 +219,25 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 	const struct uf_cfg_port *eg;
 	uint32_t hip = rte_be_to_cpu_32(d->ip);
 	int j;
+	const struct uf_cfg_listener *l = &cfg->listeners[d->listener];
+	const int rel = i - l->first_dest; /* its index in its list */
+	char list[40];
 
 	if (d->is_pool) {
-		d->port = cfg->listen.port; /* none of its own: its members have theirs */
+		d->port = cfg->listeners[d->listener].port; /* its members have theirs */
 		return 0; /* its members are checked as destinations of their own */
 	}
+	if (p->st->have_listeners)
+		snprintf(list, sizeof(list), "listeners[%u].destinations", d->listener);
+	else
+		snprintf(list, sizeof(list), "destinations");
 	if (d->is_member) {
 		const struct uf_cfg_pool *pl = &cfg->pools[d->pool];
 
 		snprintf(key, sizeof(key), "destinations[%u].pool.members[%d]", pl->entry,
 			 i - pl->first);
 	} else {
-		snprintf(key, sizeof(key), "destinations[%d]", i);
+		snprintf(key, sizeof(key), "%s[%d]", list, rel);
 	}
 	if (port_node != NULL) {
 		const char *pn = (const char *)port_node->data.scalar.value;
@@ -145,7 +250,7 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 		}
 		d->port = (uint16_t)idx;
 	} else {
-		d->port = cfg->listen.port;
+		d->port = cfg->listeners[d->listener].port;
 	}
 	eg = &cfg->ports[d->port];
 	if (hip == 0 || hip == 0xffffffff || (hip >> 24) == 127 || (hip >> 28) == 0xf) {
@@ -176,10 +281,11 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 	for (j = 0; j < i; j++) {
 		const struct uf_cfg_dest *e = &cfg->dests[j];
 
-		if (!e->is_pool && e->ip == d->ip && e->udp_port == d->udp_port &&
-		    e->port == d->port && e->source == d->source && e->source_ip == d->source_ip) {
-			uf_cfg_perr_pos(p, &d->pos, key, "%s:%u is also destinations[%d]",
-					uf_ip_str(d->ip, a), d->udp_port, j);
+		if (!e->is_pool && e->listener == d->listener && e->ip == d->ip &&
+		    e->udp_port == d->udp_port && e->port == d->port && e->source == d->source &&
+		    e->source_ip == d->source_ip) {
+			uf_cfg_perr_pos(p, &d->pos, key, "%s:%u is also %s[%d]",
+					uf_ip_str(d->ip, a), d->udp_port, list, j - l->first_dest);
 			return -1;
 		}
 	}
@@ -208,17 +314,29 @@ validate_rules(struct uf_cfg_pctx *p)
 	for (i = 0; i < cfg->n_rules; i++) {
 		const struct uf_cfg_rule *r = &cfg->rules[i];
 
+		const struct uf_cfg_listener *l = &cfg->listeners[r->listener];
+		const int n_named = RTE_MIN((int)l->n_dests, cfg->n_listed - (int)l->first_dest);
+
 		snprintf(key, sizeof(key), "rules[%d].to", i);
+		if (p->st->have_listeners)
+			snprintf(key, sizeof(key), "listeners[%u].rules[%d].to", r->listener,
+				 i - l->first_rule);
 		for (j = 0; j < r->n_to; j++) {
-			if (r->to[j] >= cfg->n_listed) {
+			/* its listed destinations (a pool's members are not rules' to name) */
+			if (r->to[j] >= n_named) {
 				uf_cfg_perr_pos(p, &r->to_pos[j], key,
 						"destination %u does not exist (there are %d)",
-						r->to[j], cfg->n_listed);
+						r->to[j], n_named);
 				return -1;
 			}
+			/* the listener's index, made global (dests[]) */
+			r->to[j] = (uint16_t)(r->to[j] + l->first_dest);
 		}
 		snprintf(key, sizeof(key), "rules[%d]", i);
-		for (j = 0; j < i; j++) {
+		if (p->st->have_listeners)
+			snprintf(key, sizeof(key), "listeners[%u].rules[%d]", r->listener,
+				 i - l->first_rule);
+		for (j = l->first_rule; j < i; j++) {
 			const struct uf_cfg_rule *e = &cfg->rules[j];
 
 			/* First match wins: a rule covered by an earlier one can never match. */
@@ -226,7 +344,7 @@ validate_rules(struct uf_cfg_pctx *p)
 				uf_cfg_perr_pos(p, &r->pos, key,
 						"%s/%u can never match: rules[%d] (%s/%u) "
 						"comes first and covers it",
-						uf_ip_str(r->prefix, a), r->len, j,
+						uf_ip_str(r->prefix, a), r->len, j - l->first_rule,
 						uf_ip_str(e->prefix, b), e->len);
 				return -1;
 			}

@@ -50,7 +50,7 @@ uf_config_parse(const char *text, size_t len, const char *name, struct uf_err *e
 	struct uf_config *cfg = calloc(1, sizeof(*cfg));
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	struct uf_cfg_state st = { .cfg = cfg };
+	struct uf_cfg_state st = { .cfg = cfg, .lis = -1 };
 	struct uf_cfg_pctx p = { .name = name, .doc = &doc, .err = err, .st = &st };
 	yaml_node_t *root;
 	int rc = -1;

@@ -61,6 +61,7 @@ struct uf_cfg_dest {
 	rte_be32_t source_ip; /* UF_SRC_FIXED */
 	uint32_t sample;      /* 1: every datagram */
 	uint8_t ttl;
+	uint8_t listener; /* the listener whose datagrams it gets (listeners[] index) */
 	struct uf_cfg_pos pos;
 	/* a pool entry (docs/configuration.md#pools): no address of its own; its members
 	 * are dests[pool->first ..], after the listed destinations */
@@ -89,9 +90,30 @@ struct uf_cfg_rule {
 	rte_be32_t prefix;
 	uint8_t len;
 	uint16_t n_to;
-	uint16_t *to; /* destination indexes */
+	uint16_t *to; /* destination indexes (into dests[], after validation) */
 	struct uf_cfg_pos *to_pos;
+	uint8_t listener; /* the listener it belongs to */
 	struct uf_cfg_pos pos;
+};
+
+/*
+ * One listener: the datagrams to (ip, udp_port) on a port, with its own destinations and
+ * rules (docs/configuration.md#listeners). `listen:` is the one-listener form: listener 0,
+ * every destination and rule. Its destinations are dests[first_dest .. +n_dests), its rules
+ * rules[first_rule .. +n_rules), their `to` indexes global once validated.
+ */
+struct uf_cfg_listener {
+	char name[UF_NAME_MAX];
+	uint16_t port;     /* port index */
+	uint16_t udp_port; /* host order */
+	bool has_ip;
+	rte_be32_t ip; /* the address it listens on: its own, else the port's */
+	uint16_t first_dest;
+	uint16_t n_dests;
+	uint16_t first_rule;
+	uint16_t n_rules;
+	struct uf_cfg_pos pos;
+	struct uf_cfg_pos ip_pos;
 };
 
 enum uf_cksum_mode {
@@ -122,7 +144,10 @@ struct uf_config {
 	struct {
 		uint16_t port;
 		uint16_t udp_port;
-	} listen;
+	} listen; /* listener 0's port and UDP port (the `listen:` form, or listeners[0]) */
+	int n_listeners;
+	bool listeners_form; /* `listeners:` (not `listen:`, whose one listener is synthesized) */
+	struct uf_cfg_listener listeners[UF_MAX_LISTENERS];
 	int n_dests; /* every entry of dests[]: the listed ones, then the pools' members */
 	struct uf_cfg_dest *dests;
 	int n_listed; /* destinations[] as listed (what rules[].to indexes) */

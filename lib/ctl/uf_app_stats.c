@@ -100,6 +100,55 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	if (cfg->n_pools > 0)
 		pool_senders(app, s);
 
+	/* the listeners: counted by the workers with several, the totals' with one */
+	s->n_listeners = cfg->n_listeners;
+	for (i = 0; i < cfg->n_listeners; i++) {
+		const struct uf_cfg_listener *cl = &cfg->listeners[i];
+		struct uf_snap_lis *sl = &s->listeners[i];
+		struct uf_lis_ctr *c = &sl->c;
+		int d;
+
+		memset(sl, 0, sizeof(*sl));
+		snprintf(sl->name, sizeof(sl->name), "%s", cl->name);
+		snprintf(sl->port, sizeof(sl->port), "%s", cfg->ports[cl->port].name);
+		sl->ip = cl->ip;
+		sl->udp_port = cl->udp_port;
+		if (cfg->n_listeners > 1) {
+			for (k = 0; k < app->n_workers; k++) {
+				const struct uf_lis_ctr *wl = &app->w[k]->lctr[i];
+
+#define LIS_ADD(f, h) c->f += __atomic_load_n(&wl->f, __ATOMIC_RELAXED);
+				UF_LIS_COUNTERS(LIS_ADD)
+#undef LIS_ADD
+			}
+		} else {
+			const struct uf_lcore_ctr *t = &s->tot;
+
+			c->forwarded = t->forwarded;
+			c->fanout = t->fanout;
+			c->sampled_out = t->sampled_out;
+			c->copies_attempted = t->copies_attempted;
+			c->drop_no_rule = t->drop[UF_DROP_NO_RULE];
+			c->drop_too_big = t->drop[UF_DROP_TOO_BIG];
+			c->drop_no_neighbor = t->drop[UF_DROP_NO_NEIGHBOR];
+			c->drop_nombuf = t->drop[UF_DROP_NOMBUF];
+			c->rx = c->forwarded + c->drop_no_rule + c->drop_too_big +
+				c->drop_no_neighbor + c->drop_nombuf;
+		}
+		/* what its destinations say (the worker's tx_ok/tx_drop fields stay 0) */
+		c->tx_ok = 0;
+		c->tx_drop = 0;
+		for (d = cl->first_dest; d < cl->first_dest + cl->n_dests; d++) {
+			c->tx_ok += s->dests[d].c.tx_ok;
+			c->tx_drop += s->dests[d].c.tx_drop;
+		}
+		if (cfg->n_listeners <= 1) {
+			/* what destinations removed by reloads sent: the one listener's too */
+			c->tx_ok += s->reload.removed.tx_ok;
+			c->tx_drop += s->reload.removed.tx_drop;
+		}
+	}
+
 	s->n_ports = cfg->n_ports;
 	for (i = 0; i < cfg->n_ports; i++) {
 		struct uf_port *p = &app->ports[i];

@@ -59,6 +59,9 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 		wp[i].id.mac = p->mac;
 		wp[i].id.ip = p->cfg->ip;
 		wp[i].id.listen = i == cfg->listen.port;
+		/* several listeners: each port with one (the plan's lmap finds which) */
+		for (int l = 0; l < cfg->n_listeners; l++)
+			wp[i].id.listen |= cfg->listeners[l].port == i;
 		wp[i].id.partial_csum = p->plan.partial_csum;
 		wp[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
 		wp[i].id.max_len = uf_port_max_len(p->plan.mtu);

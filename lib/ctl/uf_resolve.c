@@ -21,7 +21,17 @@ uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, s
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = cfg;
-	if (cfg->n_rules > 0) {
+	for (i = 0; cfg->n_listeners > 1 && i < cfg->n_listeners; i++) {
+		if (cfg->listeners[i].n_rules == 0)
+			continue;
+		r->lis_lpm[i] = uf_rules_lpm_listener(cfg, i, socket);
+		if (r->lis_lpm[i] == NULL) {
+			uf_err_set(err, UF_EXIT_ENV, "cannot build listener %s's rule table: %s",
+				   cfg->listeners[i].name, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	if (cfg->n_rules > 0 && cfg->n_listeners <= 1) {
 		r->lpm = uf_rules_lpm(cfg, socket);
 		if (r->lpm == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "cannot build the rule table: %s",
@@ -81,6 +91,7 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		.dest_slot = r->dest_slot,
 		.n_slots = r->n_slots,
 		.port_up = r->port_up,
+		.lis_lpm = (const struct rte_lpm *const *)r->lis_lpm,
 		.socket = ports[cfg->listen.port].socket,
 	};
 	struct uf_plan *np, *old;
@@ -175,7 +186,13 @@ uf_resolve_snapshot(const struct uf_resolve *r, struct uf_snap *s)
 void
 uf_resolve_fini(struct uf_resolve *r)
 {
+	int i;
+
 	if (r->lpm != NULL)
 		rte_lpm_free(r->lpm);
 	r->lpm = NULL;
+	for (i = 0; i < UF_MAX_LISTENERS; i++) {
+		rte_lpm_free(r->lis_lpm[i]);
+		r->lis_lpm[i] = NULL;
+	}
 }

@@ -22,6 +22,8 @@ struct rte_lpm;
 struct uf_resolve {
 	const struct uf_config *cfg;
 	struct rte_lpm *lpm; /* rules (NULL: none) */
+	/* several listeners: each one's rules (NULL: none); lpm is not used then */
+	struct rte_lpm *lis_lpm[UF_MAX_LISTENERS];
 	/* destination → neighbour entry (-1: static MAC or multicast) */
 	struct uf_neigh_table neigh;
 	int dest_neigh[UF_MAX_DESTS];

@@ -35,6 +35,149 @@ unlinearized_reason(const struct rte_mbuf *m, const struct uf_port_id *pid)
 	return why;
 }
 
+/* Hand control frames to the control lcore and free the drops (both paths' tail). */
+static inline void
+rx_tail(struct uf_worker *w, struct rte_mbuf **ctl, uint16_t nc, struct rte_mbuf **drop,
+	uint16_t nd)
+{
+	uint16_t i, q;
+
+	if (nc > 0) {
+		q = (uint16_t)rte_ring_sp_enqueue_burst(w->ctl_rx, (void **)ctl, nc, NULL);
+		w->ctr.control += q;
+		if (unlikely(q < nc)) {
+			w->ctr.drop[UF_DROP_CTL_OVERFLOW] += nc - q;
+			for (i = q; i < nc; i++)
+				drop[nd++] = ctl[i];
+		}
+	}
+	if (nd > 0)
+		rte_pktmbuf_free_bulk(drop, nd);
+}
+
+/* the worker's totals that a fan-out pass moves, as listener counters (rx, tx_ok and tx_drop
+ * stay 0: counted at classification, and derived from the destinations) */
+static inline void
+lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->forwarded = w->ctr.forwarded;
+	c->fanout = w->ctr.fanout;
+	c->sampled_out = w->ctr.sampled_out;
+	c->copies_attempted = w->ctr.copies_attempted;
+	c->drop_no_rule = w->ctr.drop[UF_DROP_NO_RULE];
+	c->drop_too_big = w->ctr.drop[UF_DROP_TOO_BIG];
+	c->drop_no_neighbor = w->ctr.drop[UF_DROP_NO_NEIGHBOR];
+	c->drop_nombuf = w->ctr.drop[UF_DROP_NOMBUF];
+}
+
+/*
+ * A burst on a port of a plan with several listeners (docs/architecture.md#listeners): the
+ * frame checks pass a UDP datagram to any of the port's IPs and UDP ports, and the same pass
+ * looks its listener up (uf_plan_listener: one table load, no loop over the listeners).
+ * Then the datagrams are grouped by listener, stably (a counting sort), and each group goes
+ * through the fan-out with its listener's view of the plan; what that moved in the worker's
+ * totals is the listener's.
+ */
+static __rte_noinline void
+worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		    struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct uf_port_id *pid = &w->ports[pi].id;
+	const bool partial = pid->partial_csum && plan->udp_cksum;
+	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST],
+			*sorted[UF_MAX_BURST];
+	struct uf_rx_info in[UF_MAX_BURST], sorted_in[UF_MAX_BURST];
+	struct rte_mbuf **sp = sorted;
+	struct uf_rx_info *sip = sorted_in;
+	uint8_t lis[UF_MAX_BURST];
+	uint16_t cnt[UF_MAX_LISTENERS + 1] = { 0 };
+	uint16_t nd = 0, nc = 0, nf = 0, i;
+	uint32_t l;
+
+	w->ctr.rx += n;
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const uint8_t *f;
+		enum uf_drop why;
+		enum uf_verdict v;
+		int li;
+
+		if (i + PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
+			w->ctr.drop[unlinearized_reason(m, pid)]++;
+			drop[nd++] = m;
+			continue;
+		}
+		f = rte_pktmbuf_mtod(m, const uint8_t *);
+		v = uf_classify_dp_ex(f, m->data_len, m->ol_flags, pid, &in[nf], &why, true);
+		if (likely(v == UF_V_FORWARD)) {
+			/* the UDP header ends where the payload starts */
+			li = uf_plan_listener(plan, pi, uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST),
+					      uf_rd16(f + in[nf].payload_off - UF_UDP_HDR +
+						      UF_UDP_DPORT));
+			if (unlikely(li < 0)) {
+				w->ctr.drop[UF_DROP_NOT_FOR_US]++;
+				drop[nd++] = m;
+				continue;
+			}
+			if (unlikely(partial) && uf_csum_complete(f, m->ol_flags, &in[nf]))
+				w->ctr.csum_completed++;
+			w->lctr[li].rx++;
+			lis[nf] = (uint8_t)li;
+			cnt[li + 1]++;
+			fwd[nf++] = m;
+		} else if (v == UF_V_CONTROL) {
+			ctl[nc++] = m;
+		} else {
+			w->ctr.drop[why]++;
+			drop[nd++] = m;
+		}
+	}
+
+	if (likely(nf > 0)) {
+		/* cnt[l + 1]: listener l's count; made into each one's start */
+		for (l = 1; l <= plan->n_listeners; l++)
+			cnt[l] = (uint16_t)(cnt[l] + cnt[l - 1]);
+		if (likely(cnt[lis[0] + 1] - cnt[lis[0]] == nf)) {
+			/* the whole burst is one listener's: as it is */
+			sp = fwd;
+			sip = in;
+		} else {
+			uint16_t at[UF_MAX_LISTENERS];
+
+			memcpy(at, cnt, sizeof(at));
+			for (i = 0; i < nf; i++) {
+				uint16_t k = at[lis[i]]++;
+
+				sorted[k] = fwd[i];
+				sorted_in[k] = in[i];
+			}
+		}
+		for (l = 0; l < plan->n_listeners; l++) {
+			uint16_t first = cnt[l], cn = (uint16_t)(cnt[l + 1] - cnt[l]);
+			struct uf_lis_ctr *lc = &w->lctr[l];
+
+			if (cn == 0)
+				continue;
+			{
+				struct uf_lis_ctr b, e;
+
+				lis_take(w, &b);
+				uf_fanout_burst(w, &plan->lis[l], sp + first, sip + first, cn);
+				lis_take(w, &e);
+#define LIS_ADD(f, h) lc->f += e.f - b.f;
+				UF_LIS_COUNTERS(LIS_ADD)
+#undef LIS_ADD
+			}
+		}
+	}
+	rx_tail(w, ctl, nc, drop, nd);
+}
+
 void
 uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
 	     uint16_t n)
@@ -45,8 +188,12 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 	const bool partial = pid->partial_csum && plan->udp_cksum;
 	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST];
 	struct uf_rx_info in[UF_MAX_BURST];
-	uint16_t nd = 0, nc = 0, nf = 0, i, q;
+	uint16_t nd = 0, nc = 0, nf = 0, i;
 
+	if (unlikely(plan->n_listeners > 1)) {
+		worker_rx_listeners(w, plan, pi, pkts, n);
+		return;
+	}
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
@@ -82,18 +229,7 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 	/* pass 2: fan the datagrams out */
 	if (likely(nf > 0))
 		uf_fanout_burst(w, plan, fwd, in, nf);
-
-	if (nc > 0) {
-		q = (uint16_t)rte_ring_sp_enqueue_burst(w->ctl_rx, (void **)ctl, nc, NULL);
-		w->ctr.control += q;
-		if (unlikely(q < nc)) {
-			w->ctr.drop[UF_DROP_CTL_OVERFLOW] += nc - q;
-			for (i = q; i < nc; i++)
-				drop[nd++] = ctl[i];
-		}
-	}
-	if (nd > 0)
-		rte_pktmbuf_free_bulk(drop, nd);
+	rx_tail(w, ctl, nc, drop, nd);
 }
 
 void

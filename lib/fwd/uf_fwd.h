@@ -103,6 +103,7 @@ struct uf_worker {
 	/* ---- written by this worker only ---- */
 	struct uf_lcore_ctr ctr;
 	struct uf_dest_ctr dctr[UF_MAX_DESTS];
+	struct uf_lis_ctr lctr[UF_MAX_LISTENERS]; /* several listeners only */
 	uint32_t sample_ctr[UF_MAX_DESTS];
 	uint16_t pool_rr[UF_MAX_DESTS]; /* a round-robin pool's next turn, by its entry */
 	/* per pool member, per stats interval: a 512-bit linear-counting sketch of the senders

@@ -214,9 +214,11 @@ uf_ipv4_hdr_ok(const uint8_t *ip, uint32_t ihl)
  * NIC found bad is dropped as malformed; RTE_MBUF_F_RX_VLAN_STRIPPED: it was tagged. This is the careful version, reason by reason; the
  * worker first tries uf_classify_dp's fast test and comes here only when that fails.
  */
+/* any_dst: a UDP datagram to any IP on the port and any UDP port passes; the caller finds
+ * its listener (uf_plan_listener) and calls a miss not_for_us (docs/architecture.md#listeners) */
 static inline enum uf_verdict
-uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
-		 struct uf_rx_info *info, enum uf_drop *reason)
+uf_classify_full_ex(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+		    struct uf_rx_info *info, enum uf_drop *reason, const bool any_dst)
 {
 	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
 	uint16_t etype, tot, ulen;
@@ -259,7 +261,8 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 	if ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_MASK) != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
 	    unlikely(!uf_ipv4_hdr_ok(ip, ihl)))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
-	if (unlikely(uf_rd32(ip + UF_IP_DST) != port->ip))
+	if (unlikely(uf_rd32(ip + UF_IP_DST) != port->ip) &&
+	    !(any_dst && ip[UF_IP_PROTO] == IPPROTO_UDP))
 		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
 	/* MF or a fragment offset: compared in network order, no swap */
 	if (unlikely((uf_rd16(ip + UF_IP_FRAG) &
@@ -270,7 +273,8 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 	ulen = uf_be16(uf_rd16(ip + ihl + UF_UDP_LEN));
 	if (unlikely(ulen < UF_UDP_HDR || ulen > tot - ihl))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
-	if (unlikely(!port->listen || uf_rd16(ip + ihl + UF_UDP_DPORT) != port->listen_udp))
+	if (unlikely(!port->listen ||
+		     (!any_dst && uf_rd16(ip + ihl + UF_UDP_DPORT) != port->listen_udp)))
 		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
 	if (unlikely((rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD))
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
@@ -300,6 +304,13 @@ not_udp:
 	return uf_drop_as(reason, UF_DROP_NOT_UDP);
 }
 
+static inline enum uf_verdict
+uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+		 struct uf_rx_info *info, enum uf_drop *reason)
+{
+	return uf_classify_full_ex(f, len, rx_ck, port, info, reason, false);
+}
+
 /*
  * The fast test for what nearly every frame is: Ethernet/IPv4 without options to our MAC, IP
  * and UDP port, not a fragment, lengths consistent and within the MTU, header checksum right. The conditions
@@ -308,8 +319,8 @@ not_udp:
  * finds the reason. Same verdicts, same counters, either way.
  */
 static __rte_always_inline enum uf_verdict
-uf_classify_dp(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
-	       struct uf_rx_info *info, enum uf_drop *reason)
+uf_classify_dp_ex(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+		  struct uf_rx_info *info, enum uf_drop *reason, const bool any_dst)
 {
 	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
 
@@ -327,11 +338,13 @@ uf_classify_dp(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_p
 						rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) |
 				     (uint32_t)(ip[UF_IP_VHL] ^ UF_IPV4_VHL_NO_OPT) |
 				     (uint32_t)(ip[UF_IP_PROTO] ^ IPPROTO_UDP) |
-				     (uf_rd32(ip + UF_IP_DST) ^ port->ip) |
+				     (any_dst ? 0 : uf_rd32(ip + UF_IP_DST) ^ port->ip) |
 				     (uint32_t)(uf_rd16(ip + UF_IP_FRAG) &
 						rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG |
 								 RTE_IPV4_HDR_OFFSET_MASK)) |
-				     (uint32_t)(uf_rd16(udp + UF_UDP_DPORT) ^ port->listen_udp);
+				     (any_dst ? 0
+					      : (uint32_t)(uf_rd16(udp + UF_UDP_DPORT) ^
+							   port->listen_udp));
 		const uint32_t tot = uf_be16(uf_rd16(ip + UF_IP_LEN)),
 			       ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
 
@@ -351,7 +364,14 @@ uf_classify_dp(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_p
 			return UF_V_FORWARD;
 		}
 	}
-	return uf_classify_full(f, len, rx_ck, port, info, reason);
+	return uf_classify_full_ex(f, len, rx_ck, port, info, reason, any_dst);
+}
+
+static __rte_always_inline enum uf_verdict
+uf_classify_dp(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+	       struct uf_rx_info *info, enum uf_drop *reason)
+{
+	return uf_classify_dp_ex(f, len, rx_ck, port, info, reason, false);
 }
 
 enum uf_verdict uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck,

@@ -94,30 +94,101 @@ pools_build(struct uf_plan *plan, const struct uf_plan_input *in, uint16_t *tabl
 	return 0;
 }
 
+/* listener l's sets: one per rule, or one of all its destinations */
+static int
+lis_n_sets(const struct uf_config *cfg, int l)
+{
+	return cfg->listeners[l].n_rules > 0 ? cfg->listeners[l].n_rules : 1;
+}
+
+/* Fill set si (members from *n_members on) with the destinations dis[0..n). */
+static void
+set_fill(struct uf_plan *plan, const struct uf_plan_input *in, struct uf_set *set,
+	 const uint16_t *dis, uint16_t first_di, int n, int *n_members)
+{
+	int j;
+
+	set->first = (uint32_t)*n_members;
+	set->n = (uint16_t)n;
+	set->max_payload = UINT16_MAX;
+	set->chain_ok = true;
+	set->chain_min_payload = plan->chain_min_payload;
+	set->simple = true;
+	set->one_egress = true;
+	for (j = 0; j < n; j++) {
+		/* config index, then its counter slot: its index in plan->dests */
+		uint16_t di = slot_of(in, dis != NULL ? dis[j] : first_di + j);
+		const struct uf_dest_rt *rt = &plan->dests[di];
+
+		plan->set_dests[(*n_members)++] = di;
+		set->any_resolved |= rt->resolved;
+		set->simple &= rt->resolved && rt->sample <= 1 && !rt->is_pool;
+		set->one_egress &= !rt->is_pool &&
+				   rt->egress == plan->dests[plan->set_dests[set->first]].egress;
+		set->chain_ok &= rt->chain_ok;
+		if (in->port_chain_min_frame != NULL &&
+		    in->port_chain_min_frame[rt->egress] > UF_HDR_LEN &&
+		    (uint32_t)(in->port_chain_min_frame[rt->egress] - UF_HDR_LEN) >
+				    set->chain_min_payload)
+			set->chain_min_payload = in->port_chain_min_frame[rt->egress] - UF_HDR_LEN;
+		if (rt->max_payload < set->max_payload)
+			set->max_payload = rt->max_payload;
+	}
+}
+
+static bool
+plan_is_fast(const struct uf_plan *plan)
+{
+	return plan->lpm == NULL && plan->n_sets == 1 && plan->sets[0].simple &&
+	       plan->sets[0].n > 0;
+}
+
 struct uf_plan *
 uf_plan_build(const struct uf_plan_input *in)
 {
 	const struct uf_config *cfg = in->cfg;
-	int n_sets = cfg->n_rules > 0 ? cfg->n_rules : 1;
-	int n_slots = in->dest_slot != NULL ? in->n_slots : cfg->n_dests;
+	/* a config built by hand (unit tests) may leave listeners[] empty: `listen:` */
+	const int n_lis = cfg->n_listeners > 1 ? cfg->n_listeners : 1;
+	/* plan->dests is indexed by counter slot (docs/architecture.md#reload) */
+	const int n_slots = in->dest_slot != NULL ? in->n_slots : cfg->n_dests;
 	/* a config built by hand (tests) may leave n_listed 0: no pools, all listed */
-	int n_listed = cfg->n_listed > 0 ? cfg->n_listed : cfg->n_dests;
-	int n_members = 0, i, j;
-	size_t off_sets, off_members, off_dests, off_pools, off_tables, total;
+	const int n_listed = cfg->n_listed > 0 ? cfg->n_listed : cfg->n_dests;
+	int n_sets = 0, n_members = 0, n_maps = 0, i, l;
+	size_t off_sets, off_members, off_dests, off_lis, off_maps, off_pools, off_tables, total;
 	size_t n_table = 0;
 	struct uf_plan *plan;
 	uint8_t *mem;
+	bool port_map[UF_MAX_PORTS] = { false };
 
-	for (i = 0; i < cfg->n_rules; i++)
-		n_members += cfg->rules[i].n_to;
-	if (cfg->n_rules == 0)
-		n_members = n_listed;
+	if (n_lis == 1) {
+		n_sets = cfg->n_rules > 0 ? cfg->n_rules : 1;
+		for (i = 0; i < cfg->n_rules; i++)
+			n_members += cfg->rules[i].n_to;
+		if (cfg->n_rules == 0)
+			n_members = n_listed;
+	} else {
+		for (l = 0; l < n_lis; l++) {
+			const struct uf_cfg_listener *cl = &cfg->listeners[l];
+
+			n_sets += lis_n_sets(cfg, l);
+			for (i = 0; i < cl->n_rules; i++)
+				n_members += cfg->rules[cl->first_rule + i].n_to;
+			if (cl->n_rules == 0)
+				n_members += cl->n_dests;
+			if (!port_map[cl->port])
+				n_maps++;
+			port_map[cl->port] = true;
+		}
+	}
 	for (i = 0; i < cfg->n_pools; i++)
 		n_table += uf_pool_buckets(cfg->pools[i].n) + cfg->pools[i].n;
 
 	off_dests = RTE_ALIGN_CEIL(sizeof(*plan), RTE_CACHE_LINE_SIZE);
 	off_sets = off_dests + (size_t)n_slots * sizeof(struct uf_dest_rt);
-	off_members = off_sets + (size_t)n_sets * sizeof(struct uf_set);
+	off_lis = RTE_ALIGN_CEIL(off_sets + (size_t)n_sets * sizeof(struct uf_set),
+				 RTE_CACHE_LINE_SIZE);
+	off_maps = off_lis + (n_lis > 1 ? (size_t)n_lis * sizeof(*plan) : 0);
+	off_members = off_maps + (size_t)n_maps * (UINT16_MAX + 1);
 	off_pools = RTE_ALIGN_CEIL(off_members + (size_t)n_members * sizeof(uint16_t),
 				   RTE_CACHE_LINE_SIZE);
 	off_tables = RTE_ALIGN_CEIL(off_pools + (size_t)cfg->n_pools * sizeof(struct uf_pool_rt),
@@ -160,12 +231,14 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->set_dests = (uint16_t *)(mem + off_members);
 	plan->pools = (struct uf_pool_rt *)(mem + off_pools);
 	plan->n_pools = (uint16_t)cfg->n_pools;
+	plan->n_listeners = (uint16_t)n_lis;
 
 	for (i = 0; i < cfg->n_dests; i++) {
 		const struct uf_cfg_dest *d = &cfg->dests[i];
 		const struct uf_cfg_port *eg = &cfg->ports[d->port];
-		uint16_t slot = in->dest_slot != NULL ? in->dest_slot[i] : (uint16_t)i;
-		struct uf_dest_rt *rt = &plan->dests[slot];
+		struct uf_dest_rt *rt = &plan->dests[slot_of(in, i)];
+		/* what its listener's datagrams are addressed to */
+		const struct uf_cfg_listener *dl = n_lis > 1 ? &cfg->listeners[d->listener] : NULL;
 
 		if (d->is_pool)
 			continue; /* below, once its members are built */
@@ -179,13 +252,14 @@ uf_plan_build(const struct uf_plan_input *in)
 			.ttl = d->ttl,
 			.keep_src_ip = d->source == UF_SRC_ORIGINAL,
 			.keep_src_port = d->source == UF_SRC_ORIGINAL || cfg->fwd.keep_source_port,
-			.in_dst_ip = cfg->ports[cfg->listen.port].ip,
-			.in_dst_port = rte_cpu_to_be_16(cfg->listen.udp_port),
+			.in_dst_ip = dl != NULL ? dl->ip : cfg->ports[cfg->listen.port].ip,
+			.in_dst_port = rte_cpu_to_be_16(dl != NULL ? dl->udp_port
+								   : cfg->listen.udp_port),
 		};
 
 		uf_tmpl_build(&rt->tmpl, &s);
 		rt->egress = d->port;
-		rt->idx = slot;
+		rt->idx = slot_of(in, i);
 		rt->sample = d->sample;
 		rt->max_payload = (uint16_t)(in->port_mtu[d->port] - 28);
 		rt->resolved = in->dest_resolved[i];
@@ -198,41 +272,80 @@ uf_plan_build(const struct uf_plan_input *in)
 	}
 
 	n_members = 0;
-	for (i = 0; i < n_sets; i++) {
-		struct uf_set *set = &plan->sets[i];
-		int n = cfg->n_rules > 0 ? cfg->rules[i].n_to : n_listed;
+	if (n_lis == 1) {
+		for (i = 0; i < n_sets; i++) {
+			if (cfg->n_rules > 0)
+				set_fill(plan, in, &plan->sets[i], cfg->rules[i].to, 0,
+					 cfg->rules[i].n_to, &n_members);
+			else
+				set_fill(plan, in, &plan->sets[i], NULL, 0, n_listed, &n_members);
+		}
+		plan->fast = plan_is_fast(plan);
+		return plan;
+	}
 
-		set->first = (uint32_t)n_members;
-		set->n = (uint16_t)n;
-		set->max_payload = UINT16_MAX;
-		set->chain_ok = true;
-		set->chain_min_payload = plan->chain_min_payload;
-		set->simple = true;
-		set->one_egress = true;
-		for (j = 0; j < n; j++) {
-			uint16_t ci = cfg->n_rules > 0 ? cfg->rules[i].to[j] : (uint16_t)j;
-			uint16_t di = in->dest_slot != NULL ? in->dest_slot[ci] : ci;
-			const struct uf_dest_rt *rt = &plan->dests[di];
+	/* several listeners: each one's view, then the per-port maps */
+	plan->lis = (struct uf_plan *)(mem + off_lis);
+	n_sets = 0;
+	for (l = 0; l < n_lis; l++) {
+		const struct uf_cfg_listener *cl = &cfg->listeners[l];
+		struct uf_plan *lp = &plan->lis[l];
 
-			plan->set_dests[n_members++] = di;
-			set->any_resolved |= rt->resolved;
-			set->simple &= rt->resolved && rt->sample <= 1 && !rt->is_pool;
-			set->one_egress &= !rt->is_pool &&
-					   rt->egress == plan->dests[plan->set_dests[set->first]]
-									   .egress;
-			set->chain_ok &= rt->chain_ok;
-			if (in->port_chain_min_frame != NULL &&
-			    in->port_chain_min_frame[rt->egress] > UF_HDR_LEN &&
-			    (uint32_t)(in->port_chain_min_frame[rt->egress] - UF_HDR_LEN) >
-					    set->chain_min_payload)
-				set->chain_min_payload =
-						in->port_chain_min_frame[rt->egress] - UF_HDR_LEN;
-			if (rt->max_payload < set->max_payload)
-				set->max_payload = rt->max_payload;
+		lp->version = plan->version;
+		lp->n_dests = plan->n_dests;
+		lp->udp_cksum = plan->udp_cksum;
+		lp->fanout = plan->fanout;
+		lp->chain_min_payload = plan->chain_min_payload;
+		lp->in_dst_ip = cl->ip;
+		lp->in_dst_port = rte_cpu_to_be_16(cl->udp_port);
+		lp->lpm = in->lis_lpm != NULL ? in->lis_lpm[l] : NULL;
+		lp->catch_all = UF_SET_NONE;
+		lp->sets = plan->sets + n_sets;
+		lp->n_sets = (uint16_t)lis_n_sets(cfg, l);
+		lp->set_dests = plan->set_dests;
+		lp->dests = plan->dests;
+		lp->pools = plan->pools;
+		lp->n_pools = plan->n_pools;
+		lp->n_listeners = 1;
+		for (i = 0; i < cl->n_rules; i++) {
+			const struct uf_cfg_rule *r = &cfg->rules[cl->first_rule + i];
+
+			if (r->len == 0)
+				lp->catch_all = (uint32_t)i;
+			set_fill(plan, in, &lp->sets[i], r->to, 0, r->n_to, &n_members);
+		}
+		if (cl->n_rules == 0)
+			set_fill(plan, in, &lp->sets[0], NULL, cl->first_dest, cl->n_dests,
+				 &n_members);
+		lp->fast = plan_is_fast(lp);
+		n_sets += lp->n_sets;
+		plan->lis_ip[l] = cl->ip;
+	}
+	/* the top-level fields: listener 0's (nothing reads them with several listeners) */
+	plan->fast = plan->lis[0].fast;
+	plan->lpm = plan->lis[0].lpm;
+	plan->catch_all = plan->lis[0].catch_all;
+	plan->in_dst_ip = plan->lis[0].in_dst_ip;
+	plan->n_sets = plan->lis[0].n_sets;
+
+	n_maps = 0;
+	for (i = 0; i < cfg->n_ports; i++) {
+		uint8_t *map;
+
+		if (!port_map[i])
+			continue;
+		map = mem + off_maps + (size_t)n_maps++ * (UINT16_MAX + 1);
+		plan->lmap[i] = map;
+		/* last to first, so that each UDP port's chain runs in config order */
+		for (l = n_lis - 1; l >= 0; l--) {
+			const struct uf_cfg_listener *cl = &cfg->listeners[l];
+
+			if (cl->port != i)
+				continue;
+			plan->lis_next[l] = map[cl->udp_port];
+			map[cl->udp_port] = (uint8_t)(l + 1);
 		}
 	}
-	plan->fast = plan->lpm == NULL && plan->n_sets == 1 && plan->sets[0].simple &&
-		     plan->sets[0].n > 0;
 	return plan;
 }
 
@@ -253,6 +366,12 @@ uf_plan_may_chain(const struct uf_config *cfg)
 		return false;
 	if (cfg->n_rules == 0)
 		multi = (cfg->n_listed > 0 ? cfg->n_listed : cfg->n_dests) > 1;
+	if (cfg->n_listeners > 1) {
+		/* the listeners without rules: one set each, of their destinations */
+		multi = false;
+		for (i = 0; i < cfg->n_listeners && !multi; i++)
+			multi = cfg->listeners[i].n_rules == 0 && cfg->listeners[i].n_dests > 1;
+	}
 	for (i = 0; i < cfg->n_rules && !multi; i++)
 		multi = cfg->rules[i].n_to > 1;
 	return multi;
@@ -269,11 +388,26 @@ uf_plan_free(struct uf_plan *plan)
 		free(plan->mem);
 }
 
+static struct rte_lpm *rules_lpm(const struct uf_config *cfg, int first, int n, int socket);
+
 struct rte_lpm *
 uf_rules_lpm(const struct uf_config *cfg, int socket)
 {
+	return rules_lpm(cfg, 0, cfg->n_rules, socket);
+}
+
+struct rte_lpm *
+uf_rules_lpm_listener(const struct uf_config *cfg, int l, int socket)
+{
+	return rules_lpm(cfg, cfg->listeners[l].first_rule, cfg->listeners[l].n_rules, socket);
+}
+
+/* rules[first .. first + n), next hop: the index from first */
+static struct rte_lpm *
+rules_lpm(const struct uf_config *cfg, int first, int n, int socket)
+{
 	struct rte_lpm_config lc = {
-		.max_rules = (uint32_t)RTE_MAX(cfg->n_rules, 1),
+		.max_rules = (uint32_t)RTE_MAX(n, 1),
 		.number_tbl8s = 256,
 	};
 	struct rte_lpm *lpm;
@@ -281,10 +415,10 @@ uf_rules_lpm(const struct uf_config *cfg, int socket)
 	static unsigned int seq;
 	int i, ret;
 
-	if (cfg->n_rules == 0)
+	if (n == 0)
 		return NULL;
 	/* every prefix longer than /24 takes a tbl8 group; give each rule one */
-	lc.number_tbl8s = (uint32_t)RTE_MAX(256, cfg->n_rules);
+	lc.number_tbl8s = (uint32_t)RTE_MAX(256, n);
 	snprintf(name, sizeof(name), "uf_rules%u", seq++);
 	lpm = rte_lpm_create(name, socket, &lc);
 	if (lpm == NULL)
@@ -296,11 +430,12 @@ uf_rules_lpm(const struct uf_config *cfg, int socket)
 	 * A /0 rule (the last, then) covers every address: rte_lpm_add refuses depth 0, and the
 	 * plan's catch_all stands for it where a lookup misses (uf_plan_lookup).
 	 */
-	for (i = 0; i < cfg->n_rules; i++) {
-		if (cfg->rules[i].len == 0)
+	for (i = 0; i < n; i++) {
+		const struct uf_cfg_rule *r = &cfg->rules[first + i];
+
+		if (r->len == 0)
 			continue;
-		ret = rte_lpm_add(lpm, rte_be_to_cpu_32(cfg->rules[i].prefix), cfg->rules[i].len,
-				  (uint32_t)i);
+		ret = rte_lpm_add(lpm, rte_be_to_cpu_32(r->prefix), r->len, (uint32_t)i);
 		if (ret < 0) {
 			rte_lpm_free(lpm);
 			rte_errno = -ret;

@@ -64,9 +64,42 @@ struct uf_plan {
 	struct uf_pool_rt *pools; /* docs/architecture.md#pools */
 	void *mem;                /* one allocation holds it all */
 	bool rte_mem;
+	/*
+	 * Listeners (docs/architecture.md#listeners). One: the fields above are its, and the
+	 * worker never looks further. Several: lis[l] is listener l's view of the plan (its
+	 * sets, rules, catch_all, fast, in_dst_*; dests and set_dests shared, indexes global),
+	 * and lmap[pi] finds the listener of a datagram on port index pi: lmap[pi][dport] is
+	 * 1 + the first listener on that UDP port (0: none), lis_ip[l] its address and
+	 * lis_next[l] 1 + the next listener on the same port and UDP port (another IP).
+	 */
+	uint16_t n_listeners;
+	struct uf_plan *lis;
+	const uint8_t *lmap[UF_MAX_PORTS]; /* NULL: no listener on the port */
+	rte_be32_t lis_ip[UF_MAX_LISTENERS];
+	uint8_t lis_next[UF_MAX_LISTENERS];
 };
 
 #define UF_SET_NONE UINT32_MAX
+
+/* The listener of a datagram to (dst_ip, dport) on port index pi of a plan with several
+ * listeners; -1: none (not_for_us). One table load and, but for listeners that share a UDP
+ * port on one port by their IPs, one compare. */
+static __rte_always_inline int
+uf_plan_listener(const struct uf_plan *plan, uint16_t pi, rte_be32_t dst_ip, rte_be16_t dport)
+{
+	const uint8_t *map = plan->lmap[pi];
+	uint32_t l;
+
+	if (unlikely(map == NULL))
+		return -1;
+	l = map[rte_be_to_cpu_16(dport)];
+	while (l != 0) {
+		if (likely(plan->lis_ip[l - 1] == dst_ip))
+			return (int)l - 1;
+		l = plan->lis_next[l - 1];
+	}
+	return -1;
+}
 
 /*
  * The set for a datagram from src (network order), with rules (plan->lpm set): false when no
@@ -96,6 +129,9 @@ struct uf_plan_input {
 	/* [cfg->n_ports]: the link is up; NULL: every link. A pool leaves out a member that is
 	 * unresolved or whose port is down (docs/configuration.md#pools) */
 	const bool *port_up;
+	/* [cfg->n_listeners] each listener's rules (NULL: it has none); with several listeners
+	 * this, not lpm, is used (uf_rules_lpm_listener) */
+	const struct rte_lpm *const *lis_lpm;
 	uint64_t version;
 	int socket; /* < 0: plain heap (unit tests) */
 	/* [cfg->n_dests]: each destination's counter slot, its index in plan->dests and in
@@ -124,5 +160,7 @@ void uf_mcast_mac(rte_be32_t ip, struct rte_ether_addr *mac);
 /* The rules as an LPM table (next hop = set index), less a 0.0.0.0/0 rule (the plan's
  * catch_all). NULL without rules; NULL and rte_errno on failure. Needs EAL. */
 struct rte_lpm *uf_rules_lpm(const struct uf_config *cfg, int socket);
+/* The same for listener l's rules alone (next hop: the rule's index in the listener). */
+struct rte_lpm *uf_rules_lpm_listener(const struct uf_config *cfg, int l, int socket);
 
 #endif /* UF_PLAN_H */

@@ -501,7 +501,23 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 		return ret;
 	}
 	p->started = true;
-	if (uf_steer_setup(p, cfg->listen.port == p->idx ? cfg->listen.udp_port : 0) != 0) {
+	{
+		/* every listener on this port gets its rule (docs/architecture.md#listeners) */
+		struct uf_steer_listen ls[UF_MAX_LISTENERS];
+		int nl = 0, l;
+
+		for (l = 0; l < cfg->n_listeners; l++)
+			if (cfg->listeners[l].port == p->idx)
+				ls[nl++] = (struct uf_steer_listen){
+					.udp_port = cfg->listeners[l].udp_port,
+					.dst_ip = cfg->listeners[l].ip,
+				};
+		if (cfg->n_listeners == 0 && cfg->listen.port == p->idx)
+			ls[nl++] = (struct uf_steer_listen){ .udp_port = cfg->listen.udp_port,
+							     .dst_ip = p->cfg->ip };
+		ret = uf_steer_setup_multi(p, ls, nl);
+	}
+	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_ENV,
 			   "port %s (%s) is in flow isolate mode and %s; give it "
 			   "a DPDK build whose PMD takes the rule, or more than one worker "

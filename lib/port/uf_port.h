@@ -34,7 +34,7 @@ struct uf_port {
 	struct rte_mempool *hdr_pool[UF_MAX_WORKERS]; /* chained fan-out headers (listen port) */
 	bool started;
 	/* steering */
-	struct rte_flow *flows[4];
+	struct rte_flow *flows[UF_MAX_LISTENERS + 3]; /* UF_STEER_MAX_FLOWS */
 	int n_flows;
 	bool flow_isolated;
 	char steering[160]; /* what steers traffic over the workers, in words */

@@ -37,6 +37,17 @@ void
 uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t dst_ip,
 	       bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res)
 {
+	const struct uf_steer_listen l = { .udp_port = udp_port, .dst_ip = dst_ip };
+
+	uf_steer_flows_multi(port_id, nb_queues, &l, udp_port != 0 ? 1 : 0, dst_ip, isolated, ops,
+			     res);
+}
+
+void
+uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer_listen *ls,
+		     int n_ls, uint32_t dst_ip, bool isolated, const struct uf_flow_ops *ops,
+		     struct uf_steer_result *res)
+{
 	uint16_t queues[RTE_MAX_QUEUES_PER_PORT];
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item_ipv4 ip_spec, ip_mask;
@@ -54,6 +65,7 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 	char why[128];
 	struct rte_flow *f;
 	uint16_t i;
+	int k;
 
 	memset(res, 0, sizeof(*res));
 	res->kind = nb_queues > 1 ? UF_STEER_RSS : UF_STEER_SINGLE;
@@ -68,7 +80,10 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 
 	/* the listen port's datagrams spread over the worker queues; isolated, even one queue
 	 * needs the rule, or nothing reaches it */
-	if (udp_port != 0 && (nb_queues > 1 || isolated)) {
+	for (k = 0; k < n_ls && k < UF_STEER_MAX_LISTEN && (nb_queues > 1 || isolated); k++) {
+		const uint16_t udp_port = ls[k].udp_port;
+
+		ip_spec.hdr.dst_addr = ls[k].dst_ip;
 		memset(&udp_spec, 0, sizeof(udp_spec));
 		memset(&udp_mask, 0, sizeof(udp_mask));
 		udp_spec.hdr.dst_port = rte_cpu_to_be_16(udp_port);
@@ -88,19 +103,34 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 		if (f != NULL) {
 			res->kind = UF_STEER_FLOW;
 			res->flows[res->n_flows++] = f;
-			snprintf(res->why, sizeof(res->why),
-				 "rte_flow: UDP port %u spread over %u queues by RSS", udp_port,
-				 nb_queues);
-		} else {
-			res->blind = isolated;
-			snprintf(res->why, sizeof(res->why),
-				 "rte_flow RSS rule for UDP port %u refused "
-				 "(%s): %s",
-				 udp_port, why,
-				 isolated ? "isolated, the port would receive no datagram"
-					  : "plain RSS");
+			if (n_ls == 1)
+				snprintf(res->why, sizeof(res->why),
+					 "rte_flow: UDP port %u spread over %u queues by RSS",
+					 udp_port, nb_queues);
+			else
+				snprintf(res->why, sizeof(res->why),
+					 "rte_flow: %d listeners' UDP ports spread over %u queues "
+					 "by RSS",
+					 k + 1, nb_queues);
+			continue;
 		}
+		res->blind = isolated;
+		snprintf(res->why, sizeof(res->why),
+			 "rte_flow RSS rule for UDP port %u refused "
+			 "(%s): %s",
+			 udp_port, why,
+			 isolated ? "isolated, the port would receive no datagram" : "plain RSS");
+		if (!isolated) {
+			/* all or none: plain RSS spreads every listener alike */
+			struct rte_flow_error fe;
+
+			while (res->n_flows > 0)
+				ops->destroy(port_id, res->flows[--res->n_flows], &fe);
+			res->kind = nb_queues > 1 ? UF_STEER_RSS : UF_STEER_SINGLE;
+		}
+		break;
 	}
+	ip_spec.hdr.dst_addr = dst_ip; /* ICMP: to the port's own address */
 
 	act[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
 	act[0].conf = &q0;
@@ -171,15 +201,23 @@ setup_reta(struct uf_port *p)
 int
 uf_steer_setup(struct uf_port *p, uint16_t udp_port)
 {
+	const struct uf_steer_listen l = { .udp_port = udp_port, .dst_ip = p->cfg->ip };
+
+	return uf_steer_setup_multi(p, &l, udp_port != 0 ? 1 : 0);
+}
+
+int
+uf_steer_setup_multi(struct uf_port *p, const struct uf_steer_listen *ls, int n)
+{
 	struct uf_steer_result res;
 	bool blind = false;
 	int i;
 
 	if (p->plan.rss)
 		setup_reta(p);
-	if (p->plan.try_flow && (udp_port != 0 || p->flow_isolated)) {
-		uf_steer_flows(p->port_id, p->nb_queues, udp_port, p->cfg->ip, p->flow_isolated,
-			       &uf_flow_ops_rte, &res);
+	if (p->plan.try_flow && (n > 0 || p->flow_isolated)) {
+		uf_steer_flows_multi(p->port_id, p->nb_queues, ls, n, p->cfg->ip, p->flow_isolated,
+				     &uf_flow_ops_rte, &res);
 		blind = res.blind;
 		for (i = 0; i < res.n_flows; i++)
 			p->flows[i] = res.flows[i];

@@ -10,6 +10,8 @@
 
 #include <rte_flow.h>
 
+#include "uf_common.h"
+
 struct uf_port;
 
 /* rte_flow calls, behind a table so that tests can fake a PMD's answers. */
@@ -32,10 +34,20 @@ enum uf_steer_kind {
 	UF_STEER_FLOW, /* an rte_flow RSS rule spreads the listen port; the rest as RSS/isolate */
 };
 
+/* one rule per listener on the port, then ARP, ICMP or the catch-all */
+#define UF_STEER_MAX_LISTEN UF_MAX_LISTENERS
+#define UF_STEER_MAX_FLOWS (UF_STEER_MAX_LISTEN + 3)
+
+/* What a port receives datagrams on: a listener's UDP port and address. */
+struct uf_steer_listen {
+	uint16_t udp_port; /* host order */
+	uint32_t dst_ip;   /* network order */
+};
+
 struct uf_steer_result {
 	enum uf_steer_kind kind;
 	int n_flows;
-	struct rte_flow *flows[4];
+	struct rte_flow *flows[UF_STEER_MAX_FLOWS];
 	bool blind; /* isolated and the listen port's rule refused: no datagram would arrive */
 	char why[160];
 };
@@ -49,9 +61,20 @@ struct uf_steer_result {
 void uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t dst_ip,
 		    bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res);
 
+/*
+ * The same for every listener on the port (docs/architecture.md#listeners): one RSS rule per
+ * (address, UDP port). Not isolated, a refused rule takes the others back out (plain RSS
+ * spreads them all alike); isolated, it leaves `blind` set, as that listener would be deaf.
+ */
+void uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer_listen *ls,
+			  int n_ls, uint32_t port_ip, bool isolated, const struct uf_flow_ops *ops,
+			  struct uf_steer_result *res);
+
 /* Port-level entry points (uf_port.c): RETA + flows, and removal at shutdown. setup returns
  * -ENOTSUP when the port is isolated and the listen rule was refused (it would be deaf). */
 int uf_steer_setup(struct uf_port *p, uint16_t udp_port);
+/* The same with every listener on the port (n 0: it only sends). */
+int uf_steer_setup_multi(struct uf_port *p, const struct uf_steer_listen *ls, int n);
 void uf_steer_teardown(struct uf_port *p);
 
 #endif /* UF_STEER_H */

@@ -123,6 +123,26 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 	X(sampled_out, "datagrams sampling kept from it")            \
 	X(no_neighbor, "copies dropped while its MAC was unresolved")
 
+/*
+ * A listener's counters, struct uf_lis_ctr: X(field, help), the keys of each "listeners"
+ * entry in this order. Identities per listener (docs/loss-accounting.md#listeners):
+ *   rx == forwarded + drop_no_rule + drop_too_big + drop_no_neighbor + drop_nombuf
+ *   fanout == copies_attempted + sampled_out;  copies_attempted == tx_ok + tx_drop
+ * tx_ok and tx_drop are its destinations' sums, filled in by the reader.
+ */
+#define UF_LIS_COUNTERS(X)                                                                 \
+	X(rx, "datagrams to the listener's IP and UDP port that passed the frame checks")  \
+	X(forwarded, "its datagrams accepted for fan-out")                                 \
+	X(fanout, "its datagram x destination pairs planned")                              \
+	X(sampled_out, "its copies skipped by sampling")                                   \
+	X(copies_attempted, "its copies built or attempted")                               \
+	X(tx_ok, "its copies the PMD accepted (its destinations' tx_ok)")                  \
+	X(tx_drop, "its copies lost, every reason (its destinations' tx_drop)")            \
+	X(drop_no_rule, "its datagrams no rule of its matched")                            \
+	X(drop_too_big, "its datagrams too big for one of its destinations' ports")        \
+	X(drop_no_neighbor, "its datagrams none of whose destinations had a resolved MAC") \
+	X(drop_nombuf, "its datagrams without a buffer for even one copy")
+
 #define UF_CTR_FIELD(f, h) uint64_t f;
 #define UF_CTR_ARRAY(f, n, names, descrs, h) uint64_t f[n];
 
@@ -136,6 +156,12 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 struct uf_dest_ctr {
 	uint64_t copies;
 	UF_DEST_COUNTERS(UF_CTR_FIELD)
+};
+
+/* Per-listener counters (per lcore; with one listener the reader derives them from the
+ * totals, so the one-listener path counts nothing more). */
+struct uf_lis_ctr {
+	UF_LIS_COUNTERS(UF_CTR_FIELD)
 };
 
 /*

@@ -89,6 +89,7 @@ static const struct {
 	{ "port.pkt_socket", "af_packet socket counters (PACKET_STATISTICS)" },
 	{ "lcore", "per worker" },
 	{ "destination", "per destination" },
+	{ "listener", "per listener" },
 };
 
 #define V_CALL(v, cb, ...)                    \
@@ -186,6 +187,20 @@ uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor 
 }
 
 void
+uf_stats_visit_lis(const struct uf_snap_lis *l, const struct uf_stats_visitor *v, void *arg)
+{
+	char a[INET_ADDRSTRLEN];
+
+	V_CALL(v, str, arg, "name", l->name);
+	V_CALL(v, str, arg, "port", l->port);
+	V_CALL(v, str, arg, "ip", uf_ip_str(l->ip, a));
+	V_CALL(v, u64, arg, "udp_port", l->udp_port);
+#define LIS(f, h) visit_ctr(v, arg, "listener", #f, h, false, l->c.f);
+	UF_LIS_COUNTERS(LIS)
+#undef LIS
+}
+
+void
 uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stats_visitor *v, void *arg)
 {
 	const struct uf_lcore_ctr *t = &s->tot;
@@ -264,6 +279,14 @@ uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stats_vis
 	for (i = 0; i < s->n_dests && i < max_dests; i++) {
 		V_CALL(v, obj, arg, NULL);
 		uf_stats_visit_dest(&s->dests[i], v, arg);
+		V_CALL(v, end, arg);
+	}
+	V_CALL(v, end, arg);
+
+	V_CALL(v, list, arg, "listeners");
+	for (i = 0; i < s->n_listeners; i++) {
+		V_CALL(v, obj, arg, NULL);
+		uf_stats_visit_lis(&s->listeners[i], v, arg);
 		V_CALL(v, end, arg);
 	}
 	V_CALL(v, end, arg);
@@ -496,6 +519,7 @@ uf_stats_schema(FILE *f, bool json)
 	s.n_dests = 1;
 	s.dests[0].state = "";
 	s.dests[0].pool = 1; /* with a pool member's keys */
+	s.n_listeners = 1;
 	if (json)
 		fprintf(f, "{\"counters\": [");
 	uf_stats_visit(&s, INT_MAX, &schema_visitor, &o);
@@ -735,6 +759,27 @@ uf_stats_ledger_ok(const struct uf_snap *s, char *why, size_t len)
 			 "copies_attempted %" PRIu64 " != tx_ok %" PRIu64 " + tx_drops %" PRIu64,
 			 t->copies_attempted, t->tx_ok, txd);
 		return false;
+	}
+	for (int i = 0; i < s->n_listeners; i++) {
+		const struct uf_snap_lis *l = &s->listeners[i];
+		const struct uf_lis_ctr *c = &l->c;
+
+		if (c->rx != c->forwarded + c->drop_no_rule + c->drop_too_big +
+					     c->drop_no_neighbor + c->drop_nombuf) {
+			snprintf(why, len,
+				 "listener %s: rx %" PRIu64 " != forwarded %" PRIu64 " + its drops",
+				 l->name, c->rx, c->forwarded);
+			return false;
+		}
+		if (c->fanout != c->copies_attempted + c->sampled_out ||
+		    c->copies_attempted != c->tx_ok + c->tx_drop) {
+			snprintf(why, len,
+				 "listener %s: fanout %" PRIu64 ", copies_attempted %" PRIu64
+				 ", sampled_out %" PRIu64 ", tx_ok %" PRIu64 ", tx_drop %" PRIu64,
+				 l->name, c->fanout, c->copies_attempted, c->sampled_out, c->tx_ok,
+				 c->tx_drop);
+			return false;
+		}
 	}
 	snprintf(why, len, "every frame and copy accounted for");
 	return true;

@@ -108,6 +108,15 @@ struct uf_snap_dest {
 	uint64_t senders;
 };
 
+/* A listener (docs/loss-accounting.md#listeners) */
+struct uf_snap_lis {
+	char name[UF_NAME_MAX];
+	char port[UF_NAME_MAX];
+	rte_be32_t ip;
+	uint16_t udp_port;
+	struct uf_lis_ctr c;
+};
+
 /* A worker's frames, lcores.<lcore id>: X(field, help) */
 #define UF_SNAP_LCORE_COUNTERS(X)         \
 	X(rx, "frames a worker received") \
@@ -145,6 +154,8 @@ struct uf_snap {
 		 * fwd totals (docs/loss-accounting.md#per-destination-counters) */
 		struct uf_dest_ctr removed;
 	} reload;
+	int n_listeners;
+	struct uf_snap_lis listeners[UF_MAX_LISTENERS];
 };
 
 /* Sum src into dst (relaxed loads: the source is another lcore's live counter block). */
@@ -154,7 +165,8 @@ void uf_dest_ctr_add(struct uf_dest_ctr *dst, const struct uf_dest_ctr *src);
 /*
  * One counter or state of the schema, as the lists above define it. group names the list
  * (and the place in the stats object): "fwd", "fwd.drop", "fwd.tx_drop", "arp", "icmp",
- * "control", "port.stats", "port", "port.xsk", "port.pkt_socket", "lcore", "destination".
+ * "control", "port.stats", "port", "port.xsk", "port.pkt_socket", "lcore", "destination",
+ * "listener".
  */
 struct uf_stat_desc {
 	const char *group;
@@ -189,6 +201,7 @@ void uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stat
 /* The members of one port's object, of one destination's. */
 void uf_stats_visit_port(const struct uf_snap_port *p, const struct uf_stats_visitor *v, void *arg);
 void uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor *v, void *arg);
+void uf_stats_visit_lis(const struct uf_snap_lis *l, const struct uf_stats_visitor *v, void *arg);
 
 /* One JSON object on one line (docs/loss-accounting.md#the-stats-json-object), newline
  * included. */

@@ -20,6 +20,10 @@ run time of the forwarding threads (`lcore-worker-*`) from /proc/PID/task/TID/sc
 whatever else the scheduler gave that CPU to.
 
   sudo scripts/bench/inmem.py [--quick] [--out docs/benchmarks/raw/inmem-DATE]
+  sudo scripts/bench/inmem.py --listeners [--rounds 2] [--seconds 8]
+      plain N = 1 (`listen:`) beside three listeners (NetFlow 2055, sFlow 6343, syslog 514,
+      one destination each) fed the three streams interleaved frame by frame (every burst
+      splits three ways) and fed one stream only, interleaved per round, per CPU-second
   sudo scripts/bench/inmem.py --compare OLD_UDPFAN NEW_UDPFAN [--rounds 2] [--seconds 8]
       two udpfan binaries interleaved (A B A B ...), N = 1 and N = 4 at 32 B: per round the
       per-CPU-second rates and B/A, then the mean ratio and its spread (max - min)
@@ -48,10 +52,11 @@ PCAP_MAC = "02:70:63:61:70:00"
 LISTEN_IP = "198.18.0.10"
 
 
-def capture(path, payload, flows=64, frames=4096, arp_pct=0.0, mac=PCAP_MAC, senders=1):
+def capture(path, payload, flows=64, frames=4096, arp_pct=0.0, mac=PCAP_MAC, senders=1,
+            dports=(5000,)):
     """frames datagrams over `flows` source ports (and `senders` source addresses); with
     arp_pct, that share of the frames are ARP requests for udpfan's address instead (the
-    control plane's load)"""
+    control plane's load); dports: the UDP destination ports, frame by frame in turn"""
     fr = []
     every = int(round(100.0 / arp_pct)) if arp_pct else 0
     for i in range(frames):
@@ -62,7 +67,8 @@ def capture(path, payload, flows=64, frames=4096, arp_pct=0.0, mac=PCAP_MAC, sen
             k = i % senders
             src = "198.18.0.2" if senders == 1 else "198.18.%d.%d" % (1 + k // 250, 2 + k % 250)
             fr.append(udp_frame(mac, "02:18:00:00:00:02", src, LISTEN_IP,
-                                40000 + (i % flows), 5000, seq_payload(i, payload),
+                                40000 + (i % flows), dports[i % len(dports)],
+                                seq_payload(i, payload),
                                 ident=i & 0xFFFF))
     write_pcap(path, fr)
     return len(fr[-1 if not every else 0])
@@ -231,7 +237,21 @@ def rules_yaml(n):
     return "\n".join(lines) + "\n"
 
 
-def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0, binary=None, pool=0):
+LISTENERS3 = (2055, 6343, 514)
+
+
+def listeners_yaml(udp_ports):
+    """one listener per UDP port on `in`, one destination each, all leaving through `out`"""
+    lines = ["listeners:"]
+    for i, u in enumerate(udp_ports):
+        lines.append("  - { name: l%d, port: in, udp_port: %d, destinations: [ { ip: "
+                     "198.19.0.%d, udp_port: %d, port: out, mac: \"02:18:00:00:01:%02x\" } ] }"
+                     % (i, u, 21 + i, 6000 + i, i))
+    return "\n".join(lines) + "\n"
+
+
+def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0, binary=None,
+               listeners=None, pool=0):
     workers = len(pcaps)
     dests = "\n".join("  - { ip: 198.19.0.%d, udp_port: %d, port: out, mac: \"02:18:00:00:01:%02x\" }"
                       % (21 + i, 6000 + i, i) for i in range(n_dest))
@@ -249,17 +269,18 @@ def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0, binar
         # fewer CPUs than lcores (this 2-vCPU VM): the main lcore sleeps beside worker 1
         lcores = "0@0,%s" % ",".join("%d@%d" % (i + 1, i % ncpu) for i in range(workers))
     rx = ",".join("rx_pcap=%s" % p for p in pcaps)
+    lis = "listen: { port: in, udp_port: 5000 }\ndestinations:\n%s" % dests
+    if listeners:
+        lis = listeners_yaml(listeners).rstrip("\n")
     cfg = """eal: { lcores: "%s", file_prefix: ufbench }
 ports:
   - { name: in, device: "net_pcap0,%s,infinite_rx=1", ip: %s/24 }
   - { name: out, device: "net_null0,no-rx=1", ip: 198.19.0.10/24 }
-listen: { port: in, udp_port: 5000 }
-destinations:
 %s
 forward: { burst: 32 %s}
 stats: { interval_s: 1 }
 arp: { gratuitous: false }
-%s""" % (lcores, rx, LISTEN_IP, dests, extra_fwd,
+%s""" % (lcores, rx, LISTEN_IP, lis, extra_fwd,
          rules_yaml(rules).replace("{d}", ", ".join(str(i) for i in range(n_dest))))
     cfg_path = log + ".yaml"
     stats_path = log + ".jsonl"
@@ -295,6 +316,54 @@ arp: { gratuitous: false }
     assert f["rx"] == f["forwarded"] + f["control"] + drops, "ledger"
     assert f["copies_attempted"] == f["tx_ok"] + sum(f["tx_drop"].values()), "ledger"
     return median_rate(rx, warmup), median_rate(tx, warmup), fin["tsc_hz"]
+
+
+def listeners_bench(a):
+    """--listeners: plain N = 1 beside three listeners, interleaved per round, per CPU-second"""
+    out = a.out or "/tmp/udpfan-bench-listeners-%d" % int(time.time())
+    os.makedirs(out, exist_ok=True)
+    plain, mixed = os.path.join(out, "in32.pcap"), os.path.join(out, "in32-3ports.pcap")
+    one = os.path.join(out, "in32-2055.pcap")
+    capture(plain, 32)
+    capture(mixed, 32, dports=LISTENERS3)
+    capture(one, 32, dports=LISTENERS3[:1])
+    runs = [("plain-n1", plain, None), ("3lis-mixed", mixed, LISTENERS3),
+            ("3lis-one", one, LISTENERS3)]
+    res = {r[0]: [] for r in runs}
+    for rnd in range(a.rounds):
+        for label, pcap, lis in runs:
+            log = os.path.join(out, "r%d-%s.log" % (rnd + 1, label))
+            rx, tx, _ = run_udpfan([pcap], 1, a.seconds, a.warmup, log, listeners=lis)
+            c = run_udpfan.cpu
+            if c is None:
+                raise RuntimeError("no per-CPU sample, see %s.cpu" % log)
+            fin = run_udpfan.last
+            if lis:
+                got = [x["forwarded"] for x in fin["listeners"]]
+                assert sum(got) == fin["fwd"]["forwarded"], (got, fin["fwd"])
+            res[label].append(c)
+            print("round %d %-11s in %.2f Mpps/CPU-s, out %.2f Mpps/CPU-s (wall: in %.2f Mpps, "
+                  "thread on CPU %.0f %% of the span)" % (
+                      rnd + 1, label, c["rx_per_cpu_s"] / 1e6, c["tx_per_cpu_s"] / 1e6,
+                      c["rx_pps_wall"] / 1e6, 100 * c["cpu_share"]), flush=True)
+    print("\nin memory, net_pcap infinite_rx (64 flows, 32 B payloads) -> udpfan -> net_null, one "
+          "destination per datagram; %d s runs, sampled from %d s; %d rounds, interleaved" % (
+              a.seconds, a.warmup, a.rounds))
+    base = [c["rx_per_cpu_s"] for c in res["plain-n1"]]
+    print("%-12s %-24s %s" % ("run", "in Mpps/CPU-s per round", "vs plain per round (mean)"))
+    summary = {}
+    for label, _, _ in runs:
+        v = [c["rx_per_cpu_s"] for c in res[label]]
+        ratios = [x / b for x, b in zip(v, base)]
+        print("%-12s %-24s %s (%.3f)" % (label, " ".join("%.2f" % (x / 1e6) for x in v),
+                                          " ".join("%.3f" % r for r in ratios),
+                                          statistics.mean(ratios)))
+        summary[label] = {"runs": res[label], "ratios": ratios}
+    print("raw logs: %s" % out)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"seconds": a.seconds, "warmup": a.warmup, "rounds": a.rounds,
+                       "results": summary}, f, indent=1)
 
 
 def compare(a):
@@ -403,13 +472,19 @@ def main():
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
                     help="two udpfan binaries, interleaved A B A B: per-CPU-second rates, "
                     "B/A and its spread (no testpmd)")
-    ap.add_argument("--rounds", type=int, default=2, help="--compare, --pools: rounds (>= 2)")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="--compare, --pools, --listeners: rounds (>= 2)")
     ap.add_argument("--pools", action="store_true",
                     help="plain N=1 against a pool of 4, interleaved, per CPU-second")
+    ap.add_argument("--listeners", action="store_true",
+                    help="plain N=1 beside three listeners, interleaved, per CPU-second")
     ap.add_argument("--n", default="1,4", help="--compare: destination counts")
     a = ap.parse_args()
     if a.pools:
         pools(a)
+        return
+    if a.listeners:
+        listeners_bench(a)
         return
     if a.compare:
         if a.rounds < 2:

@@ -676,6 +676,67 @@ def case_pool_round_robin_sampled():
     d = st["destinations"]
     assert d[1]["sampled_out"] == 15 and [x["tx_ok"] for x in d[2:]] == [5, 5, 5], d
 
+def case_listeners():
+    """Three listeners on one port (docs/configuration.md#listeners): UDP 5000 and 5001 on the
+    port's IP, and 5000 on an address of its own, each with its own destinations, fed
+    interleaved datagrams (sizes, checksums on and off, IP options: the classifier's fast
+    and careful passes). Each destination's copies are byte for byte what a from-scratch
+    computation gives for its listener's datagrams, in their order (a burst is grouped by
+    listener, so the order across listeners is not kept); UDP to a port or address no
+    listener has is not_for_us; the ledger holds per listener."""
+    wd = tmpdir()
+    own = "198.18.0.14"
+    lis = [("a", PORT_IP, 5000), ("b", PORT_IP, 5001), ("c", own, 5000)]
+    dl = dests(5)
+    owner = [0, 0, 1, 2, 2]  # destination -> listener
+    frames, metas = [], [[], [], []]
+    for i in range(36):
+        li = i % 3 if i % 7 != 3 else (i // 7) % 3
+        size = [0, 9, 18, 100, 700, 1400][i % 6]
+        payload = seq_payload(i, size)[:size] if size >= 8 else bytes(range(size))
+        m = {"sport": 40000 + i, "ident": 0x2000 + i, "tos": [0, 0xB8][i % 2],
+             "payload": payload}
+        frames.append(udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, lis[li][1], m["sport"],
+                                lis[li][2], payload, ttl=17, ident=m["ident"], tos=m["tos"],
+                                udp_checksum=i % 4 != 1,
+                                options=b"\x01\x01\x01\x00" if i % 5 == 2 else b""))
+        metas[li].append(m)
+    strays = [udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, PORT_IP, 40100, 5002, b"s" * 20),
+              udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, own, 40101, 5001, b"t" * 20)]
+    write_pcap(wd + "/in.pcap", frames + strays)
+    text = config(wd, [])
+    head = text[:text.index("listen:")]
+    tail = text[text.index("forward:"):] if "forward:" in text else \
+        text[text.index("stats:"):]
+    body = ["listeners:"]
+    for li, (name, ip, port) in enumerate(lis):
+        body.append("  - name: %s\n    port: wan\n    udp_port: %d" % (name, port))
+        if ip != PORT_IP:
+            body.append("    ip: %s" % ip)
+        body.append("    destinations:")
+        for d, o in zip(dl, owner):
+            if o == li:
+                body.append("      - { ip: %s, udp_port: %d, mac: \"%s\", ttl: %d }"
+                            % (d["ip"], d["udp_port"], d["mac"], d["ttl"]))
+    _, _, objs = run_udpfan(head + "\n".join(body) + "\n" + tail, wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["forwarded"] == len(frames) and f["drop"]["not_for_us"] == 2, f
+    udp, _ = split_out(wd + "/out.pcap")
+    assert len(udp) == sum(len(metas[o]) for o in owner), len(udp)
+    for d, o in zip(dl, owner):
+        got = [u for u in udp if struct.unpack("!H", u[36:38])[0] == d["udp_port"]]
+        # the copies say the listener's address was the input's (the checksum follows it)
+        check_frames(got, expected(metas[o], [d]))
+    by = {x["name"]: x for x in st["listeners"]}
+    for li, (name, ip, port) in enumerate(lis):
+        x = by[name]
+        n_d = owner.count(li)
+        assert x["ip"] == ip and x["udp_port"] == port, x
+        assert x["rx"] == x["forwarded"] == len(metas[li]), x
+        assert x["fanout"] == x["copies_attempted"] == x["tx_ok"] == n_d * len(metas[li]), x
+    assert sum(x["tx_ok"] for x in st["listeners"]) == f["tx_ok"], (st["listeners"], f)
+
 
 def main():
     s = Suite()
@@ -700,6 +761,7 @@ def main():
     s.run(case_two_egress_ports)
     s.run(case_pool_hash_sender)
     s.run(case_pool_round_robin_sampled)
+    s.run(case_listeners)
     s.finish()
 
 

@@ -244,9 +244,11 @@ make_cfg(char *buf, size_t len, const char *section, const char *key, const char
 static bool
 testable(const struct uf_cfg_key *k)
 {
-	/* rules and pools need a list around them: test_config covers them */
+	/* rules and pools need a list around them: test_config covers them; listeners[] keys:
+	 * tests/unit/test_listeners.c */
 	return k->section[0] != '\0' && strcmp(k->section, "rules[]") != 0 &&
-	       strcmp(k->section, "destinations[].pool") != 0;
+	       strcmp(k->section, "destinations[].pool") != 0 &&
+	       strcmp(k->section, "listeners[]") != 0;
 }
 
 static void *

@@ -79,6 +79,11 @@ fill(void)
 #define DC(f, h) d->c.f = next(#f);
 	UF_DEST_COUNTERS(DC)
 #undef DC
+	snap.n_listeners = 1;
+	snprintf(snap.listeners[0].name, sizeof(snap.listeners[0].name), "netflow");
+#define LC2(f, h) snap.listeners[0].c.f = next(#f);
+	UF_LIS_COUNTERS(LC2)
+#undef LC2
 }
 
 /* what the walk reported */

@@ -416,6 +416,53 @@ test_isolated_edges(void)
 	CHECK_EQ(res.n_flows, 0);
 }
 
+/* several listeners on one port: one RSS rule each (its address and UDP port), then the
+ * catch-all; a refused one takes the others back out (not isolated) or leaves it blind */
+static void
+test_listeners(void)
+{
+	const struct uf_steer_listen ls[3] = {
+		{ .udp_port = 2055, .dst_ip = our_ip() },
+		{ .udp_port = 6343, .dst_ip = our_ip() },
+		{ .udp_port = 514, .dst_ip = our_ip() ^ rte_cpu_to_be_32(4) }, /* its own IP */
+	};
+	struct uf_steer_result res;
+
+	reset(-1, false, NULL);
+	uf_steer_flows_multi(3, 4, ls, 3, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	CHECK_EQ(res.n_flows, 4);
+	check_rss_rule(&pmd.created[0], 4, 2055);
+	check_rss_rule(&pmd.created[1], 4, 6343);
+	CHECK_EQ(pmd.created[2].items[1].spec.ipv4.hdr.dst_addr, ls[2].dst_ip);
+	CHECK_EQ(pmd.created[2].items[2].spec.udp.hdr.dst_port, rte_cpu_to_be_16(514));
+	CHECK_EQ(pmd.created[3].attr.priority, 1); /* the catch-all last */
+	CHECK_HAS(res.why, "3 listeners");
+
+	/* the second refused, not isolated: the first is taken back, plain RSS for all */
+	reset(-1, false, "too many rules");
+	pmd.fail_only = 1;
+	uf_steer_flows_multi(3, 4, ls, 3, our_ip(), false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_RSS);
+	CHECK_EQ(res.n_flows, 0);
+	CHECK_EQ(pmd.destroy_calls, 1);
+	CHECK_HAS(res.why, "6343");
+	CHECK(!res.blind, "not isolated: never blind");
+
+	/* isolated (mlx5): a refused listener would be deaf */
+	reset(-1, false, "too many rules");
+	pmd.fail_only = 2;
+	uf_steer_flows_multi(3, 2, ls, 3, our_ip(), true, &fake_ops, &res);
+	CHECK(res.blind, "isolated and a listener's rule refused: blind");
+	CHECK_HAS(res.why, "514");
+	/* isolated, all taken: one rule per listener, then ARP and ICMP to queue 0 */
+	reset(-1, false, NULL);
+	uf_steer_flows_multi(3, 1, ls, 3, our_ip(), true, &fake_ops, &res);
+	CHECK(!res.blind, "all taken");
+	CHECK_EQ(res.n_flows, 5);
+	CHECK_EQ(pmd.created[4].items[1].spec.ipv4.hdr.dst_addr, our_ip()); /* ICMP: port IP */
+}
+
 int
 main(void)
 {
@@ -424,5 +471,6 @@ main(void)
 	RUN(test_flow_isolated);
 	RUN(test_single_queue);
 	RUN(test_isolated_edges);
+	RUN(test_listeners);
 	return uf_t_summary();
 }
