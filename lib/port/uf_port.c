@@ -509,9 +509,8 @@ check_rss(struct uf_port *p)
 		       p->cfg->name, p->info.driver_name, errstr(ret));
 		return;
 	}
-	key_ok = p->plan.rss_key_len == 0 ||
-		 (rc.rss_key_len >= p->plan.rss_key_len &&
-		  memcmp(key, rss_key, p->plan.rss_key_len) == 0);
+	key_ok = p->plan.rss_key_len == 0 || (rc.rss_key_len >= p->plan.rss_key_len &&
+					      memcmp(key, rss_key, p->plan.rss_key_len) == 0);
 	if (rc.rss_hf == p->plan.rss_hf && key_ok)
 		UF_LOG(INFO,
 		       "port %s: RSS in effect over %u queues: hash types 0x%" PRIx64
