@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 
 PKGS=(dpdk dpdk-dev libdpdk-dev libnuma-dev libyaml-dev libxdp-dev libbpf-dev meson ninja-build
       pkg-config gcc iproute2 ethtool iputils-ping tcpdump python3 python3-yaml
-      python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev)
+      python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev
+      qemu-system-x86 mmdebstrap e2fsprogs)
 
 need_root() {
 	if [ "$(id -u)" != 0 ]; then

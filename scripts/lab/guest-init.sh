@@ -12,7 +12,8 @@ mount -t devpts devpts /dev/pts
 mount -t 9p -o trans=virtio,version=9p2000.L,ro build /build
 mount -t 9p -o trans=virtio,version=9p2000.L out /out
 # no udev: load the drivers of what is on the PCI bus, as udev would
-for m in /sys/bus/pci/devices/*/modalias; do modprobe -q "$(cat "$m")" 2>/dev/null; done
+for m in /sys/bus/pci/devices/*/modalias /sys/bus/virtio/devices/*/modalias; do modprobe -q "$(cat "$m")" 2>/dev/null; done
+modprobe -q virtio_net; modprobe -q e1000e
 modprobe virtio_console
 ip link set lo up
 # the management NIC (00:03.0, QEMU user networking): an address and the default route

@@ -27,14 +27,9 @@ def cleanup():
 
 
 def accel():
-    want = os.environ.get("UF_LAB_ACCEL", "auto")
-    if want != "auto":
-        return want
-    try:
-        os.close(os.open("/dev/kvm", os.O_RDWR))
-        return "kvm"
-    except OSError:
-        return "tcg"
+    """TCG unless UF_LAB_ACCEL says kvm: on the development VM (itself a guest) /dev/kvm
+    opens but a KVM guest hangs after the kernel's decompression (2026-12-01)."""
+    return os.environ.get("UF_LAB_ACCEL", "tcg")
 
 
 class Agent:
@@ -133,30 +128,35 @@ def main():
     for k in NS:
         sh(f"ip netns add {NS[k]}")
         sh(f"ip -n {NS[k]} link set lo up")
-        # multi_queue: the virtio NIC's two queue pairs are two fds on the same tap
-        sh(f"ip tuntap add dev {TAP[k]} mode tap multi_queue")
+        # multi_queue (b): the virtio NIC's two queue pairs are two fds on the same tap
+        sh(f"ip tuntap add dev {TAP[k]} mode tap{' multi_queue' if k == 'b' else ''}")
     sock = os.path.join(out, "agent.sock")
     agent = Agent(sock)
     threading.Thread(target=agent.serve, daemon=True).start()
     acc = accel()
     append = ("console=ttyS0 root=/dev/vda rw init=/sbin/lab-init panic=-1 "
-              "hugepagesz=2M hugepages=256 net.ifnames=0 quiet loglevel=4")
+              "hugepagesz=2M hugepages=256 net.ifnames=0 loglevel=" + os.environ.get("UF_LAB_LOGLEVEL", "4"))
     qemu = ["qemu-system-x86_64", "-accel", acc, "-M", "pc", "-cpu", "max" if acc == "tcg" else "host",
             "-smp", "2", "-m", "2048", "-nographic", "-no-reboot", "-nodefaults",
             "-serial", "stdio", "-kernel", f"{img}/vmlinuz", "-initrd", f"{img}/initrd.img",
             "-append", append,
-            "-drive", f"file={img}/rootfs.img,format=raw,if=virtio,snapshot=on",
-            "-virtfs", f"local,path={src},mount_tag=src,security_model=none,readonly=on",
-            "-virtfs", f"local,path={build},mount_tag=build,security_model=none,readonly=on",
-            "-virtfs", f"local,path={out},mount_tag=out,security_model=none",
+            # fixed PCI slots: the NICs at 03..05 whatever else there is
+            "-drive", f"file={img}/rootfs.img,format=raw,if=none,id=root,snapshot=on",
+            "-device", "virtio-blk-pci,drive=root,addr=07.0",
+            "-fsdev", f"local,id=src,path={src},security_model=none,readonly=on",
+            "-device", "virtio-9p-pci,fsdev=src,mount_tag=src,addr=08.0",
+            "-fsdev", f"local,id=build,path={build},security_model=none,readonly=on",
+            "-device", "virtio-9p-pci,fsdev=build,mount_tag=build,addr=09.0",
+            "-fsdev", f"local,id=out,path={out},security_model=none",
+            "-device", "virtio-9p-pci,fsdev=out,mount_tag=out,addr=0a.0",
             # management NIC (user networking): scripts/dpdk-bind.sh must refuse it
-            "-netdev", "user,id=mgmt", "-device", "virtio-net-pci,netdev=mgmt,addr=03.0",
+            "-netdev", "user,id=mgmt", "-device", "virtio-net-pci,netdev=mgmt,addr=03.0,romfile=",
             # port "em": 82574 (DPDK net_e1000_em), host side qlab-ta in qlab-a
             "-netdev", f"tap,id=na,ifname={TAP['a']},script=no,downscript=no",
-            "-device", "e1000e,netdev=na,addr=04.0,mac=52:54:00:19:01:02",
+            "-device", "e1000e,netdev=na,addr=04.0,romfile=,mac=52:54:00:19:01:02",
             # port "vio": virtio-net with two queue pairs and RSS, host side qlab-tb in qlab-b
             "-netdev", f"tap,id=nb,ifname={TAP['b']},script=no,downscript=no,queues=2,vhost=off",
-            "-device", "virtio-net-pci,netdev=nb,addr=05.0,mq=on,vectors=6,rss=on,mac=52:54:00:19:02:02",
+            "-device", "virtio-net-pci,netdev=nb,addr=05.0,romfile=,mq=on,vectors=6,rss=on,mac=52:54:00:19:02:02",
             "-device", "virtio-serial-pci,addr=06.0",
             "-chardev", f"socket,id=agent,path={sock}",
             "-device", "virtserialport,chardev=agent,name=lab",

@@ -31,7 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 t0=$(date +%s)
 
 # the DPDK libraries udpfan links against (22.11 = ABI 23) and the PMDs the lab drives
-pkgs=(linux-image-amd64 initramfs-tools kmod udev pciutils iproute2 procps python3 python3-yaml
+pkgs=(linux-image-amd64 initramfs-tools kmod udev mount util-linux pciutils iproute2 procps python3 python3-yaml
 	dpdk librte-eal23 librte-ethdev23 librte-mbuf23 librte-mempool23 librte-mempool-ring23
 	librte-ring23 librte-net23 librte-kvargs23 librte-telemetry23 librte-pci23 librte-bus-pci23
 	librte-bus-vdev23 librte-net-e1000-23 librte-net-virtio23 librte-net-af-packet23
@@ -43,10 +43,12 @@ timeout 1800 mmdebstrap --mode=root --variant=apt --include="$inc" \
 	--customize-hook='echo udpfan-lab >"$1/etc/hostname"' \
 	--customize-hook='mkdir -p "$1/src" "$1/out" "$1/build"' \
 	--customize-hook='printf "%s\n" "#!/bin/sh" "# lab guest init: scripts/lab/guest-init.sh from the shared source" \
+		"export PATH=/usr/sbin:/usr/bin:/sbin:/bin" \
 		"mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null" \
 		"modprobe 9pnet_virtio; modprobe 9p" \
 		"mount -t 9p -o trans=virtio,version=9p2000.L,ro src /src" \
-		"exec /bin/sh /src/scripts/lab/guest-init.sh" >"$1/sbin/lab-init"; chmod 755 "$1/sbin/lab-init"' \
+		"[ -f /src/scripts/lab/guest-init.sh ] && exec /bin/sh /src/scripts/lab/guest-init.sh" \
+		"echo lab-init: no /src/scripts/lab/guest-init.sh; echo o >/proc/sysrq-trigger" >"$1/sbin/lab-init"; chmod 755 "$1/sbin/lab-init"' \
 	bookworm "$tmp/root" \
 	"deb http://deb.debian.org/debian bookworm main" \
 	"deb http://deb.debian.org/debian bookworm-updates main" \
@@ -60,5 +62,9 @@ rm -rf "$tmp/root"
 echo "built in $(($(date +%s) - t0)) s on $(date -u +%FT%TZ)" >"$tmp/done"
 mv "$tmp" "$dir"
 trap - EXIT
+# images of older recipes are 3 GiB each (sparse): only the current one is kept
+for old in "$cache"/*/done; do
+	[ "${old%/done}" = "$dir" ] || rm -rf "${old%/done}"
+done
 echo "lab: image: $(cat "$dir/done")" >&2
 echo "$dir"

@@ -6,7 +6,7 @@
 #
 # Builds the guest image once per recipe (scripts/lab/image.sh, cached in
 # /var/cache/udpfan-vm), builds udpfan on the host (the guest runs the host's build over 9p),
-# boots the guest (KVM when /dev/kvm opens, else TCG; UF_LAB_ACCEL=tcg forces it), runs the
+# boots the guest (TCG; UF_LAB_ACCEL=kvm where KVM works), runs the
 # lab cases (tests/lab/lab_guest.py) and prints one line per case and "N passed, N failed".
 # Exit 0 all passed, 1 a case failed, 77 (meson: skipped) without root or QEMU.
 # UF_LAB_CASES=a,b runs only those cases; UF_LAB_TIMEOUT bounds the guest (default 900 s).
