@@ -627,11 +627,9 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 }
 
 void
-uf_port_close(struct uf_port *p)
+uf_port_release(struct uf_port *p)
 {
-	uint16_t q;
-
-	if (p->cfg == NULL)
+	if (p->cfg == NULL || p->dev_closed)
 		return;
 	uf_steer_teardown(p);
 	if (p->started) {
@@ -639,6 +637,17 @@ uf_port_close(struct uf_port *p)
 		p->started = false;
 	}
 	rte_eth_dev_close(p->port_id);
+	p->dev_closed = true;
+}
+
+void
+uf_port_close(struct uf_port *p)
+{
+	uint16_t q;
+
+	if (p->cfg == NULL)
+		return;
+	uf_port_release(p);
 	for (q = 0; q < UF_MAX_WORKERS; q++) {
 		rte_mempool_free(p->pool[q]);
 		rte_mempool_free(p->hdr_pool[q]);

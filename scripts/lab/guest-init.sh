@@ -25,7 +25,8 @@ if [ -n "$mgmt" ]; then
 fi
 echo "lab-guest: $(uname -r), $(nproc) CPUs, $(grep HugePages_Total /proc/meminfo)"
 cd /src
-timeout 780 python3 -u /src/tests/lab/lab_guest.py /out/results.json
+phase=$(sed -n "s/.*lab.phase=\([a-z]*\).*/\1/p" /proc/cmdline)
+timeout 780 python3 -u /src/tests/lab/lab_guest.py "${phase:-iommu}" "/out/results-${phase:-iommu}.json"
 echo "lab-guest: suite ended with $?"
 sync
 echo o >/proc/sysrq-trigger
