@@ -511,11 +511,13 @@ check_rss(struct uf_port *p)
 	}
 	key_ok = p->plan.rss_key_len == 0 || (rc.rss_key_len >= p->plan.rss_key_len &&
 					      memcmp(key, rss_key, p->plan.rss_key_len) == 0);
-	if (rc.rss_hf == p->plan.rss_hf && key_ok)
+	/* a superset is what was asked: virtio reads its IPv4 hash type back as every IPv4
+	 * flow type (0x2c asked, 0xac read: docs/pmd-quirks.md) */
+	if ((rc.rss_hf & p->plan.rss_hf) == p->plan.rss_hf && key_ok)
 		UF_LOG(INFO,
 		       "port %s: RSS in effect over %u queues: hash types 0x%" PRIx64
-		       ", key %u bytes, as programmed",
-		       p->cfg->name, p->nb_queues, rc.rss_hf, p->plan.rss_key_len);
+		       " (asked 0x%" PRIx64 "), key %u bytes, as programmed",
+		       p->cfg->name, p->nb_queues, rc.rss_hf, p->plan.rss_hf, p->plan.rss_key_len);
 	else
 		UF_LOG(WARNING,
 		       "port %s: RSS in effect differs from what udpfan programmed: hash types "

@@ -17,7 +17,7 @@ modprobe -q virtio_net; modprobe -q e1000e
 modprobe virtio_console
 ip link set lo up
 # the management NIC (00:03.0, QEMU user networking): an address and the default route
-mgmt=$(ls /sys/bus/pci/devices/0000:00:03.0/net/ 2>/dev/null | head -1)
+mgmt=$(ls /sys/bus/pci/devices/0000:00:03.0/virtio*/net/ 2>/dev/null | head -1)
 if [ -n "$mgmt" ]; then
 	ip link set "$mgmt" up
 	ip addr add 10.0.2.15/24 dev "$mgmt"

@@ -365,10 +365,17 @@ def link_down_up(ag):
         seen[f"{port}_up"] = u.last()["ports"][port]["link_up"]
     log(f"link states seen: {seen}")
     st = u.finish()
-    for port in ("em", "vio"):
-        check(seen[f"{port}_down"] is False, f"{port}: link never went down: {seen}")
-        check(seen[f"{port}_up"] is True, f"{port}: link never came back: {seen}")
-        check(st["ports"][port]["link_downs"] >= 1, f"{port}: link_downs {st['ports'][port]['link_downs']}")
+    # a host tap's state does not reach the guest NIC: the link stays up
+    check(seen["em_tap_down"] is True and seen["vio_tap_down"] is True, f"tap down seen: {seen}")
+    # virtio: the cable pulled is seen (config interrupt through vfio), and its return
+    check(seen["vio_down"] is False and seen["vio_pmd_down"].get("status") == "DOWN", f"vio: {seen}")
+    check(seen["vio_up"] is True and st["ports"]["vio"]["link_downs"] >= 1, f"vio: {seen}")
+    # em on QEMU's e1000e: the PMD itself (telemetry /ethdev/link_status) keeps reporting
+    # UP after set_link off (docs/pmd-quirks.md, net_e1000_em); udpfan follows the PMD, never
+    # claims more. A change here (the PMD seeing the cut) fails this, to be looked at.
+    check(seen["em_pmd_down"].get("status") == "UP" and seen["em_down"] is True,
+          f"em: the PMD's link after set_link off changed: {seen}")
+    check(seen["em_up"] is True and st["ports"]["em"]["link_downs"] == 0, f"em: {seen}")
     json.dump(seen, open("/out/link.json", "w"))
 
 
@@ -408,8 +415,10 @@ stats:
     check(len(w) == 2 and all(x > 0 for x in w), f"workers' rx {w}: RSS did not spread the flows")
     check(all(x > 0 for x in q), f"a queue carried nothing: {q}")
     log_text = u.log()
-    check("RSS in effect" in log_text and "as programmed" in log_text,
-          f"udpfan's RSS read-back: {[l for l in log_text.splitlines() if 'RSS' in l]}")
+    rl = [l for l in log_text.splitlines() if "RSS in effect" in l]
+    log(f"RSS read-back: {rl}")
+    check(len(rl) == 1 and "over 2 queues" in rl[0] and "key 40 bytes, as programmed" in rl[0]
+          and "differs" not in rl[0], f"udpfan's RSS read-back: {rl}")
 
 
 @case
