@@ -32,4 +32,6 @@ echo "lab: guest output in $out"
 rc=0
 python3 "$src/scripts/lab/host.py" "$img" "$src" "$build" "$out" || rc=$?
 echo "lab: total $(($(date +%s) - t0)) s"
+# the guest's logs (console, udpfan's, xstats) stay only when something failed
+if [ $rc = 0 ]; then rm -rf "$out"; else echo "lab: kept $out"; fi
 exit $rc
