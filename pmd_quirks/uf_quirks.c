@@ -136,7 +136,22 @@ static const struct uf_quirk table[] = {
 		.partial_csum = true, .xstats = xs_nomiss,
 		.source = "virtio_ethdev.c:3071-3097 (no IPv4 TX checksum), imissed and oerrors "
 			"not populated; mq_mode RSS -ENOTSUP without VIRTIO_NET_F_RSS. 2676-2701 "
-			"(vector TX: packed ring with AVX512 only, whatever the offloads).",
+			"(vector TX: packed ring with AVX512 only, whatever the offloads). Lab "
+			"(QEMU 7.2 virtio-net-pci mq=on,rss=on on vfio-pci): RSS over 2 queues "
+			"(QEMU's own, its eBPF steering failed to load), key read back as "
+			"programmed, hash types 0x2c read back as 0xac; per-queue xstats "
+			"rx_qN_good_packets etc., no drop xstats; link-change interrupt seen.",
+	},
+	{
+		/* observed in the lab (docs/testing.md#lab): QEMU's e1000e (82574) on vfio-pci */
+		.driver = "net_e1000_em", .mtu_path = UF_MTU_SET_MTU, .sw_pad60 = true,
+		.pow2_desc = true, .imissed = UF_PARTIAL, .kernel_driver = "vfio-pci",
+		.partial_csum = true, .xstats = xs_generic,
+		.source = "lab, QEMU 7.2 e1000e on vfio-pci (intel-iommu), DPDK 22.11: one queue, "
+			"set_mtu 1500 after configure; xstats are ethdev's basic ones only "
+			"(rx_good_packets, ..., no per-queue or register names); the PMD's link "
+			"stays UP after QEMU's set_link off (telemetry /ethdev/link_status). "
+			"Padding, checksum offload and imissed not observed: the default row's.",
 	},
 	{
 		.driver = "net_vmxnet3", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,

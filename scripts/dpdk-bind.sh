@@ -51,17 +51,21 @@ if [ "$(cat /sys/bus/pci/devices/$dev/vendor)" = 0x15b3 ]; then
 	exit 3
 fi
 cur=$(basename "$(readlink -f /sys/bus/pci/devices/$dev/driver 2>/dev/null)" 2>/dev/null || true)
-if [ $noiommu = 1 ]; then
-	modprobe vfio-pci
-	echo 1 >/sys/module/vfio/parameters/enable_unsafe_noiommu_mode
-fi
 if [ "$cur" = vfio-pci ]; then
 	echo "dpdk-bind: $dev is already on vfio-pci"
 	exit 0
 fi
-if [ -n "$cur" ] && ls /sys/bus/pci/devices/$dev/net/ >/dev/null 2>&1; then
-	for ifc in /sys/bus/pci/devices/$dev/net/*; do
-		ifc=${ifc##*/}
+# a virtio NIC's interface hangs under its virtio device (virtio0/net/eth0), not the PCI one:
+# missing it let the lab's management NIC through (docs/testing.md#lab)
+ifcs() {
+	local f
+	for f in /sys/bus/pci/devices/$dev/net/* /sys/bus/pci/devices/$dev/virtio*/net/*; do
+		[ -e "$f" ] && echo "${f##*/}"
+	done
+	return 0
+}
+if [ -n "$cur" ]; then
+	for ifc in $(ifcs); do
 		# the interface with the default route (or any address) is how you reach this host
 		if ip -4 route show default 2>/dev/null | grep -q "dev $ifc\b"; then
 			echo "udpfan: error: $ifc ($dev) carries this host's default route: binding it would cut you off" >&2
@@ -71,10 +75,27 @@ if [ -n "$cur" ] && ls /sys/bus/pci/devices/$dev/net/ >/dev/null 2>&1; then
 			echo "udpfan: error: $ifc ($dev) has an address in use (ip addr show $ifc): remove it first if this is really the NIC for DPDK" >&2
 			exit 3
 		fi
-		ip link set "$ifc" down 2>/dev/null || true
 	done
 fi
 modprobe vfio-pci
+# after the refusals above: a refused device leaves the host as it was (the lab showed the
+# order mattered: docs/testing.md#lab)
+if [ $noiommu = 1 ]; then
+	if [ ! -e /sys/module/vfio/parameters/enable_unsafe_noiommu_mode ]; then
+		echo "udpfan: error: this kernel's vfio has no no-IOMMU mode (CONFIG_VFIO_NOIOMMU is off, as in Debian's kernels): enable the IOMMU instead (intel_iommu=on / amd_iommu=on)" >&2
+		exit 3
+	fi
+	echo 1 >/sys/module/vfio/parameters/enable_unsafe_noiommu_mode
+elif [ ! -e "/sys/bus/pci/devices/$dev/iommu_group" ] &&
+	[ "$(cat /sys/module/vfio/parameters/enable_unsafe_noiommu_mode 2>/dev/null)" != Y ]; then
+	echo "udpfan: error: $dev has no IOMMU group and vfio's no-IOMMU mode is off: vfio-pci would refuse it; boot with intel_iommu=on (amd_iommu=on), or use --noiommu on a host you own entirely" >&2
+	exit 3
+fi
+if [ -n "$cur" ]; then
+	for ifc in $(ifcs); do
+		ip link set "$ifc" down 2>/dev/null || true
+	done
+fi
 mkdir -p "$STATE"
 [ -n "$cur" ] && echo "$cur" >"$STATE/$dev"
 "$devbind" -b vfio-pci "$dev"

@@ -252,10 +252,13 @@ uf_app_fini(struct uf_app *app)
 
 	uf_tel_unregister(&app->tel);
 	uf_snap_pub_fini(&app->pub);
+	/* every device closed before any pool is freed: TX rings hold other ports' mbufs */
 	for (i = 0; i < app->n_ports_up; i++) {
 		uf_app_unwatch_port(app, i);
-		uf_port_close(&app->ports[i]);
+		uf_port_release(&app->ports[i]);
 	}
+	for (i = 0; i < app->n_ports_up; i++)
+		uf_port_close(&app->ports[i]);
 	for (i = 0; i < app->n_workers; i++) {
 		uf_worker_destroy(app->w[i]);
 		app->w[i] = NULL;

@@ -486,6 +486,46 @@ uf_port_link_get(const struct uf_port *p, struct rte_eth_link *link)
 	return up;
 }
 
+/*
+ * Read the RSS configuration back from the started port and say whether it is the one
+ * configure() asked for (hash types and key): a PMD may trim the types or keep its own key
+ * (docs/pmd-quirks.md#rss). Observed on virtio-net over vfio-pci in the lab
+ * (docs/testing.md#lab).
+ */
+static void
+check_rss(struct uf_port *p)
+{
+	uint8_t key[sizeof(rss_key)];
+	struct rte_eth_rss_conf rc = { .rss_key = key, .rss_key_len = sizeof(key) };
+	bool key_ok;
+	int ret;
+
+	if (!p->plan.rss)
+		return;
+	memset(key, 0, sizeof(key));
+	ret = rte_eth_dev_rss_hash_conf_get(p->port_id, &rc);
+	if (ret != 0) {
+		UF_LOG(NOTICE, "port %s: %s cannot read its RSS configuration back (%s)",
+		       p->cfg->name, p->info.driver_name, errstr(ret));
+		return;
+	}
+	key_ok = p->plan.rss_key_len == 0 || (rc.rss_key_len >= p->plan.rss_key_len &&
+					      memcmp(key, rss_key, p->plan.rss_key_len) == 0);
+	/* a superset is what was asked: virtio reads its IPv4 hash type back as every IPv4
+	 * flow type (0x2c asked, 0xac read: docs/pmd-quirks.md) */
+	if ((rc.rss_hf & p->plan.rss_hf) == p->plan.rss_hf && key_ok)
+		UF_LOG(INFO,
+		       "port %s: RSS in effect over %u queues: hash types 0x%" PRIx64
+		       " (asked 0x%" PRIx64 "), key %u bytes, as programmed",
+		       p->cfg->name, p->nb_queues, rc.rss_hf, p->plan.rss_hf, p->plan.rss_key_len);
+	else
+		UF_LOG(WARNING,
+		       "port %s: RSS in effect differs from what udpfan programmed: hash types "
+		       "0x%" PRIx64 " (asked 0x%" PRIx64 "), key %s",
+		       p->cfg->name, rc.rss_hf, p->plan.rss_hf,
+		       key_ok ? "as programmed" : "the PMD's own");
+}
+
 int
 uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 	      struct uf_err *err)
@@ -526,6 +566,7 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 		return -ENOTSUP;
 	}
 	resolve_xstats(p);
+	check_rss(p);
 	read_xdp_mode(p);
 	if (p->quirk->kernel_sock == UF_KSOCK_PACKET && p->info.if_index != 0 &&
 	    p->n_pktsock == 0) {
@@ -604,11 +645,9 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 }
 
 void
-uf_port_close(struct uf_port *p)
+uf_port_release(struct uf_port *p)
 {
-	uint16_t q;
-
-	if (p->cfg == NULL)
+	if (p->cfg == NULL || p->dev_closed)
 		return;
 	uf_steer_teardown(p);
 	if (p->started) {
@@ -616,6 +655,17 @@ uf_port_close(struct uf_port *p)
 		p->started = false;
 	}
 	rte_eth_dev_close(p->port_id);
+	p->dev_closed = true;
+}
+
+void
+uf_port_close(struct uf_port *p)
+{
+	uint16_t q;
+
+	if (p->cfg == NULL)
+		return;
+	uf_port_release(p);
 	for (q = 0; q < UF_MAX_WORKERS; q++) {
 		rte_mempool_free(p->pool[q]);
 		rte_mempool_free(p->hdr_pool[q]);

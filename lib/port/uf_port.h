@@ -33,6 +33,7 @@ struct uf_port {
 	struct rte_mempool *pool[UF_MAX_WORKERS];     /* per RX queue */
 	struct rte_mempool *hdr_pool[UF_MAX_WORKERS]; /* chained fan-out headers (listen port) */
 	bool started;
+	bool dev_closed; /* uf_port_release() done: the device is closed, the pools remain */
 	/* steering */
 	struct rte_flow *flows[UF_MAX_LISTENERS + 3]; /* UF_STEER_MAX_FLOWS */
 	int n_flows;
@@ -90,7 +91,13 @@ int uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct u
 int uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 		  struct uf_err *err);
 
-/* Stop, remove flows, close, free pools. */
+/* Stop, remove flows, close the device; the pools stay: another port's TX ring may still
+ * hold mbufs of this port's pools until that port is closed too (docs/architecture.md). */
+void uf_port_release(struct uf_port *p);
+
+/* uf_port_release() if not done yet, then free the pools. Release every port before
+ * closing any: a copy sent on port B from port A's pool sits in B's TX ring until B's close
+ * frees it (seen as a SIGSEGV at exit on virtio over vfio: docs/testing.md#lab). */
 void uf_port_close(struct uf_port *p);
 
 /* Poll the link every 50 ms for up to ms: true once it is up (link filled), false if not. */
