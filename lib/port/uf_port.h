@@ -33,6 +33,9 @@ struct uf_port {
 	struct rte_mempool *pool[UF_MAX_WORKERS];     /* per RX queue */
 	struct rte_mempool *hdr_pool[UF_MAX_WORKERS]; /* chained fan-out headers (listen port) */
 	bool started;
+	/* the first ERR line the PMD logged while the port was set up (rows with
+	 * start_err_in_log: the PMD's only sign that the device did not start) */
+	char pmd_err[200];
 	/* steering */
 	struct rte_flow *flows[4];
 	int n_flows;
