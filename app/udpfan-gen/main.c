@@ -37,6 +37,8 @@
 #define RXD 1024
 #define TXD 2048
 
+#define START_AFTER_MAX_MS 60000
+
 struct gen_opts {
 	struct uf_tool_opts t; /* --dev is t.eal.dev */
 	rte_be32_t ip;
@@ -44,6 +46,7 @@ struct gen_opts {
 	rte_be32_t dst_ip;
 	uint16_t dst_port;
 	bool has_dst_mac;
+	const char *start_after; /* wait for this file before sending */
 	struct rte_ether_addr dst_mac;
 	bool has_gateway;
 	rte_be32_t gateway;
@@ -258,6 +261,9 @@ usage(FILE *f)
 		"  --no-huge          EAL --no-huge (ring/pcap vdevs)\n"
 		"  --json PATH        also write the summary there\n"
 		"  --ready FILE       create FILE once sending has begun\n"
+		"  --start-after FILE wait (up to 60 s) for FILE to exist before ARP and sending:\n"
+		"                     the port is up meanwhile (a vhost-user/memif peer that\n"
+		"                     must connect before the forwarder can start)\n"
 		"\n"
 		"Prints one JSON summary on stdout. Exit codes: 0 done, 2 usage, 3 environment\n"
 		"(EAL, device, no ARP answer), 1 other.\n");
@@ -297,6 +303,7 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 		{ "size", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 't' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "start-after", required_argument, NULL, 'A' },
 		UF_TOOL_LONGOPTS,
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -383,6 +390,9 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 			if (uf_tool_parse_u64(optarg, &o->count) != 0 || o->count == 0)
 				return uf_tool_usage_err("--count: \"%s\" is not a count >= 1",
 							 optarg);
+			break;
+		case 'A':
+			o->start_after = optarg;
 			break;
 		case 'V':
 			printf(PROG " %s (udpfan)\n", UF_VERSION);
@@ -512,6 +522,19 @@ main(int argc, char **argv)
 	if (uf_tool_port_open(&port, o.t.eal.dev, RXD, TXD, &err) != 0) {
 		rc = fail(&err);
 		goto out;
+	}
+	if (o.start_after != NULL) {
+		unsigned int waited = 0;
+
+		while (access(o.start_after, F_OK) != 0 && !__atomic_load_n(&quit, __ATOMIC_RELAXED)) {
+			if (waited++ >= START_AFTER_MAX_MS / 10) {
+				uf_err_set(&err, UF_EXIT_ENV, "--start-after %s: not there after %u s",
+					   o.start_after, START_AFTER_MAX_MS / 1000);
+				rc = fail(&err);
+				goto out;
+			}
+			rte_delay_us_sleep(10 * 1000);
+		}
 	}
 	if (o.has_dst_mac) {
 		next_mac = o.dst_mac;

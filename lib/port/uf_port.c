@@ -541,7 +541,10 @@ port_link_wait(const struct uf_port *p, uint32_t ms, struct rte_eth_link *link)
 uint32_t
 uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted)
 {
-	return p->plan.lsc ? RTE_MIN(wanted, (uint32_t)UF_LINK_WAIT_LSC_MS) : wanted;
+	/* a link that is a peer process (vhost-user, memif) comes when the peer does: the
+	 * link check says when, no point holding the start */
+	return p->plan.lsc || p->quirk->link_is_peer ? RTE_MIN(wanted, (uint32_t)UF_LINK_WAIT_LSC_MS)
+						     : wanted;
 }
 
 bool
