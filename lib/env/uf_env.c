@@ -87,8 +87,8 @@ default_lcores(char *buf, size_t len)
 /*
  * A vhost-user front end (virtio_user) hands the backend one file descriptor per memory
  * segment file, 8 at most: one file per memory list instead of one per hugepage, unless the
- * operator chose --single-file-segments or --legacy-mem already (docs/pmd-quirks.md,
- * "vhost-user and memif").
+ * operator gave --single-file-segments already, or --legacy-mem, which rules it out (then the
+ * port fails to start, saying so: docs/pmd-quirks.md, "vhost-user and memif").
  */
 static bool
 needs_single_file(const struct uf_config *cfg)

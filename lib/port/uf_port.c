@@ -578,8 +578,8 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 			   p->cfg->name, p->info.driver_name, p->pmd_err,
 			   p->quirk->single_file_segs
 				   ? " (vhost-user takes at most 8 memory regions: EAL needs "
-				     "--single-file-segments, which udpfan adds unless eal.extra_args "
-				     "has --legacy-mem)"
+				     "--single-file-segments, which udpfan adds; take --legacy-mem "
+				     "out of eal.extra_args, it rules that out)"
 				   : "");
 		return -EIO;
 	}

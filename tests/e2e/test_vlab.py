@@ -19,7 +19,7 @@ the suites `vhost` and `memif`):
   two_workers    2 queue pairs, 2 workers (vhost: queues=2; memif: the client takes the
                  server's queue count): the generator spreads its flows over both queues,
                  each worker carries traffic, per-flow order kept at the sink
-  start_fail     (vhost) without --single-file-segments (--legacy-mem given instead) the
+  start_fail     (vhost) with --legacy-mem (which rules out --single-file-segments) the
                  virtio device cannot start: udpfan exits 3 naming the PMD's reason, never
                  "link up"
 
@@ -177,6 +177,26 @@ def case_peer_restart():
             check(got2["max_seq"] == count - 1, "up to the last datagram", got2)
 
 
+def case_start_fail():
+    """vhost-user with one file per hugepage: the PMD's start fails inside; udpfan must
+    exit 3 with the PMD's reason and never log the port as up."""
+    if PMD != "vhost":
+        return
+    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+        # --legacy-mem: one file per hugepage and no --single-file-segments (udpfan adds it
+        # otherwise); -m 64: legacy memory takes every free hugepage without it
+        lab.start_udpfan(dests=1, eal_extra=["--legacy-mem", "-m", "64"])
+        lab.start_sink(idle=2, duration=20)
+        lab.start_gen(count=10, duration=20)
+        p = lab.procs["udpfan"]
+        check(wait_for(lambda: p.poll() is not None, 60), "udpfan gives up", lab.log("udpfan"))
+        log = lab.log("udpfan")
+        check(p.returncode == 3, "exit 3 (environment), not %s" % p.returncode, log)
+        check("failed to start the device" in log and "--single-file-segments" in log,
+              "the error quotes the PMD and names the fix", log)
+        check("link up" not in log, "never \"link up\"", log)
+
+
 def main():
     global PMD
     argv = sys.argv[1:]
@@ -189,6 +209,8 @@ def main():
     s.run(case_rules)
     s.run(case_source_modes)
     s.run(case_peer_restart)
+    if PMD == "vhost":
+        s.run(case_start_fail)
     s.finish()
 
 
