@@ -22,6 +22,8 @@ the suites `vhost` and `memif`):
   start_fail     (vhost) with --legacy-mem (which rules out --single-file-segments) the
                  virtio device cannot start: udpfan exits 3 naming the PMD's reason, never
                  "link up"
+  peer_wait_stop (vhost) udpfan's probe waits for the backend (bounded: 60 s); SIGTERM
+                 ends the wait with exit 3
 
 Root only (hugepages); exit 77 (skip) otherwise.
 """
@@ -197,6 +199,20 @@ def case_start_fail():
         check("link up" not in log, "never \"link up\"", log)
 
 
+def case_peer_wait_stop():
+    """vhost: udpfan's probe waits in accept() for its backend; SIGTERM ends the wait."""
+    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+        p = lab.start_udpfan(dests=1)
+        check(wait_for(lambda: "waiting for client connection" in lab.log("udpfan"), 20),
+              "udpfan waits for its backend", lab.log("udpfan"))
+        time.sleep(0.5)
+        p.send_signal(signal.SIGTERM)
+        check(wait_for(lambda: p.poll() is not None, 5), "SIGTERM ends the wait at once",
+              lab.log("udpfan"))
+        check(p.returncode == 3 and "waited for a vhost-user backend" in lab.log("udpfan"),
+              "exit 3 and why", p.returncode, lab.log("udpfan"))
+
+
 def main():
     global PMD
     argv = sys.argv[1:]
@@ -211,6 +227,7 @@ def main():
     s.run(case_peer_restart)
     if PMD == "vhost":
         s.run(case_start_fail)
+        s.run(case_peer_wait_stop)
     s.finish()
 
 
