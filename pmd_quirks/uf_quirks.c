@@ -239,7 +239,11 @@ static const struct uf_quirk table[] = {
 			"EAL memory shared: --single-file-segments and the peer's buffers "
 			"must come from the shared segments). Queue pairs: the server's "
 			"configure decides, the client takes min(its, server's). Link up once "
-			"connected; a peer restart is down then up (LSC). No RSS, no offloads.",
+			"connected; a peer restart is down then up (polled: no LSC flag). No RSS, no "
+			"offloads. Seen here: a client's start fails (-EPERM) without the server's "
+			"socket; a client turned away does not retry; port counters read 0 once the "
+			"peer is gone; the client owns the rings' memory (frames unread when it "
+			"exits are lost unseen).",
 	},
 	/* the default row: what we assume of a driver nobody has described yet */
 	{

@@ -34,6 +34,7 @@ struct sink_opts {
 	struct uf_seq_expect expect;
 	unsigned int win_log2;
 	bool csum_check;
+	uint16_t queues; /* DPDK: RX queues polled by the one lcore (default 1) */
 };
 
 /* set by the signal handler and by the control loop; receivers check it once per pass */

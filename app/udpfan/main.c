@@ -48,10 +48,10 @@ static void
 on_alarm(int sig)
 {
 	(void)sig;
-	say("udpfan: error: no vhost-user backend connected within " RTE_STR(PEER_WAIT_S)
-	    " s to a virtio_user server=1 port (EAL's probe waits for each, in port order): "
-	    "start the backend (net_vhost with client=1, QEMU, OVS) on that socket, or give "
-	    "the port server=0 with the backend as the server\n");
+	say("udpfan: error: no vhost-user backend connected within " RTE_STR(
+			PEER_WAIT_S) " s to a virtio_user server=1 port (EAL's probe waits for each, in port order): "
+				     "start the backend (net_vhost with client=1, QEMU, OVS) on that socket, or give "
+				     "the port server=0 with the backend as the server\n");
 	_exit(UF_EXIT_ENV);
 }
 

@@ -97,7 +97,8 @@ needs_single_file(const struct uf_config *cfg)
 	int i;
 
 	for (i = 0; i < cfg->n_ports; i++)
-		if (!cfg->ports[i].is_pci && uf_quirk_lookup_vdev(cfg->ports[i].device)->single_file_segs)
+		if (!cfg->ports[i].is_pci &&
+		    uf_quirk_lookup_vdev(cfg->ports[i].device)->single_file_segs)
 			need = true;
 	for (i = 0; need && i < cfg->eal.n_extra; i++)
 		if (strcmp(cfg->eal.extra_args[i], "--single-file-segments") == 0 ||

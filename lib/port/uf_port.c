@@ -543,8 +543,9 @@ uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted)
 {
 	/* a link that is a peer process (vhost-user, memif) comes when the peer does: the
 	 * link check says when, no point holding the start */
-	return p->plan.lsc || p->quirk->link_is_peer ? RTE_MIN(wanted, (uint32_t)UF_LINK_WAIT_LSC_MS)
-						     : wanted;
+	return p->plan.lsc || p->quirk->link_is_peer
+			       ? RTE_MIN(wanted, (uint32_t)UF_LINK_WAIT_LSC_MS)
+			       : wanted;
 }
 
 bool
@@ -577,10 +578,10 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 			   "rte_eth_dev_start returned 0: \"%s\"%s",
 			   p->cfg->name, p->info.driver_name, p->pmd_err,
 			   p->quirk->single_file_segs
-				   ? " (vhost-user takes at most 8 memory regions: EAL needs "
-				     "--single-file-segments, which udpfan adds; take --legacy-mem "
-				     "out of eal.extra_args, it rules that out)"
-				   : "");
+					   ? " (vhost-user takes at most 8 memory regions: EAL needs "
+					     "--single-file-segments, which udpfan adds; take --legacy-mem "
+					     "out of eal.extra_args, it rules that out)"
+					   : "");
 		return -EIO;
 	}
 	if (ret != 0) {

@@ -179,6 +179,37 @@ def case_peer_restart():
             check(got2["max_seq"] == count - 1, "up to the last datagram", got2)
 
 
+def case_two_workers():
+    """2 queue pairs, 2 workers: the generator's 4 flows over both queues (flow f on queue
+    f % 2), one destination so that the sink's per-sender order is per-flow order."""
+    count = 8000
+    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-"), queues=2) as lab:
+        lab.start_udpfan(dests=1, workers=2)
+        lab.start_sink(idle=2)
+        lab.start_gen(count=count, rate=RATE, flows=4)
+        lab.udpfan_ready()
+        g = lab.wait_json("gen")
+        s = lab.wait_json("sink")
+        st = lab.stop_udpfan()
+        f = ledger(st)
+        check(g["sent"] == count and f["rx"] - f["control"] == count,
+              "udpfan received all %d" % count, g, f)
+        lc = st["lcores"]
+        check(len(lc) == 2 and all(v["rx"] > count // 4 for v in lc.values()),
+              "both workers carried traffic: %s" % {k: v["rx"] for k, v in lc.items()}, lc)
+        check(sum(v["rx"] for v in lc.values()) == f["rx"], "per-lcore rx sums to rx", lc, f)
+        check(all(0 < v["busy_pct"] <= 100 for v in lc.values()),
+              "busy figures in (0, 100]: %s" % {k: v["busy_pct"] for k, v in lc.items()}, lc)
+        d = st["destinations"][0]
+        sd = dest(s, DEST_PORT)
+        check(sd["received"] == d["tx_ok"] and sd["received"] + d["tx_drop"] == count,
+              "the sink got udpfan's tx_ok, the rest counted as tx_drop", sd, d)
+        check(sd["duplicated"] == 0 and sd["distinct"] == sd["received"], "no duplicates", sd)
+        check(s["senders_backwards"] == 0, "per-flow order kept (no sender went backwards)", s)
+        check(len(s["senders"]) == 4 and all(n > 0 for n in s["senders"].values()),
+              "all 4 flows arrived", s["senders"])
+
+
 def case_start_fail():
     """vhost-user with one file per hugepage: the PMD's start fails inside; udpfan must
     exit 3 with the PMD's reason and never log the port as up."""
@@ -225,6 +256,7 @@ def main():
     s.run(case_rules)
     s.run(case_source_modes)
     s.run(case_peer_restart)
+    s.run(case_two_workers)
     if PMD == "vhost":
         s.run(case_start_fail)
         s.run(case_peer_wait_stop)

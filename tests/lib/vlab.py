@@ -190,6 +190,8 @@ class Lab:
                 "--lcores", SINK_LCORES, "--json", os.path.join(self.wd, name + ".json")]
         if idle is not None:
             argv += ["--idle", str(idle)]
+        if self.queues > 1:
+            argv += ["--queues", str(self.queues)]
         self.wait_socket("lan")
         return self._popen(name, argv + list(extra))
 
@@ -200,9 +202,14 @@ class Lab:
                 "--rate", str(rate), "--count", str(count), "--flows", str(flows),
                 "--size", str(size), "--duration", str(duration),
                 "--file-prefix", "%s-%s" % (self.tag, name), "--lcores", GEN_LCORES,
-                "--json", os.path.join(self.wd, name + ".json")]
+                "--json", os.path.join(self.wd, name + ".json"),
+                # memif: the client owns the rings' memory; what udpfan has not read when
+                # the generator closes is lost unseen (docs/pmd-quirks.md)
+                "--linger", "1500"]
         if wait_udpfan:
             argv += ["--start-after", self.start_file]
+        if self.queues > 1:
+            argv += ["--queues", str(self.queues)]
         self.wait_socket("wan")
         return self._popen(name, argv + list(extra))
 
