@@ -7,7 +7,9 @@ checksums, the sequence numbers per destination and the senders' addresses.
 Run with the PMD as the first argument (tests/e2e/meson.build registers the file twice, as
 the suites `vhost` and `memif`):
 
-  fanout4        N = 4 destinations: each gets every datagram, in order, checksums right;
+  fanout4        N = 4 destinations: each gets every datagram udpfan sent (tx_ok), in order,
+                 checksums right, any gap exactly udpfan's tx_drop (a full ring: the sink
+                 shares a CPU);
                  the ledger at both ends: gen sent == udpfan rx, udpfan tx_ok per destination
                  == what the sink received there, nothing unexplained
   sampling       sample: 4 on one destination: a quarter arrives, the rest is sampled_out
@@ -15,7 +17,8 @@ the suites `vhost` and `memif`):
   source_modes   ours, original and a fixed address: the sink sees each as the sender
   peer_restart   the sink is killed mid-run and started again: udpfan sees the lan link go
                  down and up (link_downs counted), keeps running, copies sent while it was
-                 down are counted as tx drops, and the new sink gets the rest
+                 down are counted as tx drops, and the new sink gets the rest (any gap
+                 in it within udpfan's tx_drop: a sink sharing a CPU can overrun a ring)
   two_workers    2 queue pairs, 2 workers (vhost: queues=2; memif: the client takes the
                  server's queue count): the generator spreads its flows over both queues,
                  each worker carries traffic, per-flow order kept at the sink
@@ -83,8 +86,11 @@ def case_fanout4():
             sd = dest(s, DEST_PORT + i)
             check(sd is not None and sd["received"] == d["tx_ok"],
                   "destination %d: the sink got udpfan's tx_ok %d" % (i, d["tx_ok"]), sd, d)
-            check(sd["lost"] == 0 and sd["duplicated"] == 0 and sd["reordered"] == 0,
-                  "destination %d: nothing lost, duplicated or reordered" % i, sd)
+            # the sink's CPU is shared: a full ring is possible, and counted by udpfan
+            check(sd["lost"] == d["tx_drop"] and sd["duplicated"] == 0 and
+                  sd["reordered"] == 0,
+                  "destination %d: lost %d == udpfan's tx_drop, none duplicated or reordered"
+                  % (i, sd["lost"]), sd, d)
             check(sd["received"] + d["tx_drop"] == COUNT,
                   "destination %d: received + tx_drop == sent (zero unexplained)" % i, d)
         check(s["bad_checksum"] == 0 and s["checksums_verified"],
@@ -173,8 +179,11 @@ def case_peer_restart():
         for i in range(2):
             d = st["destinations"][i]
             got2 = dest(s2, DEST_PORT + i)
-            check(got2 is not None and got2["received"] > 0 and got2["lost"] == 0,
-                  "destination %d: the new sink gets a gapless tail" % i, got2)
+            check(got2 is not None and got2["received"] > 0 and got2["duplicated"] == 0,
+                  "destination %d: the new sink gets the tail" % i, got2)
+            check(got2["lost"] <= d["tx_drop"],
+                  "destination %d: its gaps (%d) are within udpfan's tx_drop (%d)" % (
+                      i, got2["lost"], d["tx_drop"]), got2, d)
             check(got2["received"] <= d["tx_ok"], "the new sink got no more than tx_ok", d)
             check(got2["max_seq"] == count - 1, "up to the last datagram", got2)
 
