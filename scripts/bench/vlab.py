@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bench 2b (docs/benchmarks.md#bench-2b-vhost-user-and-memif): udpfan between udpfan-gen and
+"""Bench 2b, DRAFT (not in docs/benchmarks.md yet): udpfan between udpfan-gen and
 udpfan-sink over real PMD rings (tests/lib/vlab.py: virtio_user <-> net_vhost, net_memif), at
 N = 1 and N = 4, against dpdk-testpmd (--forward-mode=io, ports lan and wan paired) on the
 same wire, the same vdev strings and the same lcores (main 0@0, forwarding 1@1), in the same
@@ -14,6 +14,12 @@ which end is the limit: a forwarder busy well under 100% of its CPU-share was wa
 the generator; drops at the forwarder (tx_drop / imissed) mean the sink was.
 
   sudo scripts/bench/vlab.py [--rounds 1] [--seconds 8] [--warmup 3] [--out DIR]
+
+Known problems of this draft (first run, 2026-12-01, 2 shared CPUs): the sink is the limit
+everywhere (udpfan's tx_drop in the millions: ring_full), so the figures say little about
+udpfan; udpfan N = 1 on vhost read 0 lan opackets over the window (the telemetry read, not
+traffic: its tx_ok moved); testpmd on memif does not start in the lab (Lab.wait_socket waits
+for udpfan's stats file, which testpmd does not write). Fix those before publishing numbers.
 """
 import argparse
 import json

@@ -57,16 +57,16 @@ class Lab:
     def __init__(self, pmd, workdir, tag="vl", queues=1, udpfan_bin=UDPFAN):
         assert pmd in PMDS
         self.pmd = pmd
-        self.wd = workdir
+        self.wd = os.path.abspath(workdir)  # memif wants an absolute socket path
         self.tag = tag
         self.queues = queues
         self.udpfan_bin = udpfan_bin
         self.procs = {}
         self.logs = {}
-        self.wan_sock = os.path.join(workdir, "wan.sock")
-        self.lan_sock = os.path.join(workdir, "lan.sock")
-        self.start_file = os.path.join(workdir, "udpfan.started")
-        self.stats = os.path.join(workdir, "udpfan.jsonl")
+        self.wan_sock = os.path.join(self.wd, "wan.sock")
+        self.lan_sock = os.path.join(self.wd, "lan.sock")
+        self.start_file = os.path.join(self.wd, "udpfan.started")
+        self.stats = os.path.join(self.wd, "udpfan.jsonl")
         for p in (self.wan_sock, self.lan_sock, self.start_file, self.stats):
             if os.path.exists(p):
                 os.unlink(p)
