@@ -53,6 +53,9 @@ static const char *const xs_iavf[] = { "rx_dropped_packets", "tx_dropped_packets
 static const char *const xs_vmxnet3[] = { "rx_q0_drop_total", "rx_q0_rx_buf_alloc_failure",
 					  "tx_q0_drop_total", "tx_q0_tx_ring_full", NULL };
 /* rows without driver-specific loss xstats: everything they have is in rte_eth_stats */
+/* rte_eth_vhost.c vhost_txport_stat_strings: frames the guest's ring did not take (tx_burst
+ * handed them back: udpfan's tx_drop has them already; beside, never folded in) */
+static const char *const xs_vhost[] = { "tx_missed_pkts", NULL };
 static const char *const xs_generic[] = { NULL };
 static const char *const xs_nomiss[] = { NULL };
 
@@ -207,10 +210,55 @@ static const struct uf_quirk table[] = {
 			"Byte-exact to a file: no padding.",
 	},
 	{
+		.driver = "net_virtio_user", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
+		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO,
+		.queues_from_devargs = true, .partial_csum = true, .xstats = xs_nomiss,
+		.single_file_segs = true, .link_is_peer = true, .start_err_in_log = true,
+		.source = "The virtio PMD's rings (virtio_ethdev.c) with a vhost-user socket as the "
+			"device (virtio_user_ethdev.c, virtio_user/vhost_user.c). "
+			"vhost_user.c update_memory_region: at most 8 memory regions, one per "
+			"hugepage file: without --single-file-segments 'Too many memory regions', "
+			"virtio_user_start_device 'Failed to start device', and dev_start still "
+			"returns 0 with the link up (seen here). queues= devarg fixes the queue "
+			"pairs (max 8 by default); mq_mode RSS -ENOTSUP: virtio_user offers no "
+			"VIRTIO_NET_F_RSS (virtio_user_dev.c VIRTIO_USER_SUPPORTED_FEATURES), so "
+			"no RSS with a vhost-user backend: the peer picks the queue. server=1: "
+			"probe blocks in accept() until the backend connects, reconnects after a "
+			"peer restart (link down, then up; LSC interrupt). No IPv4 TX checksum; "
+			"imissed/oerrors not populated; xstats rx_q*/tx_q* good/size bins only.",
+	},
+	{
+		.driver = "net_vhost", .mtu_path = UF_MTU_NA, .sw_pad60 = true,
+		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO,
+		.queues_from_devargs = true, .partial_csum = true, .xstats = xs_vhost,
+		.link_is_peer = true,
+		.source = "rte_eth_vhost.c: queues= devarg fixes the queue pairs (the virtio "
+			"front end chooses how many it enables); link up on new_device, down on "
+			"destroy_device (LSC); client=1 reconnects by itself (RTE_VHOST_USER_"
+			"CLIENT | RECONNECT); no RSS (the front end's TX queue is our RX queue); "
+			"set_mtu absent (-ENOTSUP); tx_burst returns less when the guest ring is "
+			"full or no device is attached (caller frees); xstats rx_/tx_ "
+			"good_packets, total_bytes, missed_pkts, size bins (vhost_rxport_stat_"
+			"strings). dequeue-zero-copy was removed in 21.x. "
+			"Seen here: needs no --single-file-segments itself.",
+	},
+	{
 		.driver = "net_memif", .mtu_path = UF_MTU_NA, .max_mtu = 1500, .sw_pad60 = true,
 		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO, .xstats = xs_nomiss,
+		.link_is_peer = true,
 		.source = "rte_eth_memif.c:192-202 (MTU 1500 via ethdev; set_mtu -ENOTSUP), "
-			"1453-1497 (full ring or peer gone: tx_burst returns less).",
+			"1453-1497 (full ring or peer gone: tx_burst returns less). Devargs: "
+			"role=server|client (default client), socket= (default /run/memif.sock), "
+			"id=, rsize= (log2 ring size, default 10), bsize= (buffer 2048), "
+			"socket-abstract=no for a path socket, zero-copy=yes (client only, "
+			"EAL memory shared: --single-file-segments and the peer's buffers "
+			"must come from the shared segments). Queue pairs: the server's "
+			"configure decides, the client takes min(its, server's). Link up once "
+			"connected; a peer restart is down then up (polled: no LSC flag). No RSS, no "
+			"offloads. Seen here: a client's start fails (-EPERM) without the server's "
+			"socket; a client turned away does not retry; port counters read 0 once the "
+			"peer is gone; the client owns the rings' memory (frames unread when it "
+			"exits are lost unseen).",
 	},
 	/* the default row: what we assume of a driver nobody has described yet */
 	{
@@ -257,6 +305,11 @@ uf_quirk_lookup_vdev(const char *devstr)
 	n = strlen(name);
 	while (n > 0 && name[n - 1] >= '0' && name[n - 1] <= '9') /* the instance number */
 		name[--n] = '\0';
+	/* aliases without the net_ prefix: virtio_user0 is net_virtio_user's */
+	if (strncmp(name, "net_", 4) != 0 && n + 4 < sizeof(name)) {
+		memmove(name + 4, name, n + 1);
+		memcpy(name, "net_", 4);
+	}
 	return uf_quirk_lookup(name);
 }
 
@@ -336,8 +389,8 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 			 "TX%s",
 			 req->nb_queues, req->nb_queues, di->driver_name, di->max_rx_queues,
 			 di->max_tx_queues,
-			 q->queues_from_devargs ? " (raise qpairs= / queue_count= in the "
-						  "device string)"
+			 q->queues_from_devargs ? " (raise qpairs= / queue_count= / queues= "
+						  "in the device string)"
 						: " (use fewer lcores)");
 		return -EINVAL;
 	}
@@ -345,7 +398,8 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		snprintf(why, why_len,
 			 "%s was created with %u queues but there are %u workers: "
 			 "unpolled queues would lose their share of the traffic; set qpairs= "
-			 "(af_packet), queue_count= (af_xdp) or the rx_pcap= count (pcap) to %u",
+			 "(af_packet), queue_count= (af_xdp), queues= (virtio_user, vhost) or "
+			 "the rx_pcap= count (pcap) to %u",
 			 di->driver_name, di->max_rx_queues, req->nb_queues, req->nb_queues);
 		return -EINVAL;
 	}
@@ -417,7 +471,9 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	/* RSS over the workers, hash fields masked to what the device can hash on */
 	if (req->nb_queues > 1) {
 		if (di->flow_type_rss_offloads == 0) {
-			if (!q->queues_from_devargs) {
+			/* queues fixed by devargs, or chosen by the peer process (vhost-user,
+			 * memif: the sender picks the ring): no RSS to configure */
+			if (!q->queues_from_devargs && !q->link_is_peer) {
 				snprintf(why, why_len,
 					 "%s offers no RSS (flow_type_rss_offloads = 0%s) "
 					 "so %u workers cannot share its traffic; run one worker",
@@ -520,6 +576,9 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(NSTR, kernel_sock, kernel_sock_name(q->kernel_sock), NULL, 0)   \
 	X(BOOL, partial_csum, q->partial_csum, NULL, 0)                   \
 	X(NSTR, kernel_driver, q->kernel_driver, NULL, 0)                 \
+	X(BOOL, single_file_segs, q->single_file_segs, NULL, 0)           \
+	X(BOOL, link_is_peer, q->link_is_peer, NULL, 0)                   \
+	X(BOOL, start_err_in_log, q->start_err_in_log, NULL, 0)           \
 	X(LIST, xstats, q->xstats, "xstats", 0)                           \
 	X(LIST, reset_xstats, q->reset_xstats, NULL, 0)                   \
 	X(LIST, guarded_xstats, q->guarded_xstats, NULL, 0)               \
@@ -565,7 +624,7 @@ print_json_row(FILE *f, const struct uf_quirk *q)
 static void
 print_text_row(FILE *f, const struct uf_quirk *q)
 {
-	fprintf(f, "%-14s ", q->prefix ? "mlx5*" : q->driver);
+	fprintf(f, "%-15s ", q->prefix ? "mlx5*" : q->driver);
 #define ROW_TEXT(kind, k, v, head, w) \
 	if (head != NULL)             \
 		TEXT_##kind(f, w, v);
@@ -584,7 +643,7 @@ text_head(FILE *f, const char *head, int w, bool last)
 static void
 print_text_head(FILE *f)
 {
-	fprintf(f, "%-14s ", "driver");
+	fprintf(f, "%-15s ", "driver");
 #define HEAD(kind, k, v, head, w) text_head(f, head, w, strcmp(#kind, "LIST") == 0);
 	UF_QUIRK_FIELDS(HEAD)
 #undef HEAD

@@ -79,6 +79,16 @@ struct uf_quirk {
 	const char *const *reset_xstats;
 	/* patterns of xstats whose readings may be garbage: reported only when plausible */
 	const char *const *guarded_xstats;
+	/* vhost-user front end (virtio_user): the backend maps every memory segment file and
+	 * takes at most 8 (VHOST_MEMORY_MAX_NREGIONS): EAL --single-file-segments is added
+	 * (docs/pmd-quirks.md, "vhost-user and memif") */
+	bool single_file_segs;
+	/* the link is the peer process: up once it connects, down when it goes, up again when
+	 * a new one connects (vhost-user, memif); a restart of the peer is a link flap */
+	bool link_is_peer;
+	/* rte_eth_dev_start() returns 0 even where the PMD failed to start the device and only
+	 * logged why (virtio_user_start_device): an ERR line from the PMD during start fails it */
+	bool start_err_in_log;
 	const char *source; /* where the facts come from and what was seen */
 };
 
@@ -87,7 +97,8 @@ const struct uf_quirk *uf_quirk_lookup(const char *driver_name);
 
 /*
  * The row for a vdev string before EAL has probed it: "net_af_xdp0,iface=eth1" is
- * net_af_xdp's, and DPDK's eth_ aliases ("eth_af_packet0") are the net_ drivers'.
+ * net_af_xdp's, and DPDK's eth_ aliases ("eth_af_packet0") and names without net_
+ * ("virtio_user0") are the net_ drivers'.
  */
 const struct uf_quirk *uf_quirk_lookup_vdev(const char *devstr);
 

@@ -38,6 +38,8 @@
 #define RXD 1024
 #define TXD 2048
 
+#define START_AFTER_MAX_MS 60000
+
 struct gen_opts {
 	struct uf_tool_opts t; /* --dev is t.eal.dev */
 	rte_be32_t ip;
@@ -45,6 +47,9 @@ struct gen_opts {
 	rte_be32_t dst_ip;
 	uint16_t dst_port;
 	bool has_dst_mac;
+	const char *start_after; /* wait for this file before sending */
+	uint16_t queues;
+	uint32_t linger_ms; /* after the last frame, before the port closes */
 	struct rte_ether_addr dst_mac;
 	bool has_gateway;
 	rte_be32_t gateway;
@@ -82,6 +87,7 @@ struct __rte_cache_aligned gen_lcore {
 	double burst_cyc;      /* cycles from one burst to the next; 0: flood */
 	uint16_t burst;
 	uint16_t flows;
+	uint16_t nb_queues; /* > 1: each burst one flow, flow f on TX queue f % nb_queues */
 	struct rte_ether_addr mac;
 	rte_be32_t ip;
 	/* --latency: the datagrams that come back to our address, with their latency; NULL
@@ -200,7 +206,8 @@ gen_loop(void *arg)
 	const uint16_t frame_len = t->frame_len;
 	struct rte_mbuf *pend[UF_MAX_BURST];
 	uint64_t now, prev, start, end, next_rx, seq = 0, sent = 0, tx_full = 0, max_gap = 0;
-	uint16_t n_pend = 0, off = 0, flow = 0, i, k;
+	const uint16_t nq = lc->nb_queues;
+	uint16_t n_pend = 0, off = 0, flow = 0, bflow = 0, txq = 0, i, k;
 	enum stop_reason stop = STOP_SIGNAL;
 	double due;
 
@@ -247,13 +254,20 @@ gen_loop(void *arg)
 				UF_STORE(&lc->c.alloc_fail, lc->c.alloc_fail + 1);
 				continue;
 			}
+			if (nq > 1) {
+				/* as RSS would: one flow per burst, a flow always on one queue */
+				flow = bflow;
+				txq = (uint16_t)(bflow % nq);
+				if (++bflow == flows)
+					bflow = 0;
+			}
 			for (i = 0; i < n; i++) {
 				struct rte_mbuf *m = pend[i];
 
 				uf_gen_write(rte_pktmbuf_mtod(m, uint8_t *), t, seq++, flow);
 				m->data_len = frame_len;
 				m->pkt_len = frame_len;
-				if (++flow == flows)
+				if (nq == 1 && ++flow == flows)
 					flow = 0;
 			}
 			if (t->stamp_off != 0) {
@@ -265,7 +279,7 @@ gen_loop(void *arg)
 			n_pend = n;
 			off = 0;
 		}
-		k = rte_eth_tx_burst(port, 0, &pend[off], n_pend);
+		k = rte_eth_tx_burst(port, txq, &pend[off], n_pend);
 		off += k;
 		n_pend -= k;
 		sent += k;
@@ -330,6 +344,13 @@ usage(FILE *f)
 		"  --no-huge          EAL --no-huge (ring/pcap vdevs)\n"
 		"  --json PATH        also write the summary there\n"
 		"  --ready FILE       create FILE once sending has begun\n"
+		"  --queues N         TX queues (1..8, default 1); N > 1: each burst is one flow,\n"
+		"                     flow f always on queue f %% N (as RSS would spread them)\n"
+		"  --linger MS        keep the port open MS ms after the last frame (default 100):\n"
+		"                     a memif peer must read the rings before they go\n"
+		"  --start-after FILE wait (up to 60 s) for FILE to exist before ARP and sending:\n"
+		"                     the port is up meanwhile (a vhost-user/memif peer that\n"
+		"                     must connect before the forwarder can start)\n"
 		"\n"
 		"Prints one JSON summary on stdout. Exit codes: 0 done, 2 usage, 3 environment\n"
 		"(EAL, device, no ARP answer), 1 other.\n");
@@ -371,7 +392,10 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 		{ "count", required_argument, NULL, 'n' },
 		{ "netflow-v5", no_argument, NULL, 'N' },
 		{ "stamp", no_argument, NULL, 'S' },
-		{ "latency", no_argument, NULL, 'L' },
+		{ "latency", no_argument, NULL, 'Y' },
+		{ "start-after", required_argument, NULL, 'A' },
+		{ "queues", required_argument, NULL, 'Q' },
+		{ "linger", required_argument, NULL, 'L' },
 		UF_TOOL_LONGOPTS,
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -454,7 +478,7 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 		case 'S':
 			o->stamp = true;
 			break;
-		case 'L':
+		case 'Y':
 			o->latency = true;
 			o->stamp = true;
 			break;
@@ -469,6 +493,20 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 			if (uf_tool_parse_u64(optarg, &o->count) != 0 || o->count == 0)
 				return uf_tool_usage_err("--count: \"%s\" is not a count >= 1",
 							 optarg);
+			break;
+		case 'A':
+			o->start_after = optarg;
+			break;
+		case 'L':
+			if (uf_tool_parse_u64(optarg, &v) != 0 || v > 60000)
+				return uf_tool_usage_err("--linger: \"%s\" is not 0..60000 ms",
+							 optarg);
+			o->linger_ms = (uint32_t)v;
+			break;
+		case 'Q':
+			if (uf_tool_parse_u64(optarg, &v) != 0 || v == 0 || v > UF_TOOL_MAX_QUEUES)
+				return uf_tool_usage_err("--queues: \"%s\" is not 1..8", optarg);
+			o->queues = (uint16_t)v;
 			break;
 		case 'V':
 			printf(PROG " %s (udpfan)\n", UF_VERSION);
@@ -598,6 +636,7 @@ main(int argc, char **argv)
 		.flows = 1,
 		.sport = 40000,
 		.size = 32,
+		.linger_ms = 100,
 		.t.eal = { .lcores = "0,1", .file_prefix = PROG },
 	};
 	static struct uf_gen_tmpl tmpl;
@@ -640,9 +679,25 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 
 	rc = UF_EXIT_OK;
-	if (uf_tool_port_open(&port, o.t.eal.dev, RXD, TXD, &err) != 0) {
+	if (uf_tool_port_open_mq(&port, o.t.eal.dev, o.queues != 0 ? o.queues : 1, RXD, TXD,
+				 &err) != 0) {
 		rc = fail(&err);
 		goto out;
+	}
+	if (o.start_after != NULL) {
+		unsigned int waited = 0;
+
+		while (access(o.start_after, F_OK) != 0 &&
+		       !__atomic_load_n(&quit, __ATOMIC_RELAXED)) {
+			if (waited++ >= START_AFTER_MAX_MS / 10) {
+				uf_err_set(&err, UF_EXIT_ENV,
+					   "--start-after %s: not there after %u s", o.start_after,
+					   START_AFTER_MAX_MS / 1000);
+				rc = fail(&err);
+				goto out;
+			}
+			rte_delay_us_sleep(10 * 1000);
+		}
 	}
 	if (o.has_dst_mac) {
 		next_mac = o.dst_mac;
@@ -693,6 +748,7 @@ main(int argc, char **argv)
 	lc.burst_cyc = o.rate > 0 ? (double)o.burst * (double)rte_get_tsc_hz() / o.rate : 0;
 	lc.burst = o.burst;
 	lc.flows = (uint16_t)o.flows;
+	lc.nb_queues = port.nb_queues;
 	lc.mac = port.mac;
 	lc.ip = o.ip;
 	if (o.latency) {
@@ -732,9 +788,11 @@ main(int argc, char **argv)
 		rte_delay_us_sleep(5000);
 	rte_eal_wait_lcore(tx_lcore);
 
-	/* the queues are ours again: kick out what the PMD still holds, then let it land */
+	/* the queues are ours again: kick out what the PMD still holds, then let it land (a
+	 * memif client owns the rings' memory: what the peer has not read when it goes is
+	 * lost, docs/pmd-quirks.md) */
 	rte_eth_tx_burst(port.port_id, 0, none, 0);
-	rte_delay_us_sleep(100 * 1000);
+	rte_delay_us_sleep((uint64_t)o.linger_ms * 1000);
 
 	mem = open_memstream(&buf, &blen);
 	if (mem == NULL) {

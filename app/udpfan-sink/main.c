@@ -46,6 +46,8 @@ usage(FILE *f)
 		"  --dev DEVICE       DPDK: PCI address or vdev (net_af_xdp0,iface=x,busy_budget=0)\n"
 		"  --ip A.B.C.D/LEN   DPDK: our address (answers ARP and ping for it)\n"
 		"  --no-csum-check    DPDK: do not verify IPv4/UDP checksums\n"
+		"  --queues N         DPDK: poll N RX queues (1..8, default 1) from the one lcore\n"
+		"                     (a vhost-user/memif peer sending on several queues)\n"
 		"  --lcores L         DPDK: main lcore, then the RX lcore (default 0,1)\n"
 		"  --file-prefix P    DPDK: EAL file prefix (default udpfan-sink)\n"
 		"  --in-memory        DPDK: EAL --in-memory\n"
@@ -108,6 +110,7 @@ parse_args(int argc, char **argv, struct sink_opts *o)
 		{ "window", required_argument, NULL, 'w' },
 		{ "seq-offset", required_argument, NULL, 'O' },
 		{ "latency", no_argument, NULL, 'L' },
+		{ "queues", required_argument, NULL, 'q' },
 		UF_TOOL_LONGOPTS,
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -175,6 +178,11 @@ parse_args(int argc, char **argv, struct sink_opts *o)
 						"--expect-last: \"%s\" is not a sequence number",
 						optarg);
 			o->expect.has_last = true;
+			break;
+		case 'q':
+			if (uf_tool_parse_u64(optarg, &v) != 0 || v == 0 || v > UF_TOOL_MAX_QUEUES)
+				return uf_tool_usage_err("--queues: \"%s\" is not 1..8", optarg);
+			o->queues = (uint16_t)v;
 			break;
 		case 'w':
 			if (uf_tool_parse_u64(optarg, &v) != 0 || v == 0 || (v & (v - 1)) != 0 ||
@@ -253,7 +261,7 @@ summary(FILE *f, const struct sink_opts *o, const struct sink_mode *mode, double
 	struct uf_sink_count *cs[SINK_MAX_PORTS];
 	struct uf_sink_sender *all = NULL;
 	const double hz = mode->hz();
-	uint64_t dest_over = 0, send_over = 0;
+	uint64_t dest_over = 0, send_over = 0, backwards = 0;
 	size_t n_all = 0, cap = 0, k;
 	char addr[32];
 	int n, i, first = 1;
@@ -297,8 +305,12 @@ summary(FILE *f, const struct sink_opts *o, const struct sink_mode *mode, double
 		first = 0;
 	}
 	free(all);
-	fprintf(f, "}, \"senders_untracked\": %" PRIu64 ", \"destinations_untracked\": %" PRIu64,
-		send_over, dest_over);
+	for (i = 0; i < n; i++)
+		backwards += cs[i]->sender_backwards;
+	fprintf(f,
+		"}, \"senders_backwards\": %" PRIu64 ", \"senders_untracked\": %" PRIu64
+		", \"destinations_untracked\": %" PRIu64,
+		backwards, send_over, dest_over);
 	fprintf(f, ", \"seq_offset\": %u", o->seq_off);
 	if (o->latency) {
 		/* every destination together: what a one-line table row wants */

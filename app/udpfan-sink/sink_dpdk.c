@@ -59,6 +59,7 @@ struct __rte_cache_aligned dlcore {
 		uint64_t max_gap; /* cycles: the longest loop pass (after the first datagram) */
 	} c;
 	struct uf_sink_count cnt;
+	uint16_t nb_queues;
 };
 
 static struct dlcore dl;
@@ -140,6 +141,7 @@ dpdk_loop(void *arg)
 	struct rte_mbuf *pkts[SINK_BATCH], *ans[SINK_BATCH];
 	uint16_t n, i, n_ans, k;
 	uint64_t accounted = 0, prev = 0, max_gap = 0;
+	uint16_t q = 0;
 
 	while (likely(!sink_stopping())) {
 		/* the longest pass tells how long the lcore was kept off its CPU at worst: the
@@ -152,7 +154,9 @@ dpdk_loop(void *arg)
 		}
 		if (accounted != 0)
 			prev = now;
-		n = rte_eth_rx_burst(port, 0, pkts, SINK_BATCH);
+		if (++q >= lc->nb_queues)
+			q = 0;
+		n = rte_eth_rx_burst(port, q, pkts, SINK_BATCH);
 		if (n == 0)
 			continue;
 		n_ans = 0;
@@ -186,7 +190,7 @@ dpdk_loop(void *arg)
 				if (pkts[i] != NULL)
 					pkts[j++] = pkts[i];
 			n = j;
-			k = rte_eth_tx_burst(port, 0, ans, n_ans);
+			k = rte_eth_tx_burst(port, q, ans, n_ans);
 			if (k < n_ans)
 				rte_pktmbuf_free_bulk(&ans[k], n_ans - k);
 		}
@@ -207,8 +211,10 @@ dpdk_start(const struct sink_opts *o, struct uf_err *err)
 		return -1;
 	eal_up = true;
 	UF_TOOL_LOG(INFO, "EAL: %s", line);
-	if (uf_tool_port_open(&dport, o->t.eal.dev, RXD, TXD, err) != 0)
+	if (uf_tool_port_open_mq(&dport, o->t.eal.dev, o->queues != 0 ? o->queues : 1, RXD, TXD,
+				 err) != 0)
 		return -1;
+	dl.nb_queues = dport.nb_queues;
 
 	dl.port_id = dport.port_id;
 	dl.mac = dport.mac;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -27,9 +28,40 @@ static struct uf_own own;
  * uf_app_init clears app, so they are applied again once it returns. */
 static volatile sig_atomic_t early_stop, early_reload;
 
+/*
+ * A virtio_user port with server=1 makes EAL's probe wait in accept() until its vhost-user
+ * backend connects (docs/pmd-quirks.md, "vhost-user and memif"): that wait is bounded, and a
+ * stop signal ends it (SA_RESTART would resume the accept).
+ */
+#define PEER_WAIT_S 60
+static volatile sig_atomic_t in_peer_wait;
+
+static void
+say(const char *m)
+{
+	ssize_t r = write(STDERR_FILENO, m, strlen(m));
+
+	(void)r;
+}
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+	say("udpfan: error: no vhost-user backend connected within " RTE_STR(
+			PEER_WAIT_S) " s to a virtio_user server=1 port (EAL's probe waits for each, in port order): "
+				     "start the backend (net_vhost with client=1, QEMU, OVS) on that socket, or give "
+				     "the port server=0 with the backend as the server\n");
+	_exit(UF_EXIT_ENV);
+}
+
 static void
 on_signal(int sig)
 {
+	if (in_peer_wait && sig != SIGHUP) {
+		say("udpfan: stopped while EAL waited for a vhost-user backend to connect\n");
+		_exit(UF_EXIT_ENV);
+	}
 	if (sig == SIGHUP) {
 		early_reload = 1;
 		uf_app_request_reload(&app);
@@ -56,6 +88,23 @@ install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* a virtio_user port in server mode: EAL's probe blocks until the backend connects */
+static bool
+probe_waits_for_peer(const struct uf_config *cfg)
+{
+	char v[8];
+	int i;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		const char *dev = cfg->ports[i].device;
+
+		if (!cfg->ports[i].is_pci && uf_quirk_lookup_vdev(dev)->single_file_segs &&
+		    uf_devarg(dev, "server", v, sizeof(v)) && strcmp(v, "1") == 0)
+			return true;
+	}
+	return false;
 }
 
 static void
@@ -221,7 +270,14 @@ main(int argc, char **argv)
 	}
 	uf_own_reclaim_prefix(cfg, note, NULL);
 
+	if (probe_waits_for_peer(cfg)) {
+		signal(SIGALRM, on_alarm);
+		in_peer_wait = 1;
+		alarm(PEER_WAIT_S);
+	}
 	rc = rte_eal_init(eal.argc, eal.argv);
+	alarm(0);
+	in_peer_wait = 0;
 	if (rc < 0) {
 		uf_err_set(&err, UF_EXIT_ENV,
 			   "EAL initialisation failed (%s); the EAL log above says "

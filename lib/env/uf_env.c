@@ -84,6 +84,29 @@ default_lcores(char *buf, size_t len)
 	}
 }
 
+/*
+ * A vhost-user front end (virtio_user) hands the backend one file descriptor per memory
+ * segment file, 8 at most: one file per memory list instead of one per hugepage, unless the
+ * operator gave --single-file-segments already, or --legacy-mem, which rules it out (then the
+ * port fails to start, saying so: docs/pmd-quirks.md, "vhost-user and memif").
+ */
+static bool
+needs_single_file(const struct uf_config *cfg)
+{
+	bool need = false;
+	int i;
+
+	for (i = 0; i < cfg->n_ports; i++)
+		if (!cfg->ports[i].is_pci &&
+		    uf_quirk_lookup_vdev(cfg->ports[i].device)->single_file_segs)
+			need = true;
+	for (i = 0; need && i < cfg->eal.n_extra; i++)
+		if (strcmp(cfg->eal.extra_args[i], "--single-file-segments") == 0 ||
+		    strcmp(cfg->eal.extra_args[i], "--legacy-mem") == 0)
+			need = false;
+	return need;
+}
+
 int
 uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_argv *a,
 		  struct uf_err *err)
@@ -135,6 +158,8 @@ uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_a
 		r |= push(a, "--no-pci");
 	for (i = 0; i < cfg->eal.n_extra; i++)
 		r |= push(a, "%s", cfg->eal.extra_args[i]);
+	if (needs_single_file(cfg))
+		r |= push(a, "--single-file-segments");
 	if (r != 0) {
 		uf_err_set(err, UF_EXIT_CONFIG, "%s: too many or too long EAL arguments",
 			   cfg->path);

@@ -36,6 +36,7 @@ struct uf_sink_dest {
 struct uf_sink_sender {
 	uint64_t key; /* 0: free; else 1 << 48 | ip << 16 | port (network order values) */
 	uint64_t n;
+	uint64_t last_seq; /* the sequence number of its previous datagram */
 };
 
 struct uf_sink_count {
@@ -46,6 +47,9 @@ struct uf_sink_count {
 	uint64_t dest_overflow; /* datagrams to destinations beyond max_dests: not accounted */
 	uint32_t n_senders;
 	uint64_t sender_overflow; /* datagrams from senders beyond the table: counted here only */
+	/* datagrams whose sequence number is below the previous one from the same sender (src
+	 * ip:port): per-flow order, exact where each sender reaches one destination */
+	uint64_t sender_backwards;
 	struct uf_sink_sender *senders;
 	uint64_t total;   /* datagrams accounted; read by the control thread (UF_LOAD) */
 	uint16_t seq_off; /* payload offset of the sequence number (--seq-offset) */
@@ -96,7 +100,8 @@ uf_sink_dest_find(struct uf_sink_count *c, rte_be32_t ip, rte_be16_t port)
 	return d;
 }
 
-static inline void
+/* Count one datagram of a sender; its entry, or NULL when the table is full. */
+static inline struct uf_sink_sender *
 uf_sink_sender_count(struct uf_sink_count *c, rte_be32_t ip, rte_be16_t port)
 {
 	const uint64_t key = UINT64_C(1) << 48 | (uint64_t)ip << 16 | port;
@@ -108,7 +113,7 @@ uf_sink_sender_count(struct uf_sink_count *c, rte_be32_t ip, rte_be16_t port)
 
 		if (likely(s->key == key)) {
 			s->n++;
-			return;
+			return s;
 		}
 		if (s->key == 0) {
 			if (c->n_senders >= UF_SINK_SENDER_SLOTS / 4 * 3)
@@ -116,10 +121,11 @@ uf_sink_sender_count(struct uf_sink_count *c, rte_be32_t ip, rte_be16_t port)
 			s->key = key;
 			s->n = 1;
 			c->n_senders++;
-			return;
+			return s;
 		}
 	}
 	c->sender_overflow++;
+	return NULL;
 }
 
 /* One datagram: payload points at the UDP payload (len bytes), now in the caller's ticks. */
@@ -128,8 +134,7 @@ uf_sink_account(struct uf_sink_count *c, rte_be32_t dip, rte_be16_t dport, rte_b
 		rte_be16_t sport, const uint8_t *payload, uint32_t len, uint64_t now)
 {
 	struct uf_sink_dest *d = uf_sink_dest_find(c, dip, dport);
-
-	uf_sink_sender_count(c, sip, sport);
+	struct uf_sink_sender *s = uf_sink_sender_count(c, sip, sport);
 	if (unlikely(d == NULL)) {
 		c->dest_overflow++;
 		return;
@@ -142,7 +147,13 @@ uf_sink_account(struct uf_sink_count *c, rte_be32_t dip, rte_be16_t dport, rte_b
 		uint64_t seq;
 
 		memcpy(&seq, payload + c->seq_off, 8);
-		uf_seqtrack_add(&d->st, rte_le_to_cpu_64(seq));
+		seq = rte_le_to_cpu_64(seq);
+		uf_seqtrack_add(&d->st, seq);
+		if (likely(s != NULL)) {
+			if (s->n > 1 && seq < s->last_seq)
+				c->sender_backwards++;
+			s->last_seq = seq;
+		}
 		if (unlikely(d->lat != NULL) && len >= c->seq_off + 16u) {
 			uint64_t stamp;
 

@@ -151,6 +151,14 @@ int
 uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_t txd,
 		  struct uf_err *err)
 {
+	return uf_tool_port_open_mq(p, dev, 1, rxd, txd, err);
+}
+
+int
+uf_tool_port_open_mq(struct uf_tool_port *p, const char *dev, uint16_t nq, uint16_t rxd,
+		     uint16_t txd, struct uf_err *err)
+{
+	uint16_t q;
 	struct rte_eth_dev_info info;
 	struct rte_eth_txconf txc;
 	struct rte_eth_rxconf rxc;
@@ -198,12 +206,13 @@ uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_
 	}
 
 	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(p->port_id, 1, 1, &conf);
+	ret = rte_eth_dev_configure(p->port_id, nq, nq, &conf);
 	if (ret != 0) {
-		uf_err_set(err, UF_EXIT_ENV, "%s (%s): configure with 1 queue failed: %s",
-			   p->dev_name, p->driver, errstr(ret));
+		uf_err_set(err, UF_EXIT_ENV, "%s (%s): configure with %u queue(s) failed: %s",
+			   p->dev_name, p->driver, nq, errstr(ret));
 		return ret;
 	}
+	p->nb_queues = nq;
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &rxd, &txd);
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "%s: descriptor counts %u/%u refused: %s", p->dev_name,
@@ -215,7 +224,7 @@ uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_
 
 	/* everything that can be out of the pool at once: both rings, what the worker holds
 	 * (a burst, its retries, the ARP answers), the PMD's own rings, two lcore caches */
-	n_mbufs = (uint32_t)rxd + txd + 4 * UF_MAX_BURST + 2 * POOL_CACHE;
+	n_mbufs = ((uint32_t)rxd + txd) * nq + 4 * UF_MAX_BURST + 2 * POOL_CACHE;
 	if (p->is_af_xdp)
 		n_mbufs += AF_XDP_EXTRA_MBUFS;
 	n_mbufs = rte_align32pow2(RTE_MAX(n_mbufs, 4096u)) - 1;
@@ -231,7 +240,8 @@ uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_
 	}
 	rxc = info.default_rxconf;
 	rxc.offloads = 0;
-	ret = rte_eth_rx_queue_setup(p->port_id, 0, rxd, p->socket, &rxc, p->pool);
+	for (q = 0, ret = 0; q < nq && ret == 0; q++)
+		ret = rte_eth_rx_queue_setup(p->port_id, q, rxd, p->socket, &rxc, p->pool);
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "%s: RX queue setup failed: %s", p->dev_name,
 			   errstr(ret));
@@ -244,7 +254,8 @@ uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_
 	}
 	txc = info.default_txconf;
 	txc.offloads = 0;
-	ret = rte_eth_tx_queue_setup(p->port_id, 0, txd, p->socket, &txc);
+	for (q = 0, ret = 0; q < nq && ret == 0; q++)
+		ret = rte_eth_tx_queue_setup(p->port_id, q, txd, p->socket, &txc);
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "%s: TX queue setup failed: %s", p->dev_name,
 			   errstr(ret));

@@ -73,7 +73,8 @@ struct uf_tool_port {
 	struct rte_ether_addr mac;
 	uint16_t rxd;
 	uint16_t txd;
-	bool opened; /* the ethdev exists: close it */
+	uint16_t nb_queues; /* RX and TX queue pairs */
+	bool opened;        /* the ethdev exists: close it */
 	bool started;
 	bool link_up;
 	bool is_af_xdp;
@@ -89,6 +90,11 @@ struct uf_tool_port {
  */
 int uf_tool_port_open(struct uf_tool_port *p, const char *dev, uint16_t rxd, uint16_t txd,
 		      struct uf_err *err);
+
+/* The same with nq RX and TX queues (1..UF_TOOL_MAX_QUEUES), one pool shared by them. */
+#define UF_TOOL_MAX_QUEUES 8
+int uf_tool_port_open_mq(struct uf_tool_port *p, const char *dev, uint16_t nq, uint16_t rxd,
+			 uint16_t txd, struct uf_err *err);
 
 void uf_tool_port_close(struct uf_tool_port *p);
 

@@ -9,6 +9,7 @@
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
@@ -242,9 +243,66 @@ create_pools(struct uf_port *p, const struct uf_config *cfg, const struct uf_por
 	return 0;
 }
 
-int
-uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
-	     const struct uf_port_opts *o, struct uf_err *err)
+/*
+ * The EAL log, passed through unchanged while a port is set up and started, keeping the first
+ * line logged at ERR or worse: virtio_user's configure and start return 0 where the device
+ * failed to start and only the log says so (docs/pmd-quirks.md, "vhost-user and memif").
+ */
+struct log_tap {
+	FILE *prev;
+	FILE *f;
+	char first_err[200];
+};
+
+static struct log_tap tap;
+
+static ssize_t
+tap_write(void *c, const char *buf, size_t len)
+{
+	struct log_tap *t = c;
+
+	if (t->first_err[0] == '\0' && rte_log_cur_msg_loglevel() <= (int)RTE_LOG_ERR) {
+		size_t n = RTE_MIN(len, sizeof(t->first_err) - 1);
+
+		memcpy(t->first_err, buf, n);
+		while (n > 0 && (t->first_err[n - 1] == '\n' || t->first_err[n - 1] == ' '))
+			n--;
+		t->first_err[n] = '\0';
+	}
+	return (ssize_t)fwrite(buf, 1, len, t->prev);
+}
+
+static void
+tap_begin(void)
+{
+	cookie_io_functions_t io = { .write = tap_write };
+
+	memset(&tap, 0, sizeof(tap));
+	tap.prev = rte_log_get_stream();
+	tap.f = fopencookie(&tap, "w", io);
+	if (tap.f == NULL)
+		return;
+	setvbuf(tap.f, NULL, _IOLBF, 0);
+	rte_openlog_stream(tap.f);
+}
+
+/* end the tap; keep its first ERR line in p->pmd_err (if none there yet) */
+static void
+tap_end(struct uf_port *p)
+{
+	if (tap.f == NULL)
+		return;
+	fflush(tap.f);
+	rte_openlog_stream(tap.prev);
+	fclose(tap.f);
+	tap.f = NULL;
+	if (p->pmd_err[0] == '\0' && tap.first_err[0] != '\0')
+		snprintf(p->pmd_err, sizeof(p->pmd_err), "%s", tap.first_err);
+}
+
+static int
+port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
+	  const struct uf_port_opts *o, struct uf_err *err)
 {
 	const struct uf_cfg_port *pc = &cfg->ports[idx];
 	struct uf_port_req req = {
@@ -315,6 +373,18 @@ uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	if (ret != 0)
 		return ret;
 	return configure(p, err);
+}
+
+int
+uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
+	     const struct uf_port_opts *o, struct uf_err *err)
+{
+	int ret;
+
+	tap_begin();
+	ret = port_init(p, cfg, idx, o, err);
+	tap_end(p);
+	return ret;
 }
 
 /* All of the port's xstats names (malloc'd, *n of them), or NULL. */
@@ -471,7 +541,11 @@ port_link_wait(const struct uf_port *p, uint32_t ms, struct rte_eth_link *link)
 uint32_t
 uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted)
 {
-	return p->plan.lsc ? RTE_MIN(wanted, (uint32_t)UF_LINK_WAIT_LSC_MS) : wanted;
+	/* a link that is a peer process (vhost-user, memif) comes when the peer does: the
+	 * link check says when, no point holding the start */
+	return p->plan.lsc || p->quirk->link_is_peer
+			       ? RTE_MIN(wanted, (uint32_t)UF_LINK_WAIT_LSC_MS)
+			       : wanted;
 }
 
 bool
@@ -534,7 +608,22 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	int ret;
 
 	(void)cfg;
+	tap_begin();
 	ret = rte_eth_dev_start(p->port_id);
+	tap_end(p);
+	if (ret == 0 && p->quirk->start_err_in_log && p->pmd_err[0] != '\0') {
+		rte_eth_dev_stop(p->port_id);
+		uf_err_set(err, UF_EXIT_ENV,
+			   "port %s (%s): the PMD failed to start the device although "
+			   "rte_eth_dev_start returned 0: \"%s\"%s",
+			   p->cfg->name, p->info.driver_name, p->pmd_err,
+			   p->quirk->single_file_segs
+					   ? " (vhost-user takes at most 8 memory regions: EAL needs "
+					     "--single-file-segments, which udpfan adds; take --legacy-mem "
+					     "out of eal.extra_args, it rules that out)"
+					   : "");
+		return -EIO;
+	}
 	if (ret != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "port %s (%s): start failed: %s", p->cfg->name,
 			   p->info.driver_name, errstr(ret));

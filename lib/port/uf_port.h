@@ -34,6 +34,9 @@ struct uf_port {
 	struct rte_mempool *hdr_pool[UF_MAX_WORKERS]; /* chained fan-out headers (listen port) */
 	bool started;
 	bool dev_closed; /* uf_port_release() done: the device is closed, the pools remain */
+	/* the first ERR line the PMD logged while the port was set up (rows with
+	 * start_err_in_log: the PMD's only sign that the device did not start) */
+	char pmd_err[200];
 	/* steering */
 	struct rte_flow *flows[UF_MAX_LISTENERS + 3]; /* UF_STEER_MAX_FLOWS */
 	int n_flows;
