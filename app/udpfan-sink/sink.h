@@ -36,7 +36,7 @@ struct sink_opts {
 	bool csum_check;
 	uint16_t seq_off; /* --seq-offset */
 	bool latency;     /* --latency */
-	uint16_t queues; /* DPDK: RX queues polled by the one lcore (default 1) */
+	uint16_t queues;  /* DPDK: RX queues polled by the one lcore (default 1) */
 };
 
 /* set by the signal handler and by the control loop; receivers check it once per pass */
