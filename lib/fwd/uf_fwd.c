@@ -214,7 +214,15 @@ uf_worker_main(void *arg)
 		}
 		drain_ctl_tx(w);
 		now = rte_rdtsc();
-		if (now - last_drain >= drain) {
+		/*
+		 * Flush when a pass found every RX queue empty: nothing more is coming to fill
+		 * the buffers, so what they hold goes now, not when the drain timer fires (at low
+		 * rates that timer was the whole of the delay udpfan added: up to drain_us). Under
+		 * load the queues are never empty and the buffers still go as full bursts; the
+		 * timer bounds the wait of a slow port's frames while other ports keep the
+		 * worker busy. docs/architecture.md#tx-buffers
+		 */
+		if (got == 0 || now - last_drain >= drain) {
 			uf_worker_flush(w);
 			last_drain = now;
 		}

@@ -183,7 +183,7 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
  * The threshold is the set's: the plan's, raised where an egress PMD breaks short chains
  * (ENA LLQ, chain_min_frame in docs/pmd-quirks.md), at no extra cost here.
  */
-static inline void
+static __rte_always_inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
 	    const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
 {
@@ -201,7 +201,7 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_i
 }
 
 /* Rewrite the received mbuf into the last copy: no allocation, no payload copy. */
-static inline void
+static __rte_always_inline void
 uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_info *in,
 	   uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
 {

@@ -197,14 +197,20 @@ uf_drop_as(enum uf_drop *reason, enum uf_drop why)
 	return UF_V_DROP;
 }
 
-/* An IPv4 header sums to 0xffff. Without options: five 32-bit words, folded (2^16 = 1 mod
- * 2^16 - 1), a third of what a 16-bit loop costs. */
+/* An IPv4 header sums to 0xffff. Without options: five 32-bit words added as integers
+ * (2^16 = 1 mod 2^16 - 1, so the integer sum S is congruent to the ones-complement sum). The
+ * folded sum is 0xffff exactly when S is a non-zero multiple of 0xffff; S is never 0 (the
+ * version byte), and a remainder by a constant is a multiply, where the four dependent folding
+ * steps were the classifier's longest chain (perf: a quarter of its samples). */
 static inline bool
 uf_ipv4_hdr_ok(const uint8_t *ip, uint32_t ihl)
 {
-	if (likely(ihl == UF_IPV4_HDR_MIN))
-		return uf_ck_fold((uint64_t)uf_rd32(ip) + uf_rd32(ip + 4) + uf_rd32(ip + 8) +
-				  uf_rd32(ip + 12) + uf_rd32(ip + 16)) == 0xffff;
+	if (likely(ihl == UF_IPV4_HDR_MIN)) {
+		const uint64_t s = (uint64_t)uf_rd32(ip) + uf_rd32(ip + 4) + uf_rd32(ip + 8) +
+				   uf_rd32(ip + 12) + uf_rd32(ip + 16);
+
+		return s % 0xffff == 0 && s != 0;
+	}
 	return rte_raw_cksum(ip, ihl) == 0xffff;
 }
 
