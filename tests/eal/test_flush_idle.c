@@ -32,8 +32,8 @@
 
 #include "../unit/uf_test.h"
 
-#define LONE 20        /* datagrams sent one at a time */
-#define WAIT_MS 200    /* the most one may take */
+#define LONE 20           /* datagrams sent one at a time */
+#define WAIT_MS 200       /* the most one may take */
 #define DRAIN_US 10000000 /* the drain timer: 10 s */
 
 static struct rte_mempool *pool;
@@ -99,12 +99,22 @@ collect(unsigned want, unsigned ms, double *us)
 int
 main(int argc, char **argv)
 {
-	char *eal[] = { argv[0],      "-l",          "0,1",       "--no-pci",
-			"--no-huge",  "-m",          "256",       "--log-level",
-			"lib.eal:warning", "--file-prefix", "uf_flush_idle", NULL };
-	static const char cfg_text[] = "ports:\n  - { name: p, device: net_ring0, ip: 198.18.0.10/24 }\n"
-				       "listen: { port: p, udp_port: 5000 }\ndestinations:\n"
-				       "  - { ip: 198.18.0.21, udp_port: 6000, mac: \"02:00:00:00:00:21\" }\n";
+	char *eal[] = { argv[0],
+			"-l",
+			"0,1",
+			"--no-pci",
+			"--no-huge",
+			"-m",
+			"256",
+			"--log-level",
+			"lib.eal:warning",
+			"--file-prefix",
+			"uf_flush_idle",
+			NULL };
+	static const char cfg_text[] =
+			"ports:\n  - { name: p, device: net_ring0, ip: 198.18.0.10/24 }\n"
+			"listen: { port: p, udp_port: 5000 }\ndestinations:\n"
+			"  - { ip: 198.18.0.21, udp_port: 6000, mac: \"02:00:00:00:00:21\" }\n";
 	struct rte_ether_addr dmac[1];
 	bool resolved[1] = { true }, chain_ok = true;
 	uint16_t mtu = 1500;

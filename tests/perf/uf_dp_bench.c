@@ -13,8 +13,9 @@
  * the copied ones byte for byte: both modes must produce the same wire image.
  *
  *   uf_fanout_bench [-n DESTS] [-i ITERATIONS] -- EAL args are built in (one lcore, no PCI)
- *   uf_dp_bench [-n 1|4] [-i BURSTS_PER_ROUND] [-r ROUNDS]: best round (keep a round short
- *   enough to fit a time slice on a shared machine: -i 500 -r 300)
+ *   uf_dp_bench [-n 1|4] [-i BURSTS_PER_ROUND] [-r ROUNDS] [-H]: best round (keep a round short
+ *   enough to fit a time slice on a shared machine: -i 500 -r 300); -H: no hugepages, to count
+ *   instructions under valgrind --tool=callgrind (-i 200 -r 3)
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -205,23 +206,29 @@ io_cost(const uint8_t *frame, size_t len, long iters)
 int
 main(int argc, char **argv)
 {
-	char *eal[] = { argv[0],  "-l",        "1",           "--no-pci",        "--in-memory",
-			"--vdev", "net_null0", "--log-level", "lib.eal:warning", NULL };
+	char *eal[] = { argv[0],           "-l",     "1",         "--no-pci",
+			"--in-memory",     "--vdev", "net_null0", "--log-level",
+			"lib.eal:warning", NULL,     NULL,        NULL };
+	int n_eal = 9;
 	struct rte_eth_conf conf;
 	struct uf_shared sh;
 	long iters = 100000;
 	int c, k, r, rounds = 7, only = 0;
 	uint8_t frame[2048];
 
-	while ((c = getopt(argc, argv, "i:r:n:")) != -1) {
-		if (c == 'n')
+	while ((c = getopt(argc, argv, "i:r:n:H")) != -1) {
+		if (c == 'H') { /* no hugepages: for valgrind --tool=callgrind (instructions) */
+			eal[4] = "--no-huge"; /* instead of --in-memory */
+			eal[n_eal++] = "-m512";
+			eal[n_eal++] = "--file-prefix=uf_dp_bench";
+		} else if (c == 'n')
 			only = atoi(optarg);
 		else if (c == 'i')
 			iters = atol(optarg);
 		else if (c == 'r')
 			rounds = atoi(optarg);
 	}
-	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
+	if (rte_eal_init(n_eal, eal) < 0) {
 		fprintf(stderr, "EAL init failed (hugepages? run as root)\n");
 		return 77;
 	}
@@ -252,14 +259,15 @@ main(int argc, char **argv)
 		double prep = 1e18, tc = 1e18, io = 1e18;
 
 		run(wc, pc, frame, len, iters / 10); /* warm up */
-		for (r = 0; r < rounds; r++) { /* best of: the VM is shared */
+		for (r = 0; r < rounds; r++) {       /* best of: the VM is shared */
 			prep = RTE_MIN(prep, prep_cost(frame, len, iters));
 			tc = RTE_MIN(tc, run(wc, pc, frame, len, iters));
 			io = RTE_MIN(io, io_cost(frame, len, iters));
 		}
 		printf("N=%d 32 B: %.1f cycles per input datagram (prep %.1f subtracted; io to "
 		       "net_null: %.1f), forwarded %" PRIu64 "\n",
-		       n, (tc - prep) / BURST, prep / BURST, (io - prep) / BURST, wc->ctr.forwarded);
+		       n, (tc - prep) / BURST, prep / BURST, (io - prep) / BURST,
+		       wc->ctr.forwarded);
 		uf_plan_free(pc);
 		rte_free(wc);
 		uf_config_free(cfg);
