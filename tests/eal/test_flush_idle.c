@@ -178,6 +178,7 @@ main(int argc, char **argv)
 	w->burst = 32;
 	w->tx_retries = 0;
 	w->drain_tsc = rte_get_tsc_hz() / 1000000 * DRAIN_US;
+	w->flush_idle = true;
 	w->shared = &sh;
 	w->copy_pool = pool;
 	w->ports[0].port_id = port;
