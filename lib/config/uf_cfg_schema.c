@@ -964,6 +964,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  UINT(0, 65535, UF_CHAIN_MIN_PAYLOAD_DEFAULT), .doc = "auto chains from this payload" },
 	{ "forward", "drain_us", CFG(fwd.drain_us), UINT(1, 100000, 100),
 	  .doc = "TX buffers flushed at least this often" },
+	{ "forward", "flush_idle", CFG(fwd.flush_idle), BOOL(true),
+	  .doc = "TX buffers flushed when a pass finds the RX queues empty" },
 	{ "forward", "tx_retries", CFG(fwd.tx_retries), UINT(0, 1000, 8),
 	  .doc = "extra tx_burst attempts on a full ring" },
 	{ "forward", "tx_stall_ms", CFG(fwd.tx_stall_ms), UINT(0, 10000, 10),

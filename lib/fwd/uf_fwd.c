@@ -325,6 +325,7 @@ uf_worker_main(void *arg)
 	struct rte_mbuf *pkts[UF_MAX_BURST];
 	const uint16_t burst = w->burst, n_ports = w->n_ports, q = w->id;
 	const uint64_t drain = w->drain_tsc;
+	const bool flush_idle = w->flush_idle;
 	uint64_t start, prev, last_drain, busy = 0, loops = 0;
 
 	rte_rcu_qsbr_thread_register(sh->qsbr, w->id);
@@ -350,7 +351,16 @@ uf_worker_main(void *arg)
 		}
 		drain_ctl_tx(w);
 		now = rte_rdtsc();
-		if (now - last_drain >= drain) {
+		/*
+		 * Flush when a pass found every RX queue empty: nothing more is coming to fill
+		 * the buffers, so what they hold goes now, not when the drain timer fires (at low
+		 * rates that timer was the whole of the delay udpfan added: up to drain_us). Under
+		 * load the queues are never empty and the buffers still go as full bursts; the
+		 * timer bounds the wait of a slow port's frames while other ports keep the
+		 * worker busy; forward.flush_idle: false leaves it to the timer alone.
+		 * docs/architecture.md#tx-buffers
+		 */
+		if ((got == 0 && flush_idle) || now - last_drain >= drain) {
 			uf_worker_flush(w);
 			last_drain = now;
 		}
@@ -400,6 +410,7 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 	w->burst = c->burst;
 	w->tx_retries = c->tx_retries;
 	w->drain_tsc = rte_get_tsc_hz() * c->drain_us / 1000000;
+	w->flush_idle = c->flush_idle;
 	w->shared = c->shared;
 	uf_worker_link_init(w, c->tx_stall_ms, c->tx_probe_ms);
 	w->copy_pool = c->copy_pool;

@@ -90,6 +90,7 @@ struct uf_worker {
 	uint16_t burst;
 	uint32_t tx_retries;
 	uint64_t drain_tsc;
+	bool flush_idle;    /* flush on a pass that found every RX queue empty (uf_worker_conf) */
 	uint64_t stall_tsc; /* no TX progress this long: the port is skipped (0: never) */
 	uint64_t probe_tsc; /* a skipped, stalled port is tried again this often */
 	struct uf_shared *shared;
@@ -135,6 +136,7 @@ struct uf_worker_conf {
 	uint16_t burst;
 	uint32_t tx_retries;
 	uint32_t drain_us;
+	bool flush_idle;      /* flush on a pass that found every RX queue empty */
 	uint32_t tx_stall_ms; /* 0: never skip a port for making no TX progress */
 	uint32_t tx_probe_ms; /* a skipped port is tried again this often */
 	struct uf_shared *shared;

@@ -183,7 +183,7 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
  * The threshold is the set's: the plan's, raised where an egress PMD breaks short chains
  * (ENA LLQ, chain_min_frame in docs/pmd-quirks.md), at no extra cost here.
  */
-static inline void
+static __rte_always_inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
 	    const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
 {
@@ -201,7 +201,7 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_i
 }
 
 /* Rewrite the received mbuf into the last copy: no allocation, no payload copy. */
-static inline void
+static __rte_always_inline void
 uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_info *in,
 	   uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
 {
@@ -614,13 +614,65 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
 	uf_fanout_body(w, plan, pkts, ins, n, false, false);
 }
 
+/*
+ * N = 1 of a simple plan: every datagram becomes its own, only copy, rewritten in place. What
+ * uf_fanout_body's simple_plan specialisation does for one member, without what a single copy
+ * never needs (no buffer to take, no chaining, no copy list): the size check (too_big), the
+ * header write, the TX buffer (its fill level in a register), and the counters per burst.
+ * Same frames and counters as the body (fanout_diff, eal, compares it with the generic one).
+ */
+static __rte_always_inline void
+uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		 const struct uf_rx_info *ins, uint16_t n)
+{
+	const bool cksum = plan->udp_cksum;
+	const uint16_t burst = w->burst;
+	const struct uf_set *set = &plan->sets[0];
+	const uint16_t di = plan->set_dests[set->first], max_payload = set->max_payload;
+	const struct uf_dest_rt *d = &plan->dests[di];
+	struct uf_txbuf *b = &w->txb[d->egress];
+	const uint16_t pad = b->pad_to;
+	uint16_t fill = b->n, i;
+	uint32_t n_forwarded = 0, n_too_big = 0;
+
+	RTE_ASSERT(plan->fast && set->n == 1);
+	for (i = 0; i < n; i++) {
+		const struct uf_rx_info *in = &ins[i];
+		struct rte_mbuf *m = pkts[i];
+		uint32_t p_sum = 0;
+
+		if (unlikely(in->payload_len > max_payload)) {
+			n_too_big++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		n_forwarded++;
+		if (cksum)
+			p_sum = uf_in_sum(in,
+					  rte_pktmbuf_mtod_offset(m, const uint8_t *,
+								  in->payload_off),
+					  plan->in_dst_ip, plan->in_dst_port);
+		uf_inplace(m, d, in, p_sum, cksum, pad);
+		uf_txb_push(w, b, &fill, m, di, burst);
+	}
+	b->n = fill;
+	w->dctr[di].copies += n_forwarded;
+	w->ctr.forwarded += n_forwarded;
+	w->ctr.fanout += n_forwarded;
+	w->ctr.copies_attempted += n_forwarded;
+	if (unlikely(n_too_big != 0))
+		w->ctr.drop[UF_DROP_TOO_BIG] += n_too_big;
+}
+
 /* Fan a burst out through the specialisation the plan allows. */
 static __rte_always_inline void
 uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 		const struct uf_rx_info *ins, uint16_t n)
 {
 	if (likely(plan->fast)) {
-		if (likely(plan->sets[0].one_egress))
+		if (plan->sets[0].n == 1)
+			uf_fanout_single(w, plan, pkts, ins, n);
+		else if (likely(plan->sets[0].one_egress))
 			uf_fanout_body(w, plan, pkts, ins, n, true, true);
 		else
 			uf_fanout_body(w, plan, pkts, ins, n, true, false);

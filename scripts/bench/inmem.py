@@ -27,6 +27,9 @@ whatever else the scheduler gave that CPU to.
   sudo scripts/bench/inmem.py --compare OLD_UDPFAN NEW_UDPFAN [--rounds 2] [--seconds 8]
       two udpfan binaries interleaved (A B A B ...), N = 1 and N = 4 at 32 B: per round the
       per-CPU-second rates and B/A, then the mean ratio and its spread (max - min)
+  sudo scripts/bench/inmem.py --compare testpmd build/udpfan [--rounds 3] [--seconds 8]
+      the same against testpmd: N = 1 udpfan's input rate against 5tswap's, N = 4 udpfan's
+      output rate against txonly's (frames of the copies' size), A and B interleaved
   sudo scripts/bench/inmem.py --pools [--rounds 2] [--seconds 8]
       one binary, interleaved per round: plain N = 1, and a pool of 4 (hash-sender, the one
       destination), on a capture from 256 sender addresses: per-CPU-second rates and
@@ -372,41 +375,58 @@ def compare(a):
     os.makedirs(out, exist_ok=True)
     pcap = os.path.join(out, "in32.pcap")
     capture(pcap, 32)
-    bins = {"A": os.path.abspath(a.compare[0]), "B": os.path.abspath(a.compare[1])}
+    bins = {who: (x if x == "testpmd" else os.path.abspath(x))
+            for who, x in zip(("A", "B"), a.compare)}
     ns = [int(x) for x in a.n.split(",")]
     res = {n: {"A": [], "B": []} for n in ns}
+    # the rate compared: N = 1 the input (testpmd: 5tswap's), N > 1 the output (testpmd:
+    # txonly's, building frames of the copies' size); between two udpfans out = N x in
+    key = {n: "rx_per_cpu_s" if n == 1 else "tx_per_cpu_s" for n in ns}
     for rnd in range(a.rounds):
         for n in ns:
             for who in ("A", "B"):
                 log = os.path.join(out, "r%d-n%d-%s.log" % (rnd + 1, n, who))
-                rx, tx, _ = run_udpfan([pcap], n, a.seconds, a.warmup, log, binary=bins[who])
-                c = run_udpfan.cpu
+                if bins[who] == "testpmd":
+                    mode = "5tswap" if n == 1 else "txonly"
+                    rx, tx, _ = run_testpmd(mode, pcap, a.seconds, a.warmup, log,
+                                            frame_len=max(42 + 32, 60))
+                    c = run_testpmd.cpu
+                    who_s = "testpmd " + mode
+                else:
+                    rx, tx, _ = run_udpfan([pcap], n, a.seconds, a.warmup, log,
+                                           binary=bins[who])
+                    c = run_udpfan.cpu
+                    who_s = "udpfan"
                 if c is None:
                     raise RuntimeError("no per-CPU sample, see %s.cpu" % log)
                 c["median_rx_pps_wall"], c["median_tx_pps_wall"] = rx, tx
                 res[n][who].append(c)
-                print("round %d N=%d %s: in %.2f Mpps/CPU-s, out %.2f Mpps/CPU-s (wall: in %.2f"
-                      " Mpps, thread on CPU %.0f %% of the span)" % (
-                          rnd + 1, n, who, c["rx_per_cpu_s"] / 1e6, c["tx_per_cpu_s"] / 1e6,
-                          c["rx_pps_wall"] / 1e6, 100 * c["cpu_share"]), flush=True)
+                print("round %d N=%d %s (%s): in %.2f Mpps/CPU-s, out %.2f Mpps/CPU-s (wall: "
+                      "in %.2f out %.2f Mpps, thread on CPU %.0f %% of the span)" % (
+                          rnd + 1, n, who, who_s, c["rx_per_cpu_s"] / 1e6,
+                          c["tx_per_cpu_s"] / 1e6, c["rx_pps_wall"] / 1e6,
+                          c["tx_pps_wall"] / 1e6, 100 * c["cpu_share"]), flush=True)
     print("\nA = %s\nB = %s" % (bins["A"], bins["B"]))
     print("in memory, net_pcap infinite_rx (64 flows, 32 B payloads) -> udpfan -> net_null; "
           "%d s runs, sampled from %d s to %.1f s; %d rounds, interleaved A B per N" % (
               a.seconds, a.warmup, a.seconds - 1.0, a.rounds))
-    print("%-4s %-22s %-22s %-18s %s" % ("N", "A in Mpps/CPU-s", "B in Mpps/CPU-s",
-                                          "B/A per round", "B/A mean (spread)"))
+    print("compared per CPU-second of the forwarding thread: N = 1 the input rate, N > 1 the "
+          "output rate%s" % (" (testpmd: 5tswap at N = 1, txonly at N > 1)"
+                             if "testpmd" in bins.values() else ""))
+    print("%-4s %-4s %-22s %-22s %-18s %s" % ("N", "rate", "A Mpps/CPU-s", "B Mpps/CPU-s",
+                                               "B/A per round", "B/A mean (spread)"))
     summary = {}
     for n in ns:
-        ra = [c["rx_per_cpu_s"] for c in res[n]["A"]]
-        rb = [c["rx_per_cpu_s"] for c in res[n]["B"]]
+        ra = [c[key[n]] for c in res[n]["A"]]
+        rb = [c[key[n]] for c in res[n]["B"]]
         ratios = [b / x for x, b in zip(ra, rb)]
         mean = statistics.mean(ratios)
         spread = max(ratios) - min(ratios)
         # each program's own spread across rounds, as a share of its mean
         sa = (max(ra) - min(ra)) / statistics.mean(ra)
         sb = (max(rb) - min(rb)) / statistics.mean(rb)
-        print("%-4d %-22s %-22s %-18s %.3f (%.3f); A varied %.1f %%, B %.1f %%" % (
-            n, " ".join("%.2f" % (x / 1e6) for x in ra), " ".join("%.2f" % (x / 1e6) for x in rb),
+        print("%-4d %-4s %-22s %-22s %-18s %.3f (%.3f); A varied %.1f %%, B %.1f %%" % (
+            n, "in" if n == 1 else "out", " ".join("%.2f" % (x / 1e6) for x in ra), " ".join("%.2f" % (x / 1e6) for x in rb),
             " ".join("%.3f" % r for r in ratios), mean, spread, 100 * sa, 100 * sb))
         summary[n] = {"A": res[n]["A"], "B": res[n]["B"], "ratios": ratios, "mean": mean,
                       "spread": spread}
@@ -470,8 +490,8 @@ def main():
     ap.add_argument("--out", default=None, help="folder for raw logs (default: a temp dir)")
     ap.add_argument("--json", default=None, help="write the results table as JSON here")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
-                    help="two udpfan binaries, interleaved A B A B: per-CPU-second rates, "
-                    "B/A and its spread (no testpmd)")
+                    help="two udpfan binaries (or testpmd as A), interleaved A B A B: "
+                    "per-CPU-second rates, B/A and its spread")
     ap.add_argument("--rounds", type=int, default=2,
                     help="--compare, --pools, --listeners: rounds (>= 2)")
     ap.add_argument("--pools", action="store_true",

@@ -123,13 +123,14 @@ def case_chained_fanout():
 
 def case_chain_nombuf():
     """a header pool too small for what the TX buffers hold (mbufs: 63, bursts of 64 kept
-    for 50 ms): copies that find no header buffer are tx_drop.nombuf, datagrams that find
+    for 50 ms: flush_idle off, so only a full burst or the drain timer flushes): copies that find no header buffer are tx_drop.nombuf, datagrams that find
     none at all are drop.nombuf, and the ledger holds"""
     wd = tmpdir()
     with Testbed(prefix="ufe", sinks=3) as tb:
         tb.static_neighbours()
         cfg = config(tb, "af_packet", static=True,
-                     extra="forward: { fanout: chain, burst: 64, drain_us: 50000 }")
+                     extra="forward: { fanout: chain, burst: 64, drain_us: 50000, "
+                     "flush_idle: false }")
         cfg = cfg.replace('ip: %s/24 }' % FWD_IP, 'ip: %s/24, mbufs: 63 }' % FWD_IP)
         uf = Udpfan(tb, cfg, wd)
         send(tb, 3000, 20000, size=600)

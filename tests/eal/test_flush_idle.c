@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * At a low rate no datagram waits for the drain timer (docs/architecture.md#tx-buffers-drain-
+ * timer-bounded-retries): the worker loop (uf_worker_main, on its own lcore) flushes its TX
+ * buffers on the first pass that finds the RX queues empty.
+ *
+ * One port made from two rte_rings (rte_eth_from_rings): the test enqueues a datagram on its
+ * RX ring and waits for the copy on its TX ring. The drain timer is set to 10 s, so a worker
+ * that flushed only on the timer (or on a full burst) would hold every one of these lone
+ * datagrams for 10 s; each must come out within 200 ms (the worker's thread may be off the CPU
+ * for a few ms on a shared machine; the time seen is printed). Then a burst of 64 at once:
+ * all 64 come out, and the ledger (rx == forwarded, copies_attempted == tx_ok) holds.
+ *
+ * Needs EAL without hugepages and two lcores: --no-huge --no-pci -l 0,1 (eal suite).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "uf_config.h"
+#include "uf_fwd_dp.h"
+#include "uf_plan.h"
+
+#include "../unit/uf_test.h"
+
+#define LONE 20           /* datagrams sent one at a time */
+#define WAIT_MS 200       /* the most one may take */
+#define DRAIN_US 10000000 /* the drain timer: 10 s */
+
+static struct rte_mempool *pool;
+static struct rte_ring *rx_ring, *tx_ring;
+static uint16_t port;
+static struct rte_ether_addr port_mac;
+
+static struct rte_mbuf *
+datagram(unsigned seq)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+
+	if (m == NULL) {
+		fprintf(stderr, "pool empty\n");
+		exit(1);
+	}
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	memset(eth, 0, 42 + 32);
+	eth->dst_addr = port_mac;
+	eth->src_addr.addr_bytes[0] = 0x02;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(28 + 32);
+	ip->packet_id = rte_cpu_to_be_16((uint16_t)seq);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0xc6120002);
+	ip->dst_addr = rte_cpu_to_be_32(0xc612000a);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp->src_port = rte_cpu_to_be_16(40000);
+	udp->dst_port = rte_cpu_to_be_16(5000);
+	udp->dgram_len = rte_cpu_to_be_16(8 + 32);
+	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	m->data_len = 42 + 32;
+	m->pkt_len = m->data_len;
+	return m;
+}
+
+/* frames on the TX ring within ms milliseconds, freed; how many */
+static unsigned
+collect(unsigned want, unsigned ms, double *us)
+{
+	uint64_t t0 = rte_rdtsc(), limit = rte_get_tsc_hz() / 1000 * ms;
+	struct rte_mbuf *m[64];
+	unsigned got = 0, k;
+
+	while (got < want && rte_rdtsc() - t0 < limit) {
+		k = rte_ring_dequeue_burst(tx_ring, (void **)m, RTE_DIM(m), NULL);
+		rte_pktmbuf_free_bulk(m, k);
+		got += k;
+		if (k == 0)
+			rte_delay_us_sleep(10);
+	}
+	*us = (double)(rte_rdtsc() - t0) * 1e6 / rte_get_tsc_hz();
+	return got;
+}
+
+int
+main(int argc, char **argv)
+{
+	char *eal[] = { argv[0],
+			"-l",
+			"0,1",
+			"--no-pci",
+			"--no-huge",
+			"-m",
+			"256",
+			"--log-level",
+			"lib.eal:warning",
+			"--file-prefix",
+			"uf_flush_idle",
+			NULL };
+	static const char cfg_text[] =
+			"ports:\n  - { name: p, device: net_ring0, ip: 198.18.0.10/24 }\n"
+			"listen: { port: p, udp_port: 5000 }\ndestinations:\n"
+			"  - { ip: 198.18.0.21, udp_port: 6000, mac: \"02:00:00:00:00:21\" }\n";
+	struct rte_ether_addr dmac[1];
+	bool resolved[1] = { true }, chain_ok = true;
+	uint16_t mtu = 1500;
+	struct uf_plan_input pin = { .port_mac = &port_mac,
+				     .port_mtu = &mtu,
+				     .port_chain_ok = &chain_ok,
+				     .dest_mac = dmac,
+				     .dest_resolved = resolved,
+				     .version = 1,
+				     .socket = -1 };
+	struct rte_eth_conf conf;
+	struct uf_shared sh;
+	struct uf_config *cfg;
+	struct uf_worker *w;
+	struct uf_err err;
+	struct rte_mbuf *burst[64];
+	double us, worst = 0;
+	unsigned i, late = 0;
+	int r;
+
+	(void)argc;
+	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return 1;
+	}
+	pool = rte_pktmbuf_pool_create("in", 1023, 0, 0, 2176, SOCKET_ID_ANY);
+	rx_ring = rte_ring_create("flush_rx", 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	tx_ring = rte_ring_create("flush_tx", 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (pool == NULL || rx_ring == NULL || tx_ring == NULL) {
+		fprintf(stderr, "setup failed\n");
+		return 1;
+	}
+	memset(&conf, 0, sizeof(conf));
+	r = rte_eth_from_rings("flush_port", &rx_ring, 1, &tx_ring, 1, SOCKET_ID_ANY);
+	if (r < 0 || rte_eth_dev_configure((uint16_t)r, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL, pool) != 0 ||
+	    rte_eth_tx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_dev_start((uint16_t)r) != 0) {
+		fprintf(stderr, "port setup failed\n");
+		return 1;
+	}
+	port = (uint16_t)r;
+	rte_eth_macaddr_get(port, &port_mac);
+
+	cfg = uf_config_parse(cfg_text, sizeof(cfg_text) - 1, "flush_idle", &err);
+	if (cfg == NULL) {
+		fprintf(stderr, "config: %s\n", err.msg);
+		return 1;
+	}
+	dmac[0] = cfg->dests[0].mac;
+	pin.cfg = cfg;
+	memset(&sh, 0, sizeof(sh));
+	sh.plan = uf_plan_build(&pin);
+	sh.qsbr = rte_zmalloc("qsbr", rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
+	w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+	if (sh.plan == NULL || sh.qsbr == NULL || w == NULL || rte_rcu_qsbr_init(sh.qsbr, 1) != 0) {
+		fprintf(stderr, "plan / worker setup failed\n");
+		return 1;
+	}
+	w->n_ports = 1;
+	w->burst = 32;
+	w->tx_retries = 0;
+	w->drain_tsc = rte_get_tsc_hz() / 1000000 * DRAIN_US;
+	w->flush_idle = true;
+	w->shared = &sh;
+	w->copy_pool = pool;
+	w->ports[0].port_id = port;
+	w->ports[0].id.mac = port_mac;
+	w->ports[0].id.ip = cfg->ports[0].ip;
+	w->ports[0].id.listen = true;
+	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
+	w->ports[0].id.max_len = uf_port_max_len(1500);
+	w->port_idx[port] = 0;
+	w->txb[0].port_id = port;
+	w->ctl_tx = rte_ring_create("flush_ctx", 64, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (w->ctl_tx == NULL) {
+		fprintf(stderr, "ctl ring failed\n");
+		return 1;
+	}
+	uf_worker_link_init(w, 0, 100);
+	if (rte_eal_remote_launch(uf_worker_main, w, rte_get_next_lcore(-1, 1, 0)) != 0) {
+		fprintf(stderr, "launch failed\n");
+		return 1;
+	}
+
+	/* lone datagrams, 2 ms apart: each leaves on the worker's next empty pass */
+	for (i = 0; i < LONE; i++) {
+		struct rte_mbuf *m = datagram(i);
+
+		if (rte_ring_enqueue(rx_ring, m) != 0)
+			exit(1);
+		if (collect(1, WAIT_MS, &us) != 1)
+			late++;
+		worst = RTE_MAX(worst, us);
+		rte_delay_us_sleep(2000);
+	}
+	printf("lone datagrams: %u of %u out within %d ms (drain timer %d s), slowest %.0f us\n",
+	       LONE - late, LONE, WAIT_MS, DRAIN_US / 1000000, worst);
+	CHECK(late == 0, "%u lone datagrams waited over %d ms", late, WAIT_MS);
+
+	/* a burst of 64 at once: every frame out, none held */
+	for (i = 0; i < RTE_DIM(burst); i++)
+		burst[i] = datagram(100 + i);
+	CHECK_EQ(rte_ring_enqueue_bulk(rx_ring, (void **)burst, RTE_DIM(burst), NULL),
+		 RTE_DIM(burst));
+	CHECK_EQ(collect(RTE_DIM(burst), WAIT_MS, &us), RTE_DIM(burst));
+	printf("a burst of 64: out in %.0f us\n", us);
+
+	__atomic_store_n(&sh.quit, 1, __ATOMIC_RELEASE);
+	rte_eal_mp_wait_lcore();
+	CHECK_EQ(w->ctr.rx, LONE + 64);
+	CHECK_EQ(w->ctr.forwarded, LONE + 64);
+	CHECK_EQ(w->ctr.copies_attempted, LONE + 64);
+	CHECK_EQ(w->ctr.tx_ok, LONE + 64);
+
+	rte_ring_free(w->ctl_tx);
+	rte_free(w);
+	rte_free(sh.qsbr);
+	uf_plan_free(sh.plan);
+	uf_config_free(cfg);
+	rte_eth_dev_stop(port);
+	rte_eal_cleanup();
+	printf("%d passed, %d failed\n", uf_t_passed, uf_t_failed);
+	return uf_t_failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * (uf_dp_bench: the per-datagram cost of uf_worker_rx at 32 B, N = 1 and N = 4, copy mode,
+ * in cycles per input datagram, input preparation subtracted; helpers from uf_fanout_bench.c)
+ * Copy versus chain, measured: the cost of turning one received datagram into N frames with
+ * the real datapath (uf_worker_rx: classify, fan out, TX buffer, hand to the PMD), in cycles
+ * per output frame, for payloads of 32..1400 bytes.
+ *
+ * The egress is net_null, whose TX frees every frame (chains and shared segments included),
+ * so what is measured is building plus freeing; the NIC's side of a chain (a second
+ * descriptor, a second DMA read) is not, and favours chaining here. The input is prepared the
+ * way net_pcap's infinite_rx prepares it (allocate, copy the frame in); that cost is measured
+ * apart and subtracted. Before timing, the chained frames are linearised and compared with
+ * the copied ones byte for byte: both modes must produce the same wire image.
+ *
+ *   uf_fanout_bench [-n DESTS] [-i ITERATIONS] -- EAL args are built in (one lcore, no PCI)
+ *   uf_dp_bench [-n 1|4] [-i BURSTS_PER_ROUND] [-r ROUNDS] [-H]: best round (keep a round short
+ *   enough to fit a time slice on a shared machine: -i 500 -r 300); -H: no hugepages, to count
+ *   instructions under valgrind --tool=callgrind (-i 200 -r 3)
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "uf_config.h"
+#include "uf_fwd_dp.h"
+#include "uf_plan.h"
+
+#define BURST 32
+
+static struct rte_mempool *in_pool, *copy_pool, *hdr_pool;
+static uint16_t null_port;
+
+static size_t
+build_input(uint8_t *f, uint16_t payload, uint32_t seq)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint8_t *p = (uint8_t *)(udp + 1);
+	uint16_t i;
+
+	memset(f, 0, 64);
+	rte_eth_macaddr_get(null_port, &eth->dst_addr);
+	eth->src_addr.addr_bytes[0] = 0x02;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(28 + payload);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0xc6120002);
+	ip->dst_addr = rte_cpu_to_be_32(0xc612000a);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp->src_port = rte_cpu_to_be_16(40000 + (seq & 63));
+	udp->dst_port = rte_cpu_to_be_16(5000);
+	udp->dgram_len = rte_cpu_to_be_16(8 + payload);
+	for (i = 0; i < payload; i++)
+		p[i] = (uint8_t)(seq + i);
+	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	return 42 + payload;
+}
+
+static struct uf_config *
+make_cfg(int n)
+{
+	char text[8192];
+	struct uf_err err;
+	struct uf_config *cfg;
+	int o, i;
+
+	o = snprintf(text, sizeof(text),
+		     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24 }\n"
+		     "listen: { port: p, udp_port: 5000 }\ndestinations:\n");
+	for (i = 0; i < n; i++)
+		o += snprintf(text + o, sizeof(text) - o,
+			      "  - { ip: 198.18.0.%d, udp_port: %d, mac: \"02:00:00:00:00:%02x\" }\n",
+			      21 + i, 6000 + i, 0x21 + i);
+	cfg = uf_config_parse(text, (size_t)o, "bench", &err);
+	if (cfg == NULL) {
+		fprintf(stderr, "config: %s\n", err.msg);
+		exit(1);
+	}
+	return cfg;
+}
+
+static struct uf_worker *
+make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
+{
+	struct uf_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+
+	w->n_ports = 1;
+	w->burst = BURST;
+	w->shared = sh;
+	w->copy_pool = copy_pool;
+	w->hdr_pool = chain ? hdr_pool : NULL;
+	w->ports[0].port_id = null_port;
+	rte_eth_macaddr_get(null_port, &w->ports[0].id.mac);
+	w->ports[0].id.ip = cfg->ports[0].ip;
+	w->ports[0].id.listen = true;
+	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
+	w->ports[0].id.max_len = uf_port_max_len(1500);
+	w->txb[0].port_id = null_port;
+	uf_worker_link_init(w, 0, 100);
+	return w;
+}
+
+static struct uf_plan *
+make_plan(const struct uf_config *cfg, enum uf_fanout_mode mode)
+{
+	struct rte_ether_addr pmac, dmac[UF_MAX_DESTS];
+	bool resolved[UF_MAX_DESTS], chain_ok = true;
+	uint16_t mtu = 1500;
+	struct uf_plan_input in = { .cfg = cfg,
+				    .port_mac = &pmac,
+				    .port_mtu = &mtu,
+				    .port_chain_ok = &chain_ok,
+				    .dest_mac = dmac,
+				    .dest_resolved = resolved,
+				    .version = 1,
+				    .socket = -1 };
+	struct uf_plan *plan;
+	int i;
+
+	rte_eth_macaddr_get(null_port, &pmac);
+	for (i = 0; i < cfg->n_dests; i++) {
+		dmac[i] = cfg->dests[i].mac;
+		resolved[i] = true;
+	}
+	plan = uf_plan_build(&in);
+	plan->fanout = mode;
+	plan->chain_min_payload = 18;
+	for (i = 0; i < plan->n_sets; i++) /* the datapath reads the set's threshold */
+		plan->sets[i].chain_min_payload = 18;
+	return plan;
+}
+
+static void
+fill(struct rte_mbuf **m, const uint8_t *frame, size_t len)
+{
+	int i;
+
+	if (rte_pktmbuf_alloc_bulk(in_pool, m, BURST) != 0) {
+		fprintf(stderr, "input pool empty\n");
+		exit(1);
+	}
+	for (i = 0; i < BURST; i++) {
+		rte_memcpy(rte_pktmbuf_mtod(m[i], void *), frame, len);
+		m[i]->data_len = (uint16_t)len;
+		m[i]->pkt_len = (uint32_t)len;
+	}
+}
+
+/* cycles per burst of input preparation alone */
+static double
+prep_cost(const uint8_t *frame, size_t len, long iters)
+{
+	struct rte_mbuf *m[BURST];
+	uint64_t t0 = rte_rdtsc();
+	long it;
+
+	for (it = 0; it < iters; it++) {
+		fill(m, frame, len);
+		rte_pktmbuf_free_bulk(m, BURST);
+	}
+	return (double)(rte_rdtsc() - t0) / iters;
+}
+
+static double
+run(struct uf_worker *w, const struct uf_plan *plan, const uint8_t *frame, size_t len, long iters)
+{
+	struct rte_mbuf *m[BURST];
+	uint64_t t0 = rte_rdtsc();
+	long it;
+
+	for (it = 0; it < iters; it++) {
+		fill(m, frame, len);
+		uf_worker_rx(w, plan, 0, m, BURST);
+	}
+	uf_worker_flush(w);
+	return (double)(rte_rdtsc() - t0) / iters;
+}
+
+/* the floor: the same input handed to net_null untouched (testpmd io's work) */
+static double
+io_cost(const uint8_t *frame, size_t len, long iters)
+{
+	struct rte_mbuf *m[BURST];
+	uint64_t t0 = rte_rdtsc();
+	long it;
+
+	for (it = 0; it < iters; it++) {
+		fill(m, frame, len);
+		if (rte_eth_tx_burst(null_port, 0, m, BURST) != BURST)
+			exit(1);
+	}
+	return (double)(rte_rdtsc() - t0) / iters;
+}
+
+int
+main(int argc, char **argv)
+{
+	char *eal[] = { argv[0],           "-l",     "1",         "--no-pci",
+			"--in-memory",     "--vdev", "net_null0", "--log-level",
+			"lib.eal:warning", NULL,     NULL,        NULL };
+	int n_eal = 9;
+	struct rte_eth_conf conf;
+	struct uf_shared sh;
+	long iters = 100000;
+	int c, k, r, rounds = 7, only = 0;
+	uint8_t frame[2048];
+
+	while ((c = getopt(argc, argv, "i:r:n:H")) != -1) {
+		if (c == 'H') { /* no hugepages: for valgrind --tool=callgrind (instructions) */
+			eal[4] = "--no-huge"; /* instead of --in-memory */
+			eal[n_eal++] = "-m512";
+			eal[n_eal++] = "--file-prefix=uf_dp_bench";
+		} else if (c == 'n')
+			only = atoi(optarg);
+		else if (c == 'i')
+			iters = atol(optarg);
+		else if (c == 'r')
+			rounds = atoi(optarg);
+	}
+	if (rte_eal_init(n_eal, eal) < 0) {
+		fprintf(stderr, "EAL init failed (hugepages? run as root)\n");
+		return 77;
+	}
+	in_pool = rte_pktmbuf_pool_create("in", 8191, 256, 0, 2176, 0);
+	copy_pool = rte_pktmbuf_pool_create("copy", 16383, 256, 0, 2176, 0);
+	hdr_pool = rte_pktmbuf_pool_create("hdr", 16383, 256, 0, RTE_PKTMBUF_HEADROOM + 64, 0);
+	rte_eth_dev_get_port_by_name("net_null0", &null_port);
+	memset(&conf, 0, sizeof(conf));
+	if (in_pool == NULL || copy_pool == NULL || hdr_pool == NULL ||
+	    rte_eth_dev_configure(null_port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(null_port, 0, 512, 0, NULL, in_pool) != 0 ||
+	    rte_eth_tx_queue_setup(null_port, 0, 512, 0, NULL) != 0 ||
+	    rte_eth_dev_start(null_port) != 0) {
+		fprintf(stderr, "setup failed\n");
+		return 1;
+	}
+	memset(&sh, 0, sizeof(sh));
+	for (k = 0; k < 2; k++) {
+		int n = k == 0 ? 1 : 4;
+		struct uf_config *cfg;
+
+		if (only != 0 && n != only)
+			continue;
+		cfg = make_cfg(n);
+		size_t len = build_input(frame, 32, 1);
+		struct uf_plan *pc = make_plan(cfg, UF_FANOUT_COPY);
+		struct uf_worker *wc = make_worker(cfg, &sh, false);
+		double prep = 1e18, tc = 1e18, io = 1e18;
+
+		run(wc, pc, frame, len, iters / 10); /* warm up */
+		for (r = 0; r < rounds; r++) {       /* best of: the VM is shared */
+			prep = RTE_MIN(prep, prep_cost(frame, len, iters));
+			tc = RTE_MIN(tc, run(wc, pc, frame, len, iters));
+			io = RTE_MIN(io, io_cost(frame, len, iters));
+		}
+		printf("N=%d 32 B: %.1f cycles per input datagram (prep %.1f subtracted; io to "
+		       "net_null: %.1f), forwarded %" PRIu64 "\n",
+		       n, (tc - prep) / BURST, prep / BURST, (io - prep) / BURST,
+		       wc->ctr.forwarded);
+		uf_plan_free(pc);
+		rte_free(wc);
+		uf_config_free(cfg);
+	}
+	rte_eth_dev_stop(null_port);
+	rte_eal_cleanup();
+	return 0;
+}
