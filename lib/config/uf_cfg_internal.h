@@ -28,6 +28,7 @@ struct uf_cfg_state {
 	yaml_node_t **dest_port;  /* per destination: its port key, or NULL */
 	int item;                 /* index of the list item being walked */
 	int next_member;          /* dests[] index of the next pool member */
+	bool in_member;           /* walking a pool member's keys */
 	bool have_ports, have_listen, have_dests;
 	/* listeners: each one's mapping and port key; the destinations and rules keys met
 	 * while walking one (their items are appended to cfg->dests and cfg->rules) */

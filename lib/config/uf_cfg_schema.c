@@ -341,8 +341,11 @@ parse_members(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, ya
 		st->item = di;
 		uf_cfg_apply_defaults("destinations[]", d);
 		d->pos = uf_cfg_pos_of(mn);
+		d->listener = (uint8_t)RTE_MAX(st->lis, 0);
+		st->in_member = true;
 		if (uf_cfg_walk_map(p, mn, ip, "destinations[]", d) < 0)
 			return -1;
+		st->in_member = false;
 		if (d->is_pool) {
 			uf_cfg_perr(p, mn, ip, "a pool member cannot be a pool");
 			return -1;
@@ -372,7 +375,7 @@ parse_pool(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_
 	struct uf_config *cfg = p->st->cfg;
 	struct uf_cfg_pool *pool;
 
-	if (p->st->item >= cfg->n_listed) { /* walking a member */
+	if (p->st->in_member) {
 		uf_cfg_perr(p, v, kp, "a pool member cannot be a pool");
 		return -1;
 	}
@@ -468,27 +471,22 @@ parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf
 
 	if (uf_cfg_get_list(p, v, kp, UF_MAX_DESTS, &n) < 0)
 		return -1;
-	/* pool members take entries after the listed ones: every entry has its template,
-	 * neighbour and counters (docs/configuration.md#pools). Pools are for the top-level
-	 * list (the `listen:` form) only, so a list's members follow its own entries. */
-	for (it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++)
-		if (st->lis >= 0 &&
-		    uf_cfg_map_get(p, yaml_document_get_node(p->doc, *it), "pool") != NULL) {
-			uf_cfg_perr(p, yaml_document_get_node(p->doc, *it), kp,
-				    "pools are not supported inside listeners[] yet: use `listen:` "
-				    "and the top-level destinations for a pool");
-			return -1;
-		}
+	/* pool members take entries after the list's own: every entry has its template,
+	 * neighbour and counters (docs/configuration.md#pools) */
 	n_members = count_members(p, v);
 	if (first + n + n_members > UF_MAX_DESTS) {
 		uf_cfg_perr(p, v, kp, "%d destinations and pool members in all: at most %d",
 			    first + n + n_members, UF_MAX_DESTS);
 		return -1;
 	}
-	if (cfg->pools == NULL) {
-		cfg->pools = calloc(RTE_MAX(n, 1), sizeof(*cfg->pools));
-		if (cfg->pools == NULL)
+	{
+		/* room for a pool per entry of this list, beside the earlier lists' pools */
+		struct uf_cfg_pool *pl = realloc(cfg->pools, (size_t)RTE_MAX(cfg->n_pools + n, 1) *
+								     sizeof(*cfg->pools));
+
+		if (pl == NULL)
 			return -1;
+		cfg->pools = pl;
 	}
 	nd = realloc(cfg->dests, (size_t)RTE_MAX(first + n + n_members, 1) * sizeof(*cfg->dests));
 	if (nd == NULL)
@@ -502,11 +500,12 @@ parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf
 	memset(cfg->dests + first, 0, (size_t)(n + n_members) * sizeof(*cfg->dests));
 	memset(st->dest_port + first, 0, (size_t)(n + n_members) * sizeof(*st->dest_port));
 	cfg->n_dests = first + n + n_members;
-	cfg->n_listed = first + n;
+	cfg->n_listed += n;
 	st->next_member = first + n;
 	if (st->lis >= 0) {
 		cfg->listeners[st->lis].first_dest = (uint16_t)first;
 		cfg->listeners[st->lis].n_dests = (uint16_t)n;
+		cfg->listeners[st->lis].n_members = (uint16_t)n_members;
 	}
 	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
 		yaml_node_t *dn = yaml_document_get_node(p->doc, *it);

@@ -202,7 +202,8 @@ validate_listen(struct uf_cfg_pctx *p)
 	l0->udp_port = cfg->listen.udp_port;
 	l0->ip = cfg->ports[idx].ip;
 	l0->first_dest = 0;
-	l0->n_dests = (uint16_t)cfg->n_dests; /* pool members too: its tx_ok sums them */
+	l0->n_dests = (uint16_t)cfg->n_listed;
+	l0->n_members = (uint16_t)(cfg->n_dests - cfg->n_listed);
 	l0->first_rule = 0;
 	l0->n_rules = (uint16_t)cfg->n_rules;
 	return 0;
@@ -234,8 +235,8 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 	if (d->is_member) {
 		const struct uf_cfg_pool *pl = &cfg->pools[d->pool];
 
-		snprintf(key, sizeof(key), "destinations[%u].pool.members[%d]", pl->entry,
-			 i - pl->first);
+		snprintf(key, sizeof(key), "%s[%d].pool.members[%d]", list,
+			 pl->entry - l->first_dest, i - pl->first);
 	} else {
 		snprintf(key, sizeof(key), "%s[%d]", list, rel);
 	}
@@ -315,7 +316,7 @@ validate_rules(struct uf_cfg_pctx *p)
 		const struct uf_cfg_rule *r = &cfg->rules[i];
 
 		const struct uf_cfg_listener *l = &cfg->listeners[r->listener];
-		const int n_named = RTE_MIN((int)l->n_dests, cfg->n_listed - (int)l->first_dest);
+		const int n_named = l->n_dests; /* as listed: pools' members are not named */
 
 		snprintf(key, sizeof(key), "rules[%d].to", i);
 		if (p->st->have_listeners)

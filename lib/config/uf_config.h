@@ -109,7 +109,8 @@ struct uf_cfg_listener {
 	bool has_ip;
 	rte_be32_t ip; /* the address it listens on: its own, else the port's */
 	uint16_t first_dest;
-	uint16_t n_dests;
+	uint16_t n_dests;   /* as listed (what its rules' `to` index) */
+	uint16_t n_members; /* its pools' members: dests[first_dest + n_dests ..] */
 	uint16_t first_rule;
 	uint16_t n_rules;
 	struct uf_cfg_pos pos;
@@ -150,7 +151,7 @@ struct uf_config {
 	struct uf_cfg_listener listeners[UF_MAX_LISTENERS];
 	int n_dests; /* every entry of dests[]: the listed ones, then the pools' members */
 	struct uf_cfg_dest *dests;
-	int n_listed; /* destinations[] as listed (what rules[].to indexes) */
+	int n_listed; /* destinations as listed, every listener's (not the pools' members) */
 	int n_pools;
 	struct uf_cfg_pool *pools;
 	int n_rules;

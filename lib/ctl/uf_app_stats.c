@@ -138,7 +138,8 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		/* what its destinations say (the worker's tx_ok/tx_drop fields stay 0) */
 		c->tx_ok = 0;
 		c->tx_drop = 0;
-		for (d = cl->first_dest; d < cl->first_dest + cl->n_dests; d++) {
+		/* its destinations as listed, then its pools' members */
+		for (d = cl->first_dest; d < cl->first_dest + cl->n_dests + cl->n_members; d++) {
 			c->tx_ok += s->dests[d].c.tx_ok;
 			c->tx_drop += s->dests[d].c.tx_drop;
 		}

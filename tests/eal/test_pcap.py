@@ -676,6 +676,78 @@ def case_pool_round_robin_sampled():
     d = st["destinations"]
     assert d[1]["sampled_out"] == 15 and [x["tx_ok"] for x in d[2:]] == [5, 5, 5], d
 
+def case_pool_in_listener():
+    """A pool inside a listener (listeners[].destinations): listener a (UDP 5000) fans out to
+    a plain destination and a hash-sender pool of three, listener b (UDP 5001) to another
+    plain one. Each of a's datagrams reaches its plain destination and exactly the member the
+    rendezvous hash of its sender picks, byte for byte; b's reach only b's; the listeners'
+    counters and the pool members' add up."""
+    wd = tmpdir()
+    senders = ["198.18.%d.%d" % (i // 7, 2 + i * 13 % 250) for i in range(24)]
+    frames, fm = pool_frames(senders, 72)
+    extra = []
+    for i in range(12):
+        payload = seq_payload(1000 + i, 24)
+        extra.append(udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, PORT_IP, 41000 + i, LISTEN + 1,
+                               payload, ident=0x3000 + i))
+    write_pcap(wd + "/in.pcap", frames + extra)
+    pa, pb = dests(2)
+    members = pool_members()
+    text = config(wd, [])
+    head = text[:text.index("listen:")]
+    tail = text[text.index("forward:"):] if "forward:" in text else text[text.index("stats:"):]
+
+    def dl(d):
+        return "{ %s }" % ", ".join("%s: %s" % (k, ('"%s"' % v) if k == "mac" else v)
+                                    for k, v in d.items())
+    body = ["listeners:",
+            "  - name: a",
+            "    port: wan",
+            "    udp_port: %d" % LISTEN,
+            "    destinations:",
+            "      - %s" % dl(pa),
+            "      - pool:",
+            "          balance: hash-sender",
+            "          members:"] + \
+        ["            - %s" % dl(m) for m in members] + \
+        ["  - name: b",
+         "    port: wan",
+         "    udp_port: %d" % (LISTEN + 1),
+         "    destinations:",
+         "      - %s" % dl(pb)]
+    _, _, objs = run_udpfan(head + "\n".join(body) + "\n" + tail, wd)
+    st = final(objs)
+    f = ledger(st)
+    n = len(frames)
+    assert f["forwarded"] == n + len(extra) and f["pool_failover"] == 0, f
+    assert f["fanout"] == 2 * n + len(extra) and f["tx_ok"] == 2 * n + len(extra), f
+    udp, _ = split_out(wd + "/out.pcap")
+    to = {}
+    for u in udp:  # by destination address and UDP port
+        to.setdefault(u[30:34] + u[36:38], []).append(u)
+    want_a, want_m, per = [], {}, [0, 0, 0]
+    for src, sport, payload, ident in fm:
+        want_a.append(pool_copy(pa, None, src, sport, payload, ident))
+        k = pool_member(members, src)
+        per[k] += 1
+        want_m.setdefault(k, []).append(pool_copy(members[k], None, src, sport, payload, ident))
+    def key(d):
+        return bytes(int(x) for x in d["ip"].split(".")) + struct.pack("!H", d["udp_port"])
+    check_frames(to.get(key(pa), []), want_a)
+    for k, m in enumerate(members):
+        check_frames(to.get(key(m), []), want_m.get(k, []))
+    check_frames(to.get(key(pb), []), expected(
+        [{"sport": 41000 + i, "ident": 0x3000 + i, "tos": 0, "payload": seq_payload(1000 + i, 24)}
+         for i in range(12)], [pb]))
+    assert all(per), "a member got no sender: %s (pick other senders)" % per
+    by = {x["name"]: x for x in st["listeners"]}
+    assert by["a"]["rx"] == by["a"]["forwarded"] == n, by["a"]
+    assert by["a"]["fanout"] == by["a"]["tx_ok"] == 2 * n, by["a"]
+    assert by["b"]["forwarded"] == by["b"]["tx_ok"] == len(extra), by["b"]
+    d = st["destinations"]
+    assert [x["tx_ok"] for x in d if x.get("pool") == 1] == per, (d, per)
+
+
 def case_listeners():
     """Three listeners on one port (docs/configuration.md#listeners): UDP 5000 and 5001 on the
     port's IP, and 5000 on an address of its own, each with its own destinations, fed
@@ -761,6 +833,7 @@ def main():
     s.run(case_two_egress_ports)
     s.run(case_pool_hash_sender)
     s.run(case_pool_round_robin_sampled)
+    s.run(case_pool_in_listener)
     s.run(case_listeners)
     s.finish()
 
