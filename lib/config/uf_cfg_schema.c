@@ -482,7 +482,7 @@ parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf
 	{
 		/* room for a pool per entry of this list, beside the earlier lists' pools */
 		struct uf_cfg_pool *pl = realloc(cfg->pools, (size_t)RTE_MAX(cfg->n_pools + n, 1) *
-								     sizeof(*cfg->pools));
+									     sizeof(*cfg->pools));
 
 		if (pl == NULL)
 			return -1;
