@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * What the two datapath benches share (uf_fanout_bench.c, uf_dp_bench.c): the pools, a
+ * net_null egress, an input frame, a config with N destinations, a worker and a plan built the
+ * way the control lcore builds them, refilling a burst the way net_pcap's infinite_rx does,
+ * and a timed loop of uf_worker_rx over it. Static functions: one copy per bench binary.
+ */
+#ifndef UF_BENCH_DP_H
+#define UF_BENCH_DP_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "uf_config.h"
+#include "uf_fwd_dp.h"
+#include "uf_plan.h"
+
+#define BURST 32
+
+static struct rte_mempool *in_pool, *copy_pool, *hdr_pool;
+static uint16_t null_port;
+
+static size_t
+build_input(uint8_t *f, uint16_t payload, uint32_t seq)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint8_t *p = (uint8_t *)(udp + 1);
+	uint16_t i;
+
+	memset(f, 0, 64);
+	rte_eth_macaddr_get(null_port, &eth->dst_addr);
+	eth->src_addr.addr_bytes[0] = 0x02;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(28 + payload);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0xc6120002);
+	ip->dst_addr = rte_cpu_to_be_32(0xc612000a);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp->src_port = rte_cpu_to_be_16(40000 + (seq & 63));
+	udp->dst_port = rte_cpu_to_be_16(5000);
+	udp->dgram_len = rte_cpu_to_be_16(8 + payload);
+	for (i = 0; i < payload; i++)
+		p[i] = (uint8_t)(seq + i);
+	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+	return 42 + payload;
+}
+
+static struct uf_config *
+make_cfg(int n)
+{
+	char text[8192];
+	struct uf_err err;
+	struct uf_config *cfg;
+	int o, i;
+
+	o = snprintf(text, sizeof(text),
+		     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24 }\n"
+		     "listen: { port: p, udp_port: 5000 }\ndestinations:\n");
+	for (i = 0; i < n; i++)
+		o += snprintf(text + o, sizeof(text) - o,
+			      "  - { ip: 198.18.0.%d, udp_port: %d, mac: \"02:00:00:00:00:%02x\" }\n",
+			      21 + i, 6000 + i, 0x21 + i);
+	cfg = uf_config_parse(text, (size_t)o, "bench", &err);
+	if (cfg == NULL) {
+		fprintf(stderr, "config: %s\n", err.msg);
+		exit(1);
+	}
+	return cfg;
+}
+
+static struct uf_worker *
+make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
+{
+	struct uf_worker *w = rte_zmalloc("w", sizeof(*w), RTE_CACHE_LINE_SIZE);
+
+	w->n_ports = 1;
+	w->burst = BURST;
+	w->shared = sh;
+	w->copy_pool = copy_pool;
+	w->hdr_pool = chain ? hdr_pool : NULL;
+	w->ports[0].port_id = null_port;
+	rte_eth_macaddr_get(null_port, &w->ports[0].id.mac);
+	w->ports[0].id.ip = cfg->ports[0].ip;
+	w->ports[0].id.listen = true;
+	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
+	w->ports[0].id.max_len = uf_port_max_len(1500);
+	w->txb[0].port_id = null_port;
+	uf_worker_link_init(w, 0, 100);
+	return w;
+}
+
+static struct uf_plan *
+make_plan(const struct uf_config *cfg, enum uf_fanout_mode mode)
+{
+	struct rte_ether_addr pmac, dmac[UF_MAX_DESTS];
+	bool resolved[UF_MAX_DESTS], chain_ok = true;
+	uint16_t mtu = 1500;
+	struct uf_plan_input in = { .cfg = cfg,
+				    .port_mac = &pmac,
+				    .port_mtu = &mtu,
+				    .port_chain_ok = &chain_ok,
+				    .dest_mac = dmac,
+				    .dest_resolved = resolved,
+				    .version = 1,
+				    .socket = -1 };
+	struct uf_plan *plan;
+	int i;
+
+	rte_eth_macaddr_get(null_port, &pmac);
+	for (i = 0; i < cfg->n_dests; i++) {
+		dmac[i] = cfg->dests[i].mac;
+		resolved[i] = true;
+	}
+	plan = uf_plan_build(&in);
+	plan->fanout = mode;
+	plan->chain_min_payload = 18;
+	for (i = 0; i < plan->n_sets; i++) /* the datapath reads the set's threshold */
+		plan->sets[i].chain_min_payload = 18;
+	return plan;
+}
+
+static void
+fill(struct rte_mbuf **m, const uint8_t *frame, size_t len)
+{
+	int i;
+
+	if (rte_pktmbuf_alloc_bulk(in_pool, m, BURST) != 0) {
+		fprintf(stderr, "input pool empty\n");
+		exit(1);
+	}
+	for (i = 0; i < BURST; i++) {
+		rte_memcpy(rte_pktmbuf_mtod(m[i], void *), frame, len);
+		m[i]->data_len = (uint16_t)len;
+		m[i]->pkt_len = (uint32_t)len;
+	}
+}
+
+/* cycles per burst of input preparation alone */
+static double
+prep_cost(const uint8_t *frame, size_t len, long iters)
+{
+	struct rte_mbuf *m[BURST];
+	uint64_t t0 = rte_rdtsc();
+	long it;
+
+	for (it = 0; it < iters; it++) {
+		fill(m, frame, len);
+		rte_pktmbuf_free_bulk(m, BURST);
+	}
+	return (double)(rte_rdtsc() - t0) / iters;
+}
+
+static double
+run(struct uf_worker *w, const struct uf_plan *plan, const uint8_t *frame, size_t len, long iters)
+{
+	struct rte_mbuf *m[BURST];
+	uint64_t t0 = rte_rdtsc();
+	long it;
+
+	for (it = 0; it < iters; it++) {
+		fill(m, frame, len);
+		uf_worker_rx(w, plan, 0, m, BURST);
+	}
+	uf_worker_flush(w);
+	return (double)(rte_rdtsc() - t0) / iters;
+}
+
+#endif /* UF_BENCH_DP_H */
