@@ -1,9 +1,28 @@
 #!/usr/bin/env python3
 """Latency (docs/benchmarks.md#latency): the one-way delay a forwarder adds, p50/p99/p99.9, by
-rate, udpfan beside testpmd on the same wire and the same lcores, interleaved.
+rate, udpfan beside testpmd on the same wire and the same lcores, interleaved. With --bench,
+bench 2b (docs/benchmarks.md#bench-2b-real-pmd-rings-vhost-user-and-memif): the same wire,
+flooded, in packets per CPU-second of the forwarding thread.
 
     sudo scripts/bench/latency.py [--rates 1000,10000,100000,sat] [--rounds 2] [--seconds 3]
-                                  [--contenders udpfan-1,udpfan-4,testpmd-io] [--raw DIR]
+                                  [--contenders udpfan-1,udpfan-4,testpmd-io] [--wire memif]
+                                  [--raw DIR]
+    sudo scripts/bench/latency.py --bench [--wires memif,vhost] [--rounds 3] [--seconds 6]
+                                  [--warmup 2]
+
+Wires: memif (net_memif, the forwarder role=server, the generator role=client) and vhost
+(the forwarder's port is virtio_user with server=1: the virtio PMD's rings as a guest has
+them; the generator is the net_vhost backend, client=1).
+
+Bench 2b: udpfan-gen floods (bursts of 32) and takes every copy back on the same port (its TX
+lcore polls RX on every pass), so the generator is also the sink: two processes on the two
+CPUs, the forwarding thread alone on CPU 1. After --warmup the forwarder's port counters
+(DPDK telemetry, /ethdev/stats) and its forwarding thread's run time
+(/proc/PID/task/TID/schedstat) are read at two instants (scripts/bench/inmem.py's
+cpu_measure): in and out per CPU-second, whatever else the CPU did. The line per run also
+gives the wall rate, the forwarder's share of its CPU (well under 100 %: it waited for the
+generator), the generator's rate and how much came back (short, with udpfan's tx_drop up: the
+generator's receive side, i.e. the sink, was the limit).
 
 The wire: one net_memif link (shared memory, DPDK's own PMD on both ends, no kernel) between
 udpfan-gen (role=client) and the forwarder (role=server). udpfan-gen --latency stamps each
@@ -55,6 +74,29 @@ GEN_IP, FWD_IP = "198.18.0.2", "198.18.0.10"
 GEN_MAC, FWD_MAC = "02:18:00:00:00:02", "02:18:00:00:00:10"
 LISTEN_PORT, BACK_PORT = 2055, 7001
 CONTENDERS = ["udpfan-1", "udpfan-4", "testpmd-io"]
+WIRES = ("memif", "vhost")
+# net_vhost's MAC is fixed (rte_eth_vhost.c's base address, last byte the port id)
+VHOST_MAC = "56:48:4f:53:54:00"
+sys.path.insert(0, HERE)
+from inmem import cpu_measure  # noqa: E402
+
+
+def gen_mac(wire):
+    return VHOST_MAC if wire == "vhost" else GEN_MAC
+
+
+def fwd_dev(wire, sock):
+    if wire == "vhost":
+        # virtio_user (server=1): the virtio PMD's rings, as in a KVM/container guest; the
+        # generator is the net_vhost backend. The probe waits for the backend to connect.
+        return "virtio_user0,path=%s,server=1,queues=1,queue_size=1024,mac=%s" % (sock, FWD_MAC)
+    return "net_memif0,role=server,socket=%s,mac=%s" % (sock, FWD_MAC)
+
+
+def gen_dev(wire, sock):
+    if wire == "vhost":
+        return "net_vhost0,iface=%s,client=1,queues=1" % sock
+    return "net_memif0,role=client,socket=%s,mac=%s" % (sock, GEN_MAC)
 
 
 def log(*a):
@@ -84,15 +126,15 @@ def family_ticks(pids):
 class Fwd:
     """one forwarder process on the memif server side"""
 
-    def __init__(self, c, wd, sock):
-        self.c, self.wd, self.sock = c, wd, sock
+    def __init__(self, c, wd, sock, wire="memif"):
+        self.c, self.wd, self.sock, self.wire = c, wd, sock, wire
         self.log = os.path.join(wd, "%s.log" % c)
-        dev = "net_memif0,role=server,socket=%s,mac=%s" % (sock, FWD_MAC)
+        dev = fwd_dev(wire, sock)
         if c.startswith("udpfan"):
             n = int(c.split("-")[1])
             cfg = os.path.join(wd, "%s.yaml" % c)
             dests = "\n".join("  - { ip: %s, udp_port: %d, mac: \"%s\" }" %
-                              (GEN_IP, BACK_PORT + i, GEN_MAC) for i in range(n))
+                              (GEN_IP, BACK_PORT + i, gen_mac(wire)) for i in range(n))
             with open(cfg, "w") as f:
                 f.write("""eal: { lcores: "0@0,1@1", file_prefix: uflat-fwd }
 ports:
@@ -105,14 +147,26 @@ stats: { interval_s: 1 }
 """ % (dev, FWD_IP, LISTEN_PORT, dests))
             self.argv = [UDPFAN, "-c", cfg, "--stats-json", os.path.join(wd, "%s.json" % c)]
             self.ready = "ready:"
+            self.prefix = "uflat-fwd"
         else:
+            # vhost-user needs one memory segment per file (docs/pmd-quirks.md: udpfan adds
+            # it itself; testpmd is told)
             self.argv = [TESTPMD, "--lcores", "0@0,1@1", "--main-lcore", "0",
-                         "--file-prefix", "uflat-tp", "--no-pci", "--vdev", dev, "--",
+                         "--file-prefix", "uflat-tp", "--no-pci", "--single-file-segments",
+                         "--vdev", dev, "--",
                          "--forward-mode=io", "--port-topology=loop", "--nb-cores=1",
                          "--auto-start", "--rxq=1", "--txq=1"]
             self.ready = "Press enter to exit"
+            self.prefix = "uflat-tp"
         self.p = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=open(self.log, "w"),
                                   stderr=subprocess.STDOUT)
+        if wire == "memif":
+            self.wait_ready()
+        else:
+            time.sleep(1.0)  # listening on its socket; the generator's connect lets it go on
+
+    def wait_ready(self):
+        c = self.c
         t_end = time.monotonic() + 30
         while time.monotonic() < t_end:
             if self.p.poll() is not None:
@@ -133,12 +187,16 @@ stats: { interval_s: 1 }
                 self.p.wait()
 
 
-def gen(wd, sock, rate, seconds, tag):
+def gen_argv(wd, sock, rate, seconds, tag, wire="memif", burst=1):
     out = os.path.join(wd, "gen-%s.json" % tag)
-    argv = [GEN, "--dev", "net_memif0,role=client,socket=%s,mac=%s" % (sock, GEN_MAC),
-            "--ip", GEN_IP + "/24", "--dst", "%s:%d" % (FWD_IP, LISTEN_PORT), "--dst-mac",
-            FWD_MAC, "--latency", "--rate", str(rate), "--burst", "1", "--duration",
-            str(seconds), "--lcores", "0@0,1@0", "--file-prefix", "uflat-gen", "--json", out]
+    return out, [GEN, "--dev", gen_dev(wire, sock), "--ip", GEN_IP + "/24", "--dst",
+                 "%s:%d" % (FWD_IP, LISTEN_PORT), "--dst-mac", FWD_MAC, "--latency", "--rate",
+                 str(rate), "--burst", str(burst), "--duration", str(seconds), "--lcores",
+                 "0@0,1@0", "--file-prefix", "uflat-gen", "--json", out]
+
+
+def gen(wd, sock, rate, seconds, tag, wire="memif"):
+    out, argv = gen_argv(wd, sock, rate, seconds, tag, wire)
     r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                        timeout=seconds + 60)
     if r.returncode != 0:
@@ -148,12 +206,24 @@ def gen(wd, sock, rate, seconds, tag):
 
 
 def point(a, wd, c, rate, n_copies):
-    sock = os.path.join(wd, "memif.sock")
-    f = Fwd(c, wd, sock)
+    sock = os.path.join(wd, "%s.sock" % a.wire)
+    f = Fwd(c, wd, sock, a.wire)
     try:
         b0 = cpu_busy()
         t0 = family_ticks([f.p.pid])
-        g = gen(wd, sock, rate, a.seconds, c)
+        if a.wire != "memif":
+            # the forwarder's probe waits for this connect: start the generator, then wait
+            out, argv = gen_argv(wd, sock, rate, a.seconds + 6, c, a.wire)
+            gp = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True)
+            f.wait_ready()
+            err = gp.communicate(timeout=a.seconds + 90)[1]
+            if gp.returncode != 0:
+                raise RuntimeError("udpfan-gen exited %d: %s" % (gp.returncode, err[-2000:]))
+            with open(out) as fo:
+                g = json.load(fo)
+        else:
+            g = gen(wd, sock, rate, a.seconds, c)
         b1 = cpu_busy()
         t1 = family_ticks([f.p.pid])
     finally:
@@ -179,6 +249,93 @@ def point(a, wd, c, rate, n_copies):
     return r
 
 
+def tput_point(a, wd, wire, c, n_copies, rnd):
+    """bench 2b: the generator floods; the forwarder's port counters and its forwarding
+    thread's run time (inmem.cpu_measure) give packets per CPU-second"""
+    sock = os.path.join(wd, "%s.sock" % wire)
+    tag = "%s-%s-r%d" % (wire, c, rnd)
+    f = Fwd(c, wd, sock, wire)
+    out, argv = gen_argv(wd, sock, 0, a.warmup + a.seconds + 3, tag, wire, burst=32)
+    gp = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        if wire != "memif":
+            f.wait_ready()
+        r = cpu_measure(f.p, f.prefix, 0, 0, a.warmup, a.warmup + a.seconds,
+                        os.path.join(a.raw, tag + ".log"))
+        err = gp.communicate(timeout=a.warmup + a.seconds + 90)[1]
+    finally:
+        if gp.poll() is None:
+            gp.kill()
+            gp.wait()
+        f.stop()
+    if gp.returncode != 0:
+        raise RuntimeError("udpfan-gen exited %d: %s" % (gp.returncode, err[-2000:]))
+    with open(out) as fo:
+        g = json.load(fo)
+    back = g.get("returned", {})
+    got = sum(d["distinct"] for d in back.get("destinations", {}).values())
+    drops = None
+    sj = os.path.join(wd, "%s.json" % c)
+    if c.startswith("udpfan") and os.path.exists(sj):
+        fin = [json.loads(x) for x in open(sj) if x.strip()][-1]
+        drops = {"drop": sum(fin["fwd"]["drop"].values()),
+                 "tx_drop": sum(fin["fwd"]["tx_drop"].values())}
+        os.unlink(sj)
+    res = {"wire": wire, "contender": c, "round": rnd, "copies": n_copies, "cpu": r,
+           "gen_pps": g["pps"], "sent": g["sent"], "returned": got, "fwd_drops": drops,
+           "time": time.time()}
+    with open(os.path.join(a.raw, "bench.jsonl"), "a") as fo:
+        fo.write(json.dumps(res) + "\n")
+    if r is None:
+        log("  %-6s %-11s round %d: no per-CPU sample (see %s.log.cpu)" % (wire, c, rnd, tag))
+    else:
+        log("  %-6s %-11s round %d: in %6.2f Mpps/CPU-s, out %6.2f Mpps/CPU-s | wall in %5.2f "
+            "Mpps, forwarder busy %3.0f %% of its CPU | generator %5.2f Mpps, back %.3f of "
+            "%d x sent%s" % (wire, c, rnd, r["rx_per_cpu_s"] / 1e6, r["tx_per_cpu_s"] / 1e6,
+                             r["rx_pps_wall"] / 1e6, 100 * r["cpu_share"], g["pps"] / 1e6,
+                             got / max(1, g["sent"] * n_copies), n_copies,
+                             "" if drops is None else " | udpfan drop %d tx_drop %d" % (
+                                 drops["drop"], drops["tx_drop"])))
+    return res
+
+
+def bench(a, cs, copies):
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="uflat-") as wd:
+        for rnd in range(1, a.rounds + 1):
+            log("round %d" % rnd)
+            for wire in a.wires.split(","):
+                for c in cs:
+                    runs.append(tput_point(a, wd, wire, c, copies[c], rnd))
+    log("\n--- bench 2b: Mpps per CPU-second of the forwarding thread, mean over %d round(s) "
+        "[spread max-min] ---" % a.rounds)
+    table = []
+    for wire in a.wires.split(","):
+        def per(c, k):
+            xs = [r["cpu"][k] / 1e6 for r in runs if r["wire"] == wire and
+                  r["contender"] == c and r["cpu"]]
+            return (statistics.mean(xs), max(xs) - min(xs)) if xs else (0.0, 0.0)
+        tp_in, tp_out = per("testpmd-io", "rx_per_cpu_s"), per("testpmd-io", "tx_per_cpu_s")
+        for c in cs:
+            i, o = per(c, "rx_per_cpu_s"), per(c, "tx_per_cpu_s")
+            busy = [r["cpu"]["cpu_share"] for r in runs if r["wire"] == wire and
+                    r["contender"] == c and r["cpu"]]
+            ratio = ""
+            if c == "udpfan-1" and tp_in[0]:
+                ratio = "in / testpmd io in = %.2f" % (i[0] / tp_in[0])
+            elif c.startswith("udpfan") and tp_out[0]:
+                ratio = "out / testpmd io out = %.2f" % (o[0] / tp_out[0])
+            row = {"wire": wire, "contender": c, "in": i, "out": o, "ratio": ratio,
+                   "busy": statistics.mean(busy) if busy else None}
+            table.append(row)
+            log("%-6s %-11s in %6.2f [%5.2f]  out %6.2f [%5.2f]  busy %s  %s" % (
+                wire, c, i[0], i[1], o[0], o[1],
+                "%3.0f %%" % (100 * row["busy"]) if busy else "  -", ratio))
+    with open(os.path.join(a.raw, "bench-summary.json"), "w") as fo:
+        json.dump({"argv": sys.argv, "table": table}, fo, indent=1)
+    log("raw: %s" % a.raw)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -188,6 +345,13 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--max-other", type=float, default=0.3)
+    ap.add_argument("--wire", choices=WIRES, default="memif",
+                    help="latency: the link between generator and forwarder")
+    ap.add_argument("--bench", action="store_true",
+                    help="bench 2b instead: flood, packets per CPU-second of the forwarding "
+                         "thread, udpfan N=1/N=4 beside testpmd io, on --wires")
+    ap.add_argument("--wires", default="memif,vhost", help="--bench: the links")
+    ap.add_argument("--warmup", type=float, default=2)
     ap.add_argument("--raw", help="raw log directory (default /tmp/latency-DATE)")
     a = ap.parse_args()
     if os.geteuid() != 0:
@@ -204,6 +368,12 @@ def main():
     a.raw = a.raw or "/tmp/latency-" + stamp
     os.makedirs(a.raw, exist_ok=True)
     copies = {c: int(c.split("-")[1]) if c.startswith("udpfan") else 1 for c in cs}
+    if a.bench:
+        for w in a.wires.split(","):
+            if w not in WIRES:
+                sys.exit("unknown wire %s (one of %s)" % (w, ", ".join(WIRES)))
+        bench(a, cs, copies)
+        return
     runs = []
     with tempfile.TemporaryDirectory(prefix="uflat-") as wd:
         sat = {}

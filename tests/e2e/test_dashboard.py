@@ -103,6 +103,7 @@ listen: { port: lan, udp_port: 5000 }
 destinations:
 %s
   - { ip: 198.18.0.99, udp_port: 6000 }
+  - pool: { members: [ { ip: 198.18.0.98, udp_port: 6000 } ] }
 stats: { interval_s: 0.5 }
 arp: { retry_ms: 50, max_probes: 2 }
 """ % (PREFIX, tb.vdev(kind), FWD_IP, dest_lines(tb))

@@ -155,7 +155,8 @@ def case_man_pages():
         missing = [k for k in keys if ".TP\n\\fB%s\\fR" % k not in page]
         assert not missing, "udpfan.yaml(5) lacks %s" % missing
         # and no key the docs lack: every entry of the KEYS section is a docs row
-        entries = re.findall(r"\.TP\n\\fB([a-z_\[\]]+\.[a-z_]+)\\fR", page)
+        # (a section may hold dots itself: destinations[].pool.balance)
+        entries = re.findall(r"\.TP\n\\fB([a-z_\[\].]+\.[a-z_]+)\\fR", page)
         assert sorted(entries) == sorted(keys), set(entries) ^ set(keys)
         # udpfan(8) documents every long option udpfan --help lists
         helptext = subprocess.run([UDPFAN, "--help"], stdout=subprocess.PIPE, text=True).stdout
