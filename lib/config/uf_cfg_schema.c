@@ -487,6 +487,7 @@ parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf
 		if (pl == NULL)
 			return -1;
 		cfg->pools = pl;
+		memset(pl + cfg->n_pools, 0, (size_t)n * sizeof(*pl));
 	}
 	nd = realloc(cfg->dests, (size_t)RTE_MAX(first + n + n_members, 1) * sizeof(*cfg->dests));
 	if (nd == NULL)
