@@ -176,4 +176,24 @@ run(struct uf_worker *w, const struct uf_plan *plan, const uint8_t *frame, size_
 	return (double)(rte_rdtsc() - t0) / iters;
 }
 
+/* The pools and the net_null egress, started (EAL is up). 0 or -1. */
+static int
+bench_setup(void)
+{
+	struct rte_eth_conf conf;
+
+	in_pool = rte_pktmbuf_pool_create("in", 8191, 256, 0, 2176, 0);
+	copy_pool = rte_pktmbuf_pool_create("copy", 16383, 256, 0, 2176, 0);
+	hdr_pool = rte_pktmbuf_pool_create("hdr", 16383, 256, 0, RTE_PKTMBUF_HEADROOM + 64, 0);
+	rte_eth_dev_get_port_by_name("net_null0", &null_port);
+	memset(&conf, 0, sizeof(conf));
+	if (in_pool == NULL || copy_pool == NULL || hdr_pool == NULL ||
+	    rte_eth_dev_configure(null_port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(null_port, 0, 512, 0, NULL, in_pool) != 0 ||
+	    rte_eth_tx_queue_setup(null_port, 0, 512, 0, NULL) != 0 ||
+	    rte_eth_dev_start(null_port) != 0)
+		return -1;
+	return 0;
+}
+
 #endif /* UF_BENCH_DP_H */

@@ -75,7 +75,6 @@ main(int argc, char **argv)
 	static const uint16_t payloads[] = { 32, 64, 128, 256, 512, 1024, 1400 };
 	char *eal[] = { argv[0],  "-l",        "1",           "--no-pci",        "--in-memory",
 			"--vdev", "net_null0", "--log-level", "lib.eal:warning", NULL };
-	struct rte_eth_conf conf;
 	struct uf_shared sh;
 	struct uf_config *cfg;
 	long iters = 200000;
@@ -92,16 +91,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "EAL init failed (hugepages? run as root)\n");
 		return 77;
 	}
-	in_pool = rte_pktmbuf_pool_create("in", 8191, 256, 0, 2176, 0);
-	copy_pool = rte_pktmbuf_pool_create("copy", 16383, 256, 0, 2176, 0);
-	hdr_pool = rte_pktmbuf_pool_create("hdr", 16383, 256, 0, RTE_PKTMBUF_HEADROOM + 64, 0);
-	rte_eth_dev_get_port_by_name("net_null0", &null_port);
-	memset(&conf, 0, sizeof(conf));
-	if (in_pool == NULL || copy_pool == NULL || hdr_pool == NULL ||
-	    rte_eth_dev_configure(null_port, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(null_port, 0, 512, 0, NULL, in_pool) != 0 ||
-	    rte_eth_tx_queue_setup(null_port, 0, 512, 0, NULL) != 0 ||
-	    rte_eth_dev_start(null_port) != 0) {
+	if (bench_setup() != 0) {
 		fprintf(stderr, "setup failed\n");
 		return 1;
 	}
