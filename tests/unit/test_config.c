@@ -13,16 +13,6 @@
 
 #define NAME "t.yaml"
 
-static uint32_t
-ip_of(const char *s)
-{
-	struct in_addr a;
-
-	if (inet_pton(AF_INET, s, &a) != 1)
-		abort();
-	return a.s_addr;
-}
-
 /* 1-based line and column of the nth (1-based) occurrence of needle in text, plus off chars */
 static bool
 where(const char *text, const char *needle, int nth, int off, int *line, int *col)

@@ -13,16 +13,6 @@
 
 #define NAME "l.yaml"
 
-static rte_be32_t
-ip_of(const char *s)
-{
-	struct in_addr a;
-
-	if (inet_pton(AF_INET, s, &a) != 1)
-		abort();
-	return a.s_addr;
-}
-
 static struct uf_config *
 parse(const char *text, struct uf_err *err)
 {

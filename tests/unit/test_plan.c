@@ -9,16 +9,6 @@
 #include "uf_plan.h"
 #include "uf_test.h"
 
-static rte_be32_t
-ip_of(const char *s)
-{
-	struct in_addr a;
-
-	if (inet_pton(AF_INET, s, &a) != 1)
-		abort();
-	return a.s_addr;
-}
-
 static struct rte_ether_addr
 mac(uint8_t a, uint8_t last)
 {

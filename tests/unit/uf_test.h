@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <arpa/inet.h>
 
 static int uf_t_passed;
 static int uf_t_failed;
@@ -41,6 +42,17 @@ uf_t_check(bool ok, const char *file, int line, const char *fmt, ...)
 }
 
 /* CHECK(cond, "what was expected %d", x) */
+/* an IPv4 address in network order, from its text (a test's own literal: abort if bad) */
+static inline uint32_t
+ip_of(const char *s)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		abort();
+	return a.s_addr;
+}
+
 #define CHECK(cond, ...) uf_t_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 
 /* CHECK_EQ(got, want): integers (signed or unsigned, up to 64 bits) */
