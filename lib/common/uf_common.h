@@ -35,6 +35,13 @@ extern int uf_logtype;
  * frames; the port's mbuf pool is sized for both being full (lib/port, lib/fwd). */
 #define UF_CTL_RING_SIZE 1024
 
+/* An IPv6 address in network byte order (docs/configuration.md#ipv6). */
+struct uf_ip6 {
+	uint8_t b[16];
+};
+/* IPv6 addresses a port may hold (ports[].ip6) */
+#define UF_MAX_PORT_IP6 4
+
 /* An IPv4 multicast (class D, 224.0.0.0/4) address, in host order. Not RTE_IS_IPV4_MCAST:
  * in DPDK 22.11 its RTE_IPV4(224, 0, 0, 0) shifts 224 << 24 as a signed int, undefined
  * behaviour that UBSan reports. */

@@ -36,6 +36,15 @@ struct uf_cfg_port {
 	uint8_t prefix_len;
 	bool has_gateway;
 	rte_be32_t gateway;
+	/* IPv6 (docs/configuration.md#ipv6): ports[].ip6, alongside or instead of ip */
+	int n_ip6;
+	struct uf_ip6 ip6[UF_MAX_PORT_IP6];
+	uint8_t ip6_prefix_len[UF_MAX_PORT_IP6];
+	bool has_gateway6;
+	struct uf_ip6 gateway6;
+	/* 802.1Q (docs/configuration.md#vlans): 0 untagged, else the port is a tagged logical
+	 * port on its device */
+	uint16_t vlan;
 	uint16_t mtu; /* 0: leave the PMD's default (1500) */
 	uint16_t rx_desc;
 	uint16_t tx_desc;
@@ -52,15 +61,18 @@ enum uf_src_mode {
 };
 
 struct uf_cfg_dest {
+	bool is_ip6; /* ip6, not ip (`ip:` takes either literal) */
 	rte_be32_t ip;
+	struct uf_ip6 ip6;
 	uint16_t udp_port; /* host order */
 	bool has_mac;
 	struct rte_ether_addr mac;
 	uint16_t port; /* egress port index; default: the listen port */
 	enum uf_src_mode source;
-	rte_be32_t source_ip; /* UF_SRC_FIXED */
+	rte_be32_t source_ip; /* UF_SRC_FIXED, IPv4 */
+	struct uf_ip6 source_ip6; /* UF_SRC_FIXED, IPv6 */
 	uint32_t sample;      /* 1: every datagram */
-	uint8_t ttl;
+	uint8_t ttl; /* TTL, or the hop limit of an IPv6 destination */
 	uint8_t listener; /* the listener whose datagrams it gets (listeners[] index) */
 	struct uf_cfg_pos pos;
 	/* a pool entry (docs/configuration.md#pools): no address of its own; its members
@@ -87,7 +99,9 @@ struct uf_cfg_pool {
 };
 
 struct uf_cfg_rule {
+	bool is_ip6; /* prefix6/len, not prefix (`from:` takes either) */
 	rte_be32_t prefix;
+	struct uf_ip6 prefix6;
 	uint8_t len;
 	uint16_t n_to;
 	uint16_t *to; /* destination indexes (into dests[], after validation) */
@@ -107,7 +121,9 @@ struct uf_cfg_listener {
 	uint16_t port;     /* port index */
 	uint16_t udp_port; /* host order */
 	bool has_ip;
-	rte_be32_t ip; /* the address it listens on: its own, else the port's */
+	bool is_ip6; /* listens on ip6 (or the port's first ip6), not ip */
+	rte_be32_t ip;  /* the address it listens on: its own, else the port's */
+	struct uf_ip6 ip6;
 	uint16_t first_dest;
 	uint16_t n_dests;   /* as listed (what its rules' `to` index) */
 	uint16_t n_members; /* its pools' members: dests[first_dest + n_dests ..] */
