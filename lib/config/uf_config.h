@@ -69,11 +69,11 @@ struct uf_cfg_dest {
 	struct rte_ether_addr mac;
 	uint16_t port; /* egress port index; default: the listen port */
 	enum uf_src_mode source;
-	rte_be32_t source_ip; /* UF_SRC_FIXED, IPv4 */
+	rte_be32_t source_ip;     /* UF_SRC_FIXED, IPv4 */
 	struct uf_ip6 source_ip6; /* UF_SRC_FIXED, IPv6 */
-	uint32_t sample;      /* 1: every datagram */
-	uint8_t ttl; /* TTL, or the hop limit of an IPv6 destination */
-	uint8_t listener; /* the listener whose datagrams it gets (listeners[] index) */
+	uint32_t sample;          /* 1: every datagram */
+	uint8_t ttl;              /* TTL, or the hop limit of an IPv6 destination */
+	uint8_t listener;         /* the listener whose datagrams it gets (listeners[] index) */
 	struct uf_cfg_pos pos;
 	/* a pool entry (docs/configuration.md#pools): no address of its own; its members
 	 * are dests[pool->first ..], after the listed destinations */
@@ -121,8 +121,8 @@ struct uf_cfg_listener {
 	uint16_t port;     /* port index */
 	uint16_t udp_port; /* host order */
 	bool has_ip;
-	bool is_ip6; /* listens on ip6 (or the port's first ip6), not ip */
-	rte_be32_t ip;  /* the address it listens on: its own, else the port's */
+	bool is_ip6;   /* listens on ip6 (or the port's first ip6), not ip */
+	rte_be32_t ip; /* the address it listens on: its own, else the port's */
 	struct uf_ip6 ip6;
 	uint16_t first_dest;
 	uint16_t n_dests;   /* as listed (what its rules' `to` index) */
