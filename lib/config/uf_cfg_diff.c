@@ -58,7 +58,10 @@ dest_match(const struct uf_config *old, const struct uf_config *nw, int ni)
 
 		if (o->is_pool != n->is_pool)
 			continue;
-		if (n->is_pool ? o->pool == n->pool : o->ip == n->ip && o->udp_port == n->udp_port)
+		if (n->is_pool ? o->pool == n->pool
+			       : o->is_ip6 == n->is_ip6 && o->udp_port == n->udp_port &&
+						    (n->is_ip6 ? memcmp(&o->ip6, &n->ip6, 16) == 0
+							       : o->ip == n->ip))
 			return i;
 	}
 	return -1;
@@ -68,7 +71,13 @@ static void
 dest_label(const struct uf_config *c, int i, char *buf, size_t len)
 {
 	const uint8_t *b = (const uint8_t *)&c->dests[i].ip;
+	char a6[INET6_ADDRSTRLEN];
 
+	if (c->dests[i].is_ip6) {
+		snprintf(buf, len, "destinations[%d] ([%s]:%u)", i,
+			 uf_ip6_str(&c->dests[i].ip6, a6), c->dests[i].udp_port);
+		return;
+	}
 	snprintf(buf, len, "destinations[%d] (%u.%u.%u.%u:%u)", i, b[0], b[1], b[2], b[3],
 		 c->dests[i].udp_port);
 }
