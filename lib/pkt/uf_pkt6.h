@@ -257,6 +257,41 @@ enum uf_verdict uf_classify6(const uint8_t *f, uint32_t len, uint64_t rx_ck,
  * the UDP header, the frame assumed checked by uf_classify6)? A zero field is not. */
 bool uf_udp6_cksum_ok(const uint8_t *f);
 
+/*
+ * Complete an IPv6 datagram's checksum the sender left to offload, as uf_csum_complete does
+ * for IPv4 (docs/architecture.md#partial-checksums), on ports whose quirk row says they may
+ * carry such frames: RX flag L4_CKSUM_GOOD, nothing to do; L4_CKSUM_NONE, or a field equal
+ * to the folded pseudo-header sum (Linux's CHECKSUM_PARTIAL), the checksum is computed from
+ * the data once and replaces the field in IN; any other field stays (a wrong one stays wrong
+ * in every copy). The pseudo-header sum of a non-zero address pair is never 0, so a partial
+ * field is never taken for "no checksum" by uf_classify6. True when the field was completed.
+ */
+static inline bool
+uf_csum6_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx6_info *in)
+{
+	const uint64_t l4 = rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
+	const uint8_t *udp = f + in->payload_off - UF_UDP_HDR;
+	const uint16_t ulen = (uint16_t)(in->payload_len + UF_UDP_HDR);
+	const uint32_t ph = uf_ck_ip6(ip + UF_IP6_SRC) + uf_ck_ip6(ip + UF_IP6_DST) +
+			    rte_cpu_to_be_16(IPPROTO_UDP) + uf_be16(ulen);
+	uint16_t ck;
+
+	if (l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+		return false;
+	if (l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE && likely(in->udp_cksum != uf_ck_fold32(ph)))
+		return false;
+	/* the sum over pseudo-header, UDP header (its checksum field as 0) and payload */
+	ck = (uint16_t)~uf_ck_fold((uint64_t)ph + rte_raw_cksum(udp, ulen) +
+				   uf_ck_neg16(uf_rd16(udp + UF_UDP_CKSUM)));
+	if (ck == 0)
+		ck = 0xffff;
+	if (ck == in->udp_cksum)
+		return false;
+	in->udp_cksum = ck;
+	return true;
+}
+
 /* ---- checksum derivation ---- */
 
 /* The ones-complement sum P of an IPv6 input's pseudo-header, UDP header and payload (as

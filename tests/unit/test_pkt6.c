@@ -642,6 +642,77 @@ test_hdr6_write_zero_result(void)
 	CHECK(found > 0, "some source port makes the copy's sum 0xffff");
 }
 
+/* partial checksums (a veth or virtio sender's CHECKSUM_PARTIAL) completed once, and a
+ * copy derived from the completed field verifies */
+static void
+test_csum6_complete(void)
+{
+	struct uf_ip6 src = ip6_of("2001:db8:1::5"), lis = ip6_of("2001:db8::10");
+	struct uf_ip6 dst = ip6_of("2001:db8:2::7");
+	struct uf_port6_id p = port6();
+	struct uf_tmpl6_spec s;
+	struct uf_tmpl6 t;
+	int plen;
+
+	memset(&s, 0, sizeof(s));
+	s.src_ip6 = lis;
+	s.dst_ip6 = dst;
+	s.src_port = be16(40000);
+	s.dst_port = be16(9000);
+	s.hop_limit = 64;
+	s.in_is_ip6 = true;
+	s.in_dst_ip6 = lis;
+	s.in_dst_port = be16(2055);
+	CHECK_EQ(uf_tmpl6_build(&t, &s), 0);
+	for (plen = 0; plen < 70; plen += 7) {
+		uint8_t pl[80], out[200], ph_b[40];
+		struct uf_rx6_info in;
+		enum uf_drop r;
+		struct frame fr, good;
+		uint16_t right, partial;
+		uint32_t ph;
+		int i;
+
+		for (i = 0; i < plen; i++)
+			pl[i] = (uint8_t)(i * 13 + plen);
+		mk6(&good, &src, &lis, 1234, 2055, pl, plen, -1, 0, 0);
+		right = uf_t_get16(good.b + 14 + 40 + 6);
+		/* Linux's partial field: the folded pseudo-header sum, not complemented */
+		memcpy(ph_b, src.b, 16);
+		memcpy(ph_b + 16, lis.b, 16);
+		ph = uf_t_sum16(0, ph_b, 32) + 17 + (uint32_t)(8 + plen);
+		partial = uf_t_fold(ph);
+		mk6(&fr, &src, &lis, 1234, 2055, pl, plen, partial, 0, 0);
+		CHECK(uf_classify6(fr.b, fr.len, 0, &p, &in, &r) == UF_V_FORWARD,
+		      "a partial field is not zero");
+		CHECK(uf_csum6_complete(fr.b, 0, &in), "completed (%d)", plen);
+		CHECK_EQ(uf_be16(in.udp_cksum), right);
+		uf_hdr6_write(out, &t, in.payload_len, 0, in.src_port, &in.src_ip6, uf_in6_sum(&in),
+			      uf_in_src_neg6(&in.src_ip6));
+		memcpy(out + 62, pl, (size_t)plen);
+		CHECK(ref_udp_ok(out, 1), "the copy of a completed datagram verifies (%d)", plen);
+
+		/* the NIC said "data verified, field not correct": computed whatever the field */
+		mk6(&fr, &src, &lis, 1234, 2055, pl, plen, 0x1234, 0, 0);
+		uf_classify6(fr.b, fr.len, 0, &p, &in, &r);
+		CHECK(uf_csum6_complete(fr.b, RTE_MBUF_F_RX_L4_CKSUM_NONE, &in) ==
+				      (right != 0x1234),
+		      "NONE: computed");
+		CHECK_EQ(uf_be16(in.udp_cksum), right);
+		/* a right field, a wrong one, the NIC's GOOD: left alone */
+		uf_classify6(good.b, good.len, 0, &p, &in, &r);
+		CHECK(!uf_csum6_complete(good.b, 0, &in), "right: kept");
+		CHECK_EQ(uf_be16(in.udp_cksum), right);
+		mk6(&fr, &src, &lis, 1234, 2055, pl, plen, (uint16_t)(right ^ 0x0101), 0, 0);
+		uf_classify6(fr.b, fr.len, 0, &p, &in, &r);
+		CHECK(!uf_csum6_complete(fr.b, 0, &in), "wrong: kept wrong, never laundered");
+		CHECK_EQ(uf_be16(in.udp_cksum), right ^ 0x0101);
+		mk6(&fr, &src, &lis, 1234, 2055, pl, plen, partial, 0, 0);
+		uf_classify6(fr.b, fr.len, 0, &p, &in, &r);
+		CHECK(!uf_csum6_complete(fr.b, RTE_MBUF_F_RX_L4_CKSUM_GOOD, &in), "GOOD: trusted");
+	}
+}
+
 static void
 test_addr_helpers(void)
 {
@@ -674,5 +745,6 @@ main(void)
 	RUN(test_derive_random);
 	RUN(test_tmpl_keep_src_mismatch);
 	RUN(test_hdr6_write_zero_result);
+	RUN(test_csum6_complete);
 	return uf_t_summary();
 }
