@@ -276,6 +276,27 @@ uf_config_diff(const struct uf_config *old, const struct uf_config *nw, struct u
 				note(d, k->hot, k->name);
 		}
 	}
+	/* rules name destinations by index: a rule whose indexes are the same numbers but whose
+	 * destinations moved (reordered, one removed before them) points elsewhere now. The
+	 * row compared the numbers; compare what they name, through dest_old (a destination
+	 * added in its place is reported as such already). */
+	for (i = 0; i < (unsigned int)old->n_rules && i < (unsigned int)nw->n_rules; i++) {
+		const struct uf_cfg_rule *a = &old->rules[i], *b = &nw->rules[i];
+
+		if (a->n_to != b->n_to ||
+		    memcmp(a->to, b->to, (size_t)a->n_to * sizeof(a->to[0])) != 0)
+			continue; /* already a change of rules[i].to */
+		for (j = 0; j < b->n_to; j++) {
+			const int was = d->dest_old[b->to[j]]; /* -1: added, noted above */
+
+			if (was >= 0 && was != (int)a->to[j]) {
+				snprintf(sec, sizeof(sec), "rules[%u].to (its destinations moved)",
+					 i);
+				note(d, true, sec);
+				break;
+			}
+		}
+	}
 	/* the pools' own settings (their members are destinations, compared above): a new
 	 * plan applies them, so every change here is hot */
 	for (i = 0; i < (unsigned int)old->n_pools && i < (unsigned int)nw->n_pools; i++) {
