@@ -151,7 +151,11 @@ stats: { interval_s: 1 }
         else:
             # vhost-user needs one memory segment per file (docs/pmd-quirks.md: udpfan adds
             # it itself; testpmd is told)
-            self.argv = [TESTPMD, "--lcores", "0@0,1@1", "--main-lcore", "0",
+            # stdbuf -oL: testpmd's stdout is a file here, block-buffered by default, so its
+            # ready line would sit in the buffer and wait_ready would time out (bench 2b's
+            # vhost row of 2026-12-01 read 0 packets that way: the generator had finished
+            # before the measurement began)
+            self.argv = ["stdbuf", "-oL", TESTPMD, "--lcores", "0@0,1@1", "--main-lcore", "0",
                          "--file-prefix", "uflat-tp", "--no-pci", "--single-file-segments",
                          "--vdev", dev, "--",
                          "--forward-mode=io", "--port-topology=loop", "--nb-cores=1",
@@ -165,16 +169,21 @@ stats: { interval_s: 1 }
         else:
             time.sleep(1.0)  # listening on its socket; the generator's connect lets it go on
 
-    def wait_ready(self):
+    def wait_ready(self, timeout=30):
+        """the forwarder's ready line (forwarding started); a timeout is an error: going on
+        would measure a forwarder that is not forwarding yet, or a generator already done"""
         c = self.c
-        t_end = time.monotonic() + 30
-        while time.monotonic() < t_end:
+        t_end = time.monotonic() + timeout
+        while True:
             if self.p.poll() is not None:
                 raise RuntimeError("%s exited: %s" % (c, open(self.log).read()[-3000:]))
             # memif's socket is abstract by default: no file to wait for
             if self.ready in open(self.log).read():
                 break
-            time.sleep(0.1)
+            if time.monotonic() >= t_end:
+                raise RuntimeError("%s: no ready line (%r) within %.0f s; its log ends: %s" %
+                                   (c, self.ready, timeout, open(self.log).read()[-2000:]))
+            time.sleep(0.05)
         time.sleep(0.5)
 
     def stop(self):
@@ -255,7 +264,7 @@ def tput_point(a, wd, wire, c, n_copies, rnd):
     sock = os.path.join(wd, "%s.sock" % wire)
     tag = "%s-%s-r%d" % (wire, c, rnd)
     f = Fwd(c, wd, sock, wire)
-    out, argv = gen_argv(wd, sock, 0, a.warmup + a.seconds + 3, tag, wire, burst=32)
+    out, argv = gen_argv(wd, sock, 0, a.warmup + a.seconds + 5, tag, wire, burst=32)
     gp = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         if wire != "memif":
@@ -286,6 +295,12 @@ def tput_point(a, wd, wire, c, n_copies, rnd):
            "time": time.time()}
     with open(os.path.join(a.raw, "bench.jsonl"), "a") as fo:
         fo.write(json.dumps(res) + "\n")
+    if r is not None and r["rx"] == 0:
+        # the generator was sending for the whole span: nothing in means the measurement
+        # missed the run (or the forwarder did not take the frames), never a rate of 0
+        raise RuntimeError("%s %s round %d: the forwarder's port counted 0 packets in over "
+                           "the measured span (generator %.2f Mpps, %d back); see %s.log.cpu" %
+                           (wire, c, rnd, g["pps"] / 1e6, got, tag))
     if r is None:
         log("  %-6s %-11s round %d: no per-CPU sample (see %s.log.cpu)" % (wire, c, rnd, tag))
     else:
