@@ -39,6 +39,9 @@ Contenders:
   udpfan-4    udpfan, four destinations: the generator's address, UDP ports 7001..7004
               (every datagram comes back four times; latency of every copy)
   testpmd-io  dpdk-testpmd --forward-mode=io on the same memif port
+  udpfan-1-base, udpfan-4-base
+              the same with the udpfan binary in $UDPFAN_BASE (another build, e.g. main's):
+              a change measured against what it changes, in the same run
 CPU placement (2 CPUs): the generator's main and TX lcores on CPU 0 (the main lcore sleeps), the
 forwarder's main lcore on CPU 0 (sleeps), its forwarding lcore alone on CPU 1.
 
@@ -74,6 +77,7 @@ GEN_IP, FWD_IP = "198.18.0.2", "198.18.0.10"
 GEN_MAC, FWD_MAC = "02:18:00:00:00:02", "02:18:00:00:00:10"
 LISTEN_PORT, BACK_PORT = 2055, 7001
 CONTENDERS = ["udpfan-1", "udpfan-4", "testpmd-io"]
+UDPFAN_BASE = os.environ.get("UDPFAN_BASE")
 WIRES = ("memif", "vhost")
 # net_vhost's MAC is fixed (rte_eth_vhost.c's base address, last byte the port id)
 VHOST_MAC = "56:48:4f:53:54:00"
@@ -145,7 +149,8 @@ destinations:
 forward: { udp_checksum: compute }
 stats: { interval_s: 1 }
 """ % (dev, FWD_IP, LISTEN_PORT, dests))
-            self.argv = [UDPFAN, "-c", cfg, "--stats-json", os.path.join(wd, "%s.json" % c)]
+            self.argv = [UDPFAN_BASE if c.endswith("-base") else UDPFAN, "-c", cfg,
+                         "--stats-json", os.path.join(wd, "%s.json" % c)]
             self.ready = "ready:"
             self.prefix = "uflat-fwd"
         else:
@@ -237,6 +242,13 @@ def point(a, wd, c, rate, n_copies):
         t1 = family_ticks([f.p.pid])
     finally:
         f.stop()
+    # udpfan's own account of the copies that did not come back (its final stats object)
+    txd = None
+    sj = os.path.join(wd, "%s.json" % c)
+    if c.startswith("udpfan") and os.path.exists(sj):
+        fin = [json.loads(x) for x in open(sj) if x.strip()][-1]
+        txd = {k: v for k, v in fin["fwd"]["tx_drop"].items() if v}
+        os.unlink(sj)
     ncpu = os.cpu_count()
     wall = max(1, b1[1] - b0[1]) / ncpu
     # others: the machine's busy time minus the forwarder's and the generator's (both spin
@@ -249,12 +261,13 @@ def point(a, wd, c, rate, n_copies):
     r = {"contender": c, "rate": rate, "sent": g["sent"], "gen_pps": g["pps"],
          "expected": exp, "returned": got, "lost": exp - got, "latency": lat,
          "others_cpus": others, "noisy": others > a.max_other, "time": time.time(),
-         "gen": g}
-    log("  %-11s rate %7s: sent %8d (%7.0f pps) back %9d lost %6d | p50 %8.1f p99 %9.1f "
-        "p99.9 %9.1f max %9.1f us | others %.2f CPUs%s" % (
+         "gen": g, "fwd_tx_drop": txd}
+    log("  %-13s rate %7s: sent %8d (%7.0f pps) back %9d lost %6d | p50 %8.1f p99 %9.1f "
+        "p99.9 %9.1f max %9.1f us | others %.2f CPUs%s%s" % (
             c, rate, g["sent"], g["pps"], got, exp - got, lat.get("p50_ns", 0) / 1e3,
             lat.get("p99_ns", 0) / 1e3, lat.get("p999_ns", 0) / 1e3,
-            lat.get("max_ns", 0) / 1e3, others, " NOISY" if r["noisy"] else ""))
+            lat.get("max_ns", 0) / 1e3, others, " NOISY" if r["noisy"] else "",
+            "" if txd is None else " | udpfan tx_drop %s" % (txd or 0)))
     return r
 
 
@@ -377,7 +390,10 @@ def main():
             sys.exit("%s is missing" % b)
     cs = [c for c in a.contenders.split(",") if c]
     for c in cs:
-        if c not in CONTENDERS:
+        if c.endswith("-base") and c[:-5] in CONTENDERS and c.startswith("udpfan"):
+            if not UDPFAN_BASE or not os.path.exists(UDPFAN_BASE):
+                sys.exit("%s needs UDPFAN_BASE, the other udpfan binary" % c)
+        elif c not in CONTENDERS:
             sys.exit("unknown contender %s (one of %s)" % (c, ", ".join(CONTENDERS)))
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     a.raw = a.raw or "/tmp/latency-" + stamp
