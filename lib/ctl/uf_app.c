@@ -49,7 +49,6 @@ ctl_tick(struct uf_app *app)
 	uint64_t ms = uf_app_now_ms(app), next;
 	bool changed;
 
-	app->ctl_wakeups++;
 	changed = uf_ctlframes_poll(&app->cf, ms);
 	changed |= uf_neigh_tick(&app->res.neigh, ms, uf_ctlframes_neigh_send, &app->cf);
 	if (changed)

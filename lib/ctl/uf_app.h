@@ -71,8 +71,7 @@ struct uf_app {
 	bool link_was_up[UF_MAX_PORTS]; /* the link as last checked */
 	bool tx_stalled[UF_MAX_PORTS];  /* a worker skips the port: no TX progress */
 	uint64_t next_link_ms;
-	uint64_t ctl_wakeups; /* the control loop's passes (docs/architecture.md#the-control-lcore) */
-	int lsc_pending;      /* set by the LSC callback (interrupt thread) */
+	int lsc_pending; /* set by the LSC callback (interrupt thread) */
 	uint64_t lsc_events;
 	int reset_pending[UF_MAX_PORTS];
 	/* reload (uf_reload.c): requests (SIGHUP, telemetry) bump reload_req; the control loop
