@@ -308,6 +308,7 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	struct uf_port_req req = {
 		.nb_queues = o->nb_workers,
 		.rx_desc = pc->rx_desc,
+		.rx_cksum_off = pc->rx_checksum == UF_RXCK_OFF,
 		.tx_desc = pc->tx_desc,
 		.mtu = pc->mtu,
 		.want_chain = o->want_chain,
