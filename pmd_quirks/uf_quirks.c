@@ -245,7 +245,8 @@ static const struct uf_quirk table[] = {
 			"peer restart (link down, then up; LSC interrupt). No IPv4 TX checksum; "
 			"imissed/oerrors not populated; xstats rx_q*/tx_q* good/size bins only. "
 			"RX UDP checksum as for virtio: the backend's virtio header, read for "
-			"free (NEEDS_CSUM marks a partial sum as L4 NONE); no IPv4 verdict.",
+			"free (NEEDS_CSUM marks a partial sum as L4 NONE); no IPv4 verdict. Seen "
+			"here (vhost lab, net_vhost backend): GUEST_CSUM negotiated, UDP_CKSUM on.",
 	},
 	{
 		.driver = "net_vhost", .mtu_path = UF_MTU_NA, .sw_pad60 = true,
