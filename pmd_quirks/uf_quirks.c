@@ -63,7 +63,7 @@ static const char *const xs_nomiss[] = { NULL };
 static const struct uf_quirk table[] = {
 	{
 		.driver = "net_ena", .mtu_path = UF_MTU_SET_MTU, .sw_pad60 = true,
-		.hw_cksum_ok = true, .multiseg_tx_ok = true, .fast_free_ok = true,
+		.hw_cksum_ok = true, .rx_cksum_ok = true, .multiseg_tx_ok = true, .fast_free_ok = true,
 		.chain_tx_cheap = true, .chain_min_frame = 225,
 		.pow2_desc = true, .rss_fixed = true, .non_l4_to_q0 = true,
 		.imissed = UF_YES, .min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1400,
@@ -78,10 +78,14 @@ static const struct uf_quirk table[] = {
 			"ena_tx_map_mbuf: LLQ pushes min(pkt_len, tx_max_header_size = 96, 224 with "
 			"large_llq_hdr) bytes; a chain that fits leaves a zero-length descriptor: "
 			"chains below 225 B copied. No vector TX path: MULTI_SEGS costs nothing. "
-			"RX/TX faults set trigger_reset without the reset event: watched xstats.",
+			"RX/TX faults set trigger_reset without the reset event: watched xstats. "
+			"RX IPv4/UDP checksum offloads only where the device advertises them "
+			"(ena_ethdev.c:2393-2450, rx_offload_capa built from the device's "
+			"offload features): the capability decides per device.",
 	},
 	{
 		.driver = "net_ice", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
+		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
 		.tx_desc_rs_mult = true,
 		.imissed = UF_YES, .kernel_driver = "vfio-pci", .needs_ddp = true, .xstats = xs_ice,
@@ -89,10 +93,13 @@ static const struct uf_quirk table[] = {
 			"(offloads; none in safe mode), ice_rxtx.c:3176 (fast-free ignores refcnt), "
 			"doc nics/ice (DDP package; HW pads). Safe mode: flow_type_rss_offloads == 0. "
 			"ice_rxtx_vec_common.h:251 (MULTI_SEGS: no vector TX), ice_rxtx.c:1407 "
-			"(TX ring a multiple of tx_rs_thresh).",
+			"(TX ring a multiple of tx_rs_thresh). RX IPv4/UDP checksum in hardware, "
+			"absent from the capability in safe mode (3837-3872): nothing requested "
+			"then.",
 	},
 	{
 		.driver = "net_i40e", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
+		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
 		.tx_desc_rs_mult = true,
 		.imissed = UF_YES, .kernel_driver = "vfio-pci", .xstats = xs_i40e,
@@ -100,42 +107,47 @@ static const struct uf_quirk table[] = {
 			"(offloads), doc nics/i40e (oversize drops counted as received; one FDIR "
 			"input set per pctype). HW pads frames >= 17 B. i40e_rxtx.c:3415-3419 (simple/"
 			"vector TX only with FAST_FREE and no other offload), 2370 (TX ring a "
-			"multiple of tx_rs_thresh).",
+			"multiple of tx_rs_thresh). RX IPv4/UDP checksum in hardware (3696-3728).",
 	},
 	{
 		.driver = "net_ixgbe", .mtu_path = UF_MTU_CONFIGURE, .hw_cksum_ok = true,
+		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .rte_flow = true, .imissed = UF_YES,
 		.tx_desc_rs_mult = true, .kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
 		.source = "ixgbe_ethdev.c:5337-5380 (mtu at RX init; set_mtu works at runtime), "
 			"ixgbe_rxtx.c:2585-2608 (no MBUF_FAST_FREE capa), HLREG0.TXPADEN (HW pads); "
 			"oerrors always 0. ixgbe_set_tx_function (simple/vector TX only with no TX "
 			"offload), ixgbe_dev_tx_queue_setup (TX ring a multiple of tx_rs_thresh: "
-			"tx_desc 1000 refused).",
+			"tx_desc 1000 refused). RX IPv4/UDP checksum in hardware (ixgbe_rxtx.c:"
+			"2585-2608 capa; rx_l3_l4_xsum_error counts what it finds bad).",
 	},
 	{
 		.driver = "mlx5", .prefix = true, .mtu_path = UF_MTU_CONFIGURE,
-		.hw_cksum_ok = true, .multiseg_tx_ok = true, .fast_free_ok = true,
-		.chain_tx_cheap = true,
+		.hw_cksum_ok = true, .rx_cksum_ok = true, .multiseg_tx_ok = true,
+		.fast_free_ok = true, .chain_tx_cheap = true,
 		.rte_flow = true, .flow_isolate = true, .imissed = UF_YES,
 		.kernel_driver = "mlx5_core", .xstats = xs_mlx5,
 		.source = "driver_name is mlx5_pci (common/mlx5_common_pci.c:208): match the prefix. "
 			"Bifurcated: stays on mlx5_core, -a mandatory, isolate mode leaves the rest "
 			"to the kernel (doc nics/mlx5). MTU is the kernel netdev's "
 			"(mlx5_os.c: priv->mtu from the kernel; data->mtu stays 1500): kept unless "
-			"ports[].mtu says otherwise. TX templates for multi-seg: no path lost.",
+			"ports[].mtu says otherwise. TX templates for multi-seg: no path lost. "
+			"RX IPv4/UDP checksum in hardware (CQE l3_ok/l4_ok), vector RX included.",
 	},
 	{
 		.driver = "net_iavf", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
+		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
 		.imissed = UF_YES, .reset_event = true, .kernel_driver = "vfio-pci",
 		.tx_desc_rs_mult = true, .xstats = xs_iavf,
 		.source = "iavf_ethdev.c:1679-1688 (mtu_set -EBUSY while started), 308 (reset "
 			"event); frames < 17 B can trigger MDD on the PF. iavf_rxtx.h:27 (MULTI_SEGS: "
-			"no vector TX), iavf_rxtx.c:149 (TX ring a multiple of tx_rs_thresh).",
+			"no vector TX), iavf_rxtx.c:149 (TX ring a multiple of tx_rs_thresh). "
+			"RX IPv4/UDP checksum in hardware (iavf_ethdev.c:1117-1140).",
 	},
 	{
 		.driver = "net_virtio", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
-		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO, .kernel_driver = "vfio-pci",
+		.rx_cksum_ok = true, .multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO, .kernel_driver = "vfio-pci",
 		.partial_csum = true, .xstats = xs_nomiss,
 		.source = "virtio_ethdev.c:3071-3097 (no IPv4 TX checksum), imissed and oerrors "
 			"not populated; mq_mode RSS -ENOTSUP without VIRTIO_NET_F_RSS. 2676-2701 "
@@ -143,7 +155,11 @@ static const struct uf_quirk table[] = {
 			"(QEMU 7.2 virtio-net-pci mq=on,rss=on on vfio-pci): RSS over 2 queues "
 			"(QEMU's own, its eBPF steering failed to load), key read back as "
 			"programmed, hash types 0x2c read back as 0xac; per-queue xstats "
-			"rx_qN_good_packets etc., no drop xstats; link-change interrupt seen.",
+			"rx_qN_good_packets etc., no drop xstats; link-change interrupt seen. "
+			"RX: UDP/TCP only, with VIRTIO_NET_F_GUEST_CSUM (no IPv4 header verdict): "
+			"the host's virtio header says DATA_VALID (L4 GOOD) or NEEDS_CSUM (L4 NONE, "
+			"a partial sum), virtio_rxtx.c virtio_rx_offload; without UDP_CKSUM "
+			"requested GUEST_CSUM is not negotiated and no flag is set.",
 	},
 	{
 		/* observed in the lab (docs/testing.md#lab): QEMU's e1000e (82574) on vfio-pci */
@@ -188,7 +204,9 @@ static const struct uf_quirk table[] = {
 		.multiseg_tx_ok = true, .chain_tx_cheap = true, .rxq_eq_txq = true, .rte_flow = true,
 		.imissed = UF_NO, .oerrors_counts_unsent = true, .partial_csum = true, .xstats = xs_nomiss,
 		.source = "rte_eth_tap.c:1090-1110 (kernel MTU only through set_mtu), 810-815 "
-			"(oerrors = frames handed back).",
+			"(oerrors = frames handed back). RX checksum offloads are a software check "
+			"in the PMD (tap_verify_csum: every payload summed), and a local sender's "
+			"partial UDP sum reads BAD: not requested.",
 	},
 	{
 		.driver = "net_ring", .mtu_path = UF_MTU_NA, .multiseg_tx_ok = true,
@@ -211,7 +229,7 @@ static const struct uf_quirk table[] = {
 	},
 	{
 		.driver = "net_virtio_user", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
-		.multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO,
+		.rx_cksum_ok = true, .multiseg_tx_ok = true, .chain_tx_cheap = true, .imissed = UF_NO,
 		.queues_from_devargs = true, .partial_csum = true, .xstats = xs_nomiss,
 		.single_file_segs = true, .link_is_peer = true, .start_err_in_log = true,
 		.source = "The virtio PMD's rings (virtio_ethdev.c) with a vhost-user socket as the "
@@ -225,7 +243,10 @@ static const struct uf_quirk table[] = {
 			"no RSS with a vhost-user backend: the peer picks the queue. server=1: "
 			"probe blocks in accept() until the backend connects, reconnects after a "
 			"peer restart (link down, then up; LSC interrupt). No IPv4 TX checksum; "
-			"imissed/oerrors not populated; xstats rx_q*/tx_q* good/size bins only.",
+			"imissed/oerrors not populated; xstats rx_q*/tx_q* good/size bins only. "
+			"RX UDP checksum as for virtio: the backend's virtio header, read for "
+			"free (NEEDS_CSUM marks a partial sum as L4 NONE); no IPv4 verdict. Seen "
+			"here (vhost lab, net_vhost backend): GUEST_CSUM negotiated, UDP_CKSUM on.",
 	},
 	{
 		.driver = "net_vhost", .mtu_path = UF_MTU_NA, .sw_pad60 = true,
@@ -319,6 +340,16 @@ uf_quirk_table(int *n)
 {
 	*n = N_ROWS;
 	return table;
+}
+
+const char *
+uf_rx_cksum_name(uint64_t rx_offloads, char *buf, size_t len)
+{
+	const bool ip = (rx_offloads & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM) != 0,
+		   udp = (rx_offloads & RTE_ETH_RX_OFFLOAD_UDP_CKSUM) != 0;
+
+	snprintf(buf, len, "%s", ip && udp ? "ipv4,udp" : ip ? "ipv4" : udp ? "udp" : "none");
+	return buf;
 }
 
 const char *
@@ -465,9 +496,17 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	    (di->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
 		out->tx_offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 
-	/* RX checksum verification saves the IPv4 header sum and catches bad UDP sums */
-	out->rx_offloads = di->rx_offload_capa &
-			   (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM);
+	/*
+	 * RX checksum verdicts (docs/pmd-quirks.md, "RX checksum verdicts"): only where the row
+	 * says the device computes them for free (hardware, or a hypervisor's virtio header) and
+	 * the capability has them. IPV4_CKSUM: a GOOD verdict skips the software header sum, a
+	 * BAD one is malformed. UDP_CKSUM: a BAD verdict is malformed (the copies would be
+	 * discarded by every receiver, or laundered by udp_checksum: zero), GOOD skips the
+	 * partial-checksum test, NONE (virtio) marks a partial one. A PMD that checks in software
+	 * (tap) would sum every payload and call a local sender's partial checksum bad.
+	 */
+	if (q->rx_cksum_ok && !req->rx_cksum_off)
+		out->rx_offloads = di->rx_offload_capa & UF_RX_CKSUM_WANTED;
 
 	/* RSS over the workers, hash fields masked to what the device can hash on */
 	if (req->nb_queues > 1) {
@@ -554,6 +593,7 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(UINT, max_mtu, q->max_mtu, NULL, 0)                             \
 	X(BOOL, sw_pad60, q->sw_pad60, "pad60", 5)                        \
 	X(BOOL, hw_cksum_ok, q->hw_cksum_ok, "hwcsum", 6)                 \
+	X(BOOL, rx_cksum_ok, q->rx_cksum_ok, "rxcsum", 6)                 \
 	X(BOOL, multiseg_tx_ok, q->multiseg_tx_ok, "chain", 5)            \
 	X(BOOL, chain_tx_cheap, q->chain_tx_cheap, NULL, 0)               \
 	X(UINT, chain_min_frame, q->chain_min_frame, NULL, 0)             \

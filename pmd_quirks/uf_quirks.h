@@ -42,9 +42,14 @@ struct uf_quirk {
 	const char *driver; /* driver_name, or its prefix when prefix is set */
 	bool prefix;
 	enum uf_mtu_path mtu_path;
-	uint16_t max_mtu;    /* 0: trust dev_info.max_mtu */
-	bool sw_pad60;       /* the PMD/HW does not pad frames below 60 bytes: pad in software */
-	bool hw_cksum_ok;    /* TX IPv4/UDP checksum offload may be used where capa has it */
+	uint16_t max_mtu; /* 0: trust dev_info.max_mtu */
+	bool sw_pad60;    /* the PMD/HW does not pad frames below 60 bytes: pad in software */
+	bool hw_cksum_ok; /* TX IPv4/UDP checksum offload may be used where capa has it */
+	/* the device's RX checksum verdicts come free and may be trusted: RX_OFFLOAD_IPV4_CKSUM
+	 * and UDP_CKSUM are requested where rx_offload_capa has them, and a GOOD IPv4 verdict
+	 * skips the software header sum. false: nothing requested (a PMD that would check in
+	 * software, or one nobody has described) (docs/pmd-quirks.md, "RX checksum verdicts") */
+	bool rx_cksum_ok;
 	bool multiseg_tx_ok; /* chained mbufs are transmitted correctly */
 	/* requesting MULTI_SEGS keeps the PMD's fastest TX path: fanout auto may ask for it.
 	 * false: MULTI_SEGS (and the fast-free it rules out) costs a vector/simple TX path,
@@ -115,6 +120,7 @@ struct uf_port_req {
 	bool want_chain;     /* the config can produce chained copies (uf_plan_may_chain) */
 	bool chain_forced;   /* fanout: chain: MULTI_SEGS even where it costs a fast TX path */
 	bool single_pool_tx; /* every mbuf sent on a TX queue comes from one pool */
+	bool rx_cksum_off;   /* the operator turned the RX checksum offloads off */
 };
 
 /* What udpfan will do with the port: decided once, read by setup and the datapath. */
@@ -155,6 +161,15 @@ int uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 
 /* The RSS hash fields udpfan wants: IPv4 + UDP ports, so flows spread over workers. */
 #define UF_RSS_HF_WANTED (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4)
+
+/* The RX checksum offloads udpfan requests at most (never TCP: nothing TCP is forwarded). */
+#define UF_RX_CKSUM_WANTED (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM)
+
+/*
+ * The RX checksum offloads of a plan in words, for the start-up log and the stats JSON:
+ * "ipv4,udp", "ipv4", "udp" or "none". Returns buf.
+ */
+const char *uf_rx_cksum_name(uint64_t rx_offloads, char *buf, size_t len);
 
 /* Print the table, as text or JSON. */
 void uf_quirk_print(FILE *f, bool json);

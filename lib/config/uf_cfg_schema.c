@@ -1002,6 +1002,7 @@ static const char *const balance_modes[] = { "hash-sender", "hash-flow", "round-
 static const char *const cksum_modes[] = {
 	[UF_CKSUM_COMPUTE] = "compute", [UF_CKSUM_ZERO] = "zero", NULL
 };
+static const char *const rxck_modes[] = { [UF_RXCK_AUTO] = "auto", [UF_RXCK_OFF] = "off", NULL };
 static const char *const fanout_modes[] = {
 	[UF_FANOUT_AUTO] = "auto", [UF_FANOUT_COPY] = "copy", [UF_FANOUT_CHAIN] = "chain", NULL
 };
@@ -1069,6 +1070,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "ports[]", "mbufs", PORT(mbufs), .type = UF_CFG_UINT, .lo = 63, .hi = 16u << 20,
 	  .doc_default = "formula ([architecture](architecture.md#queue-ownership-and-memory))",
 	  .doc = "mbufs per (port, queue) pool" },
+	{ "ports[]", "rx_checksum", PORT(rx_checksum), ENUM(rxck_modes, UF_RXCK_AUTO),
+	  .doc = "trust the NIC's RX checksum verdicts where the quirk row does, or never" },
 
 	{ "listen", "port", CUSTOM(parse_listen_port), .same = same_listen_port,
 	  .doc_type = "port name", .doc_default = "required",

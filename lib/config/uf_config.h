@@ -27,6 +27,12 @@ struct uf_cfg_pos {
 	uint32_t col;
 };
 
+/* ports[].rx_checksum (docs/pmd-quirks.md, "RX checksum verdicts") */
+enum uf_rx_cksum_mode {
+	UF_RXCK_AUTO = 0, /* the NIC's verdicts where the quirk row trusts them */
+	UF_RXCK_OFF,      /* no RX checksum offload: every check in software */
+};
+
 struct uf_cfg_port {
 	char name[UF_NAME_MAX];
 	char device[UF_DEVSTR_MAX];   /* "0000:00:06.0[,devargs]" or a vdev string */
@@ -51,6 +57,7 @@ struct uf_cfg_port {
 	uint16_t rx_desc;
 	uint16_t tx_desc;
 	uint32_t mbufs; /* 0: sized by formula */
+	enum uf_rx_cksum_mode rx_checksum;
 	struct uf_cfg_pos pos;
 	struct uf_cfg_pos device_pos;
 	struct uf_cfg_pos gateway_pos;

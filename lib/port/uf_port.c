@@ -308,6 +308,7 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	struct uf_port_req req = {
 		.nb_queues = o->nb_workers,
 		.rx_desc = pc->rx_desc,
+		.rx_cksum_off = pc->rx_checksum == UF_RXCK_OFF,
 		.tx_desc = pc->tx_desc,
 		.mtu = pc->mtu,
 		.want_chain = o->want_chain,
@@ -354,6 +355,18 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		UF_LOG(NOTICE, "port %s: interface %u has no name (%s); its link is the PMD's",
 		       pc->name, p->info.if_index, strerror(errno));
 		p->plan.link_from_kernel = false;
+	}
+	{
+		/* which RX checksum verdicts the datapath gets (docs/pmd-quirks.md, "RX checksum
+		 * verdicts"); the same words are the stats JSON's ports.<name>.rx_checksum */
+		char rx[16];
+
+		uf_rx_cksum_name(p->plan.rx_offloads, rx, sizeof(rx));
+		UF_LOG(INFO, "port %s: RX checksum offloads: %s (%s)", pc->name, rx,
+		       !p->quirk->rx_cksum_ok ? "not trusted on this PMD: checked in software"
+		       : (p->plan.rx_offloads & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM) != 0
+				       ? "the NIC's IPv4 verdict replaces the software header sum"
+				       : "no IPv4 verdict offered: the header is summed in software");
 	}
 	if (p->plan.rss_hf_trimmed != 0)
 		UF_LOG(NOTICE,
@@ -833,6 +846,7 @@ uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t
 	snprintf(sp->name, sizeof(sp->name), "%s", p->cfg->name);
 	snprintf(sp->driver, sizeof(sp->driver), "%s", p->info.driver_name);
 	snprintf(sp->steering, sizeof(sp->steering), "%s", p->steering);
+	uf_rx_cksum_name(p->plan.rx_offloads, sp->rx_checksum, sizeof(sp->rx_checksum));
 	sp->resets = p->resets;
 	sp->reset_retries = p->reset_retries;
 	sp->fault_resets = p->fault_resets;

@@ -150,6 +150,7 @@ uf_stats_visit_port(const struct uf_snap_port *p, const struct uf_stats_visitor 
 		V_CALL(v, end, arg);
 	}
 	V_CALL(v, str, arg, "steering", p->steering);
+	V_CALL(v, str, arg, "rx_checksum", p->rx_checksum);
 #define PORT_CTR(f, h) visit_ctr(v, arg, "port", #f, h, false, p->f);
 #define PORT_BOOL(f, h) visit_ctr(v, arg, "port", #f, h, true, p->f);
 	UF_PORT_COUNTERS(PORT_CTR, PORT_BOOL)

@@ -88,6 +88,7 @@ struct uf_snap_port {
 	uint64_t pktsock_drops;
 	char xdp_mode[64];
 	char steering[160];
+	char rx_checksum[16]; /* the RX checksum offloads on: "ipv4,udp", ..., "none" */
 	/* resets, reset_retries, fault_resets (requested because a watched xstat rose),
 	 * rx_before_ready (discarded at start-up, not in fwd.rx), link_downs (since start),
 	 * tx_stalled (skipped: its TX made no progress, tx_drop.link_down) */

@@ -26,6 +26,9 @@
 
 static struct rte_mempool *in_pool, *copy_pool, *hdr_pool;
 static uint16_t null_port;
+/* RX flags on each input mbuf, as a NIC with the RX checksum offloads sets them (uf_dp_bench
+ * -g: RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD); 0: net_pcap's none */
+static uint64_t in_ol_flags;
 
 static size_t
 build_input(uint8_t *f, uint16_t payload, uint32_t seq)
@@ -143,6 +146,7 @@ fill(struct rte_mbuf **m, const uint8_t *frame, size_t len)
 		rte_memcpy(rte_pktmbuf_mtod(m[i], void *), frame, len);
 		m[i]->data_len = (uint16_t)len;
 		m[i]->pkt_len = (uint32_t)len;
+		m[i]->ol_flags = in_ol_flags;
 	}
 }
 

@@ -122,6 +122,7 @@ static const char full_cfg[] =
 		"    rx_desc: 2048\n"
 		"    tx_desc: 512\n"
 		"    mbufs: 65535\n"
+		"    rx_checksum: off\n"
 		"  - name: lan\n"
 		"    device: \"net_af_xdp0,iface=eth1,queue_count=2\"\n"
 		"    ip: 10.0.2.1/24\n"
@@ -197,6 +198,7 @@ test_full_config(void)
 	CHECK_EQ(cfg->ports[0].rx_desc, 2048);
 	CHECK_EQ(cfg->ports[0].tx_desc, 512);
 	CHECK_EQ(cfg->ports[0].mbufs, 65535);
+	CHECK_EQ(cfg->ports[0].rx_checksum, UF_RXCK_OFF);
 	CHECK_STR(cfg->ports[1].name, "lan");
 	CHECK_STR(cfg->ports[1].device, "net_af_xdp0,iface=eth1,queue_count=2");
 	CHECK_STR(cfg->ports[1].dev_name, "net_af_xdp0");
@@ -208,6 +210,7 @@ test_full_config(void)
 	CHECK_EQ(cfg->ports[1].rx_desc, 1024);
 	CHECK_EQ(cfg->ports[1].tx_desc, 1024);
 	CHECK_EQ(cfg->ports[1].mbufs, 0);
+	CHECK_EQ(cfg->ports[1].rx_checksum, UF_RXCK_AUTO); /* the default */
 
 	CHECK_EQ(cfg->listen.port, 0);
 	CHECK_EQ(cfg->listen.udp_port, 5000);

@@ -50,6 +50,7 @@ fill(void)
 	snprintf(p->name, sizeof(p->name), "lan");
 	snprintf(p->driver, sizeof(p->driver), "net_af_xdp");
 	snprintf(p->steering, sizeof(p->steering), "one queue");
+	snprintf(p->rx_checksum, sizeof(p->rx_checksum), "none");
 	snprintf(p->xdp_mode, sizeof(p->xdp_mode), "native, copy");
 	p->has_xsk = true;
 	p->has_pktsock = true;
@@ -185,6 +186,7 @@ test_json_has_every_counter(void)
 	CHECK_HAS(j, "\"drop\": {\"not_ipv4\": ");
 	CHECK_HAS(j, "\"arp\": {\"requests_answered\": ");
 	CHECK_HAS(j, "\"icmp\": {\"echo_answered\": ");
+	CHECK_HAS(j, "\"steering\": \"one queue\", \"rx_checksum\": \"none\", ");
 	CHECK_HAS(j, "\"control\": {\"nombuf\": ");
 	CHECK_HAS(j, "\"ports\": {\"lan\": {\"driver\": \"net_af_xdp\", \"link_up\": true, ");
 	CHECK_HAS(j, "\"xstats\": {}, \"pkt_socket\": {\"sockets\": 0, ");

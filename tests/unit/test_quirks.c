@@ -72,7 +72,8 @@ test_lookup(void)
 	CHECK(uf_quirk_lookup_vdev("net_bonding0,mode=1") == def, "unknown vdev: default row");
 	CHECK(uf_quirk_lookup_vdev("") == def, "empty: default row");
 	/* the default row is the conservative one */
-	CHECK(def->sw_pad60 && !def->multiseg_tx_ok && !def->fast_free_ok && !def->hw_cksum_ok,
+	CHECK(def->sw_pad60 && !def->multiseg_tx_ok && !def->fast_free_ok && !def->hw_cksum_ok &&
+			      !def->rx_cksum_ok,
 	      "the default row pads and trusts nothing");
 }
 
@@ -572,6 +573,77 @@ test_partial_csum_rows(void)
 	CHECK_EQ(p.partial_csum, false);
 }
 
+/*
+ * RX checksum offloads (docs/pmd-quirks.md, "RX checksum verdicts"): requested only where the
+ * row trusts the device's verdicts and the capability has them; IPv4 and UDP only (TCP and
+ * anything else in the capability never), so on virtio UDP alone. Each case fakes the
+ * capability the PMD's dev_infos_get reports.
+ */
+static uint64_t
+rx_plan(const char *driver, uint64_t capa, bool off)
+{
+	struct rte_eth_dev_info di = dev_info(driver, 1);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.rx_offload_capa = capa;
+	r.rx_cksum_off = off;
+	CHECK_EQ(decide(driver, &di, &r, &p, why, sizeof(why)), 0);
+	return p.rx_offloads;
+}
+
+static void
+test_rx_cksum_rows(void)
+{
+	const uint64_t ip = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM, udp = RTE_ETH_RX_OFFLOAD_UDP_CKSUM,
+		       tcp = RTE_ETH_RX_OFFLOAD_TCP_CKSUM, full = ip | udp | tcp;
+	const uint64_t other = RTE_ETH_RX_OFFLOAD_SCATTER | RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
+			       RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_OUTER_IPV4_CKSUM;
+	/* hardware verdicts: everything the capability has of IPv4 and UDP */
+	static const char *const hw[] = { "net_ena",   "net_ice",  "net_i40e",
+					  "net_ixgbe", "mlx5_pci", "net_iavf" };
+	/* software PMDs (tap checks in software; the rest offer nothing), and drivers nobody
+	 * has described: nothing, whatever the capability says */
+	static const char *const sw[] = { "net_tap",      "net_af_xdp", "net_af_packet",
+					  "net_ring",     "net_null",   "net_pcap",
+					  "net_memif",    "net_vhost",  "net_vmxnet3",
+					  "net_e1000_em", "net_bonding" };
+	char name[16];
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(hw); i++) {
+		CHECK(uf_quirk_lookup(hw[i])->rx_cksum_ok, "%s: rx_cksum_ok", hw[i]);
+		CHECK_EQ(rx_plan(hw[i], full | other, false), ip | udp);
+		CHECK_EQ(rx_plan(hw[i], full | other, true), 0); /* the operator's off */
+		CHECK_EQ(rx_plan(hw[i], other, false), 0);
+	}
+	for (i = 0; i < RTE_DIM(sw); i++) {
+		CHECK(!uf_quirk_lookup(sw[i])->rx_cksum_ok, "%s: no rx_cksum_ok", sw[i]);
+		CHECK_EQ(rx_plan(sw[i], full | other, false), 0);
+	}
+	/* ENA advertises per device: an L3-less device (only L4 in its features) gets UDP,
+	 * one without RX checksum features nothing (ena_infos_get builds the capa from them) */
+	CHECK_EQ(rx_plan("net_ena", udp | tcp | other, false), udp);
+	CHECK_EQ(rx_plan("net_ena", RTE_ETH_RX_OFFLOAD_SCATTER, false), 0);
+	/* ice safe mode: no checksum offload in the capability, none requested */
+	CHECK_EQ(rx_plan("net_ice", RTE_ETH_RX_OFFLOAD_SCATTER, false), 0);
+	/* virtio and virtio_user: UDP/TCP only, and only with VIRTIO_NET_F_GUEST_CSUM */
+	for (i = 0; i < 2; i++) {
+		const char *d = i == 0 ? "net_virtio" : "net_virtio_user";
+
+		CHECK(uf_quirk_lookup(d)->rx_cksum_ok, "%s: rx_cksum_ok", d);
+		CHECK_EQ(rx_plan(d, udp | tcp | RTE_ETH_RX_OFFLOAD_TCP_LRO, false), udp);
+		CHECK_EQ(rx_plan(d, RTE_ETH_RX_OFFLOAD_VLAN_STRIP, false), 0);
+		CHECK_EQ(rx_plan(d, udp | tcp, true), 0);
+	}
+	/* the words in the start-up log and the stats JSON */
+	CHECK_STR(uf_rx_cksum_name(ip | udp, name, sizeof(name)), "ipv4,udp");
+	CHECK_STR(uf_rx_cksum_name(ip | tcp, name, sizeof(name)), "ipv4");
+	CHECK_STR(uf_rx_cksum_name(udp | other, name, sizeof(name)), "udp");
+	CHECK_STR(uf_rx_cksum_name(tcp | other, name, sizeof(name)), "none");
+}
+
 static void
 test_wc_check(void)
 {
@@ -773,6 +845,7 @@ main(void)
 	RUN(test_decide_tx_rs_mult);
 	RUN(test_xstats_rows);
 	RUN(test_partial_csum_rows);
+	RUN(test_rx_cksum_rows);
 	RUN(test_wc_check);
 	RUN(test_ice_ddp);
 	RUN(test_print);
