@@ -100,6 +100,12 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	po.chain_forced = cfg->fwd.fanout == UF_FANOUT_CHAIN;
 	po.link_wait_ms = o->link_wait_ms != 0 ? o->link_wait_ms : LINK_WAIT_MS_DEFAULT;
 	for (i = 0; i < cfg->n_ports; i++) {
+		if (cfg->ports[i].dev != i) { /* a VLAN alias on an earlier port's device */
+			uf_port_alias(&app->ports[i], &app->ports[cfg->ports[i].dev], cfg,
+				      (uint16_t)i);
+			app->n_ports_up = i + 1;
+			continue;
+		}
 		ret = uf_port_init(&app->ports[i], cfg, (uint16_t)i, &po, err);
 		app->n_ports_up = i + 1;
 		if (ret != 0)

@@ -188,10 +188,11 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_i
 	    const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
 {
 	uint8_t *h = rte_pktmbuf_mtod(c, uint8_t *);
-	uint32_t len = UF_HDR_LEN + in->payload_len;
+	const uint32_t hl = d->tmpl.hdr_len; /* 42, or 46 tagged */
+	uint32_t len = hl + in->payload_len;
 
 	uf_hdr_write(h, &d->tmpl, in, p_sum, udp_cksum);
-	rte_memcpy(h + UF_HDR_LEN, payload, in->payload_len);
+	rte_memcpy(h + hl, payload, in->payload_len);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
 		len = pad_to;
@@ -205,11 +206,12 @@ static __rte_always_inline void
 uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_info *in,
 	   uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
 {
-	uint32_t len = UF_HDR_LEN + in->payload_len;
+	const uint32_t hl = d->tmpl.hdr_len; /* 42, or 46 tagged: 4 bytes of headroom more */
+	uint32_t len = hl + in->payload_len;
 	uint8_t *h;
 
 	/* drop the received headers (any IP options) and trailing padding */
-	m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR_LEN);
+	m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
 	h = rte_pktmbuf_mtod(m, uint8_t *);
 	uf_hdr_write(h, &d->tmpl, in, p_sum, udp_cksum);
 	if (unlikely(len < pad_to)) {
@@ -541,8 +543,8 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 
 				uf_hdr_write(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, p_sum,
 					     cksum);
-				h->data_len = UF_HDR_LEN;
-				h->pkt_len = UF_HDR_LEN + in->payload_len;
+				h->data_len = d->tmpl.hdr_len;
+				h->pkt_len = d->tmpl.hdr_len + in->payload_len;
 				h->nb_segs = 2;
 				h->next = m;
 				uf_fan_emit(w, d, h, !simple_plan, one_egress, egress_txb,

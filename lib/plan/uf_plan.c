@@ -255,6 +255,9 @@ uf_plan_build(const struct uf_plan_input *in)
 			.in_dst_ip = dl != NULL ? dl->ip : cfg->ports[cfg->listen.port].ip,
 			.in_dst_port = rte_cpu_to_be_16(dl != NULL ? dl->udp_port
 								   : cfg->listen.udp_port),
+			/* a tagged egress port: the tag is in the template (docs/configuration.md#vlans) */
+			.vlan = eg->vlan != 0,
+			.vlan_tci = (uint16_t)(eg->vlan_pcp << 13 | eg->vlan),
 		};
 
 		uf_tmpl_build(&rt->tmpl, &s);
