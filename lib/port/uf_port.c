@@ -350,6 +350,23 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			   pc->pos.line, pc->pos.col, idx, pc->name, why);
 		return ret;
 	}
+	if (p->plan.flow_isolate) {
+		/* isolation lets through only what the rules match: untagged frames to this
+		 * port's listeners, never its VLAN aliases' (docs/pmd-quirks.md#vlans) */
+		int j;
+
+		for (j = 0; j < cfg->n_ports; j++)
+			if (cfg->ports[j].dev == idx && cfg->ports[j].vlan != 0)
+				break;
+		if (j < cfg->n_ports) {
+			UF_LOG(NOTICE,
+			       "port %s: tagged ports on the device: no flow isolation (every "
+			       "frame of the device comes to udpfan, none to the kernel)",
+			       pc->name);
+			p->plan.flow_isolate = false;
+			p->plan.try_flow = p->quirk->rte_flow && o->nb_workers > 1;
+		}
+	}
 	if (p->plan.link_from_kernel && if_indextoname(p->info.if_index, p->ifname) == NULL) {
 		UF_LOG(NOTICE, "port %s: interface %u has no name (%s); its link is the PMD's",
 		       pc->name, p->info.if_index, strerror(errno));
