@@ -322,7 +322,8 @@ def case_vlan():
     the listen port, fan out tagged 200 with PCP 5, untagged, and tagged 100, byte for byte;
     a VLAN no port claims is vlan_unknown; a datagram on v200 or wan is not_for_us (not the
     listen port); ARP and ping on each VLAN are answered on that VLAN from its own address;
-    a priority-tagged ARP request (VLAN 0) belongs to the untagged port."""
+    a priority-tagged ARP request (VLAN 0) belongs to the untagged port. (net_pcap does not
+    chain: fanout_diff's *_vlan scenarios chain tagged headers.)"""
     wd = tmpdir()
     v100_ip, v200_ip = "198.18.100.10", "198.18.200.10"
     frames, meta = [], []
@@ -357,7 +358,8 @@ def case_vlan():
              "  - { name: v200, device: \"%s\", ip: %s/24, vlan: 200, vlan_pcp: 5 }"
              % (dev, v100_ip, dev, v200_ip))
     cfg = config(wd, [dict(d, port="wan") if "port" not in d else d for d in dl],
-                 extra_port=extra).replace("listen: { port: wan", "listen: { port: v100")
+                 extra_port=extra).replace(
+                     "listen: { port: wan", "listen: { port: v100")
     _, _, objs = run_udpfan(cfg, wd)
     st = final(objs)
     f = ledger(st)
