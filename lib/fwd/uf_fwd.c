@@ -292,9 +292,11 @@ worker_rx_vlan(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 			drop[nd++] = m;
 			continue;
 		}
-		if (in_frame) {
+		if (in_frame) { /* uf_vlan_of saw data_len >= 18 */
 			uf_vlan_strip(f);
-			rte_pktmbuf_adj(m, UF_VLAN_LEN);
+			m->data_off = (uint16_t)(m->data_off + UF_VLAN_LEN);
+			m->data_len = (uint16_t)(m->data_len - UF_VLAN_LEN);
+			m->pkt_len -= UF_VLAN_LEN;
 		}
 		m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN_STRIPPED | RTE_MBUF_F_RX_VLAN);
 		m->vlan_tci = vid;
