@@ -888,7 +888,9 @@ uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t
 	sp->fault_resets = p->fault_resets;
 	sp->rx_before_ready = p->rx_before_ready;
 	memset(&sp->st, 0, sizeof(sp->st));
+	sp->alias_of[0] = '\0';
 	if (p->owner != NULL) { /* a VLAN alias: the device's counters are its owner's */
+		snprintf(sp->alias_of, sizeof(sp->alias_of), "%s", p->owner->cfg->name);
 		sp->stats_ok = false;
 		sp->link_up = p->link_up;
 		sp->link_downs = p->link_downs;
