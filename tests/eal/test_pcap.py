@@ -409,6 +409,60 @@ def case_vlan():
     assert st["ports"]["wan"]["opackets"] == len(out), st["ports"]["wan"]
 
 
+def case_vlan_listeners():
+    """Two listeners on UDP 5000 of one pcap device, `a` on the untagged port and `b` on its
+    VLAN 100 port, each with a destination on its own port: datagrams of both, interleaved
+    in each burst, go to their own listener's destination, untagged and tagged 100, byte
+    for byte and in order; a datagram tagged 100 to the untagged port's address finds no
+    listener on the VLAN port (not_for_us). The listeners' counters hold."""
+    wd = tmpdir()
+    v100_ip = "198.18.100.10"
+    frames, metas = [], [[], []]
+    for i in range(24):
+        li = (i // 2) % 2 if i % 5 else 1 - (i // 2) % 2
+        size = [0, 18, 100, 1000][i % 4]
+        payload = seq_payload(i, size)[:size] if size >= 8 else bytes(range(size))
+        m = {"sport": 42000 + i, "ident": 0x3000 + i, "tos": 0, "payload": payload}
+        src, dst = ("198.18.0.2", PORT_IP) if li == 0 else ("198.18.100.2", v100_ip)
+        f = udp_frame(PORT_MAC, SENDER_MAC, src, dst, m["sport"], LISTEN, payload, ttl=5,
+                      ident=m["ident"], udp_checksum=i % 3 != 1)
+        frames.append(f if li == 0 else tag(f, 100))
+        metas[li].append(m)
+    stray = tag(udp_frame(PORT_MAC, SENDER_MAC, "198.18.100.2", PORT_IP, 40000, LISTEN,
+                          b"z" * 20), 100)
+    write_pcap(wd + "/in.pcap", frames + [stray])
+    dev = "net_pcap0,rx_pcap=%s/in.pcap,tx_pcap=%s/out.pcap" % (wd, wd)
+    text = config(wd, [], extra_port="  - { name: v100, device: \"%s\", ip: %s/24, "
+                  "vlan: 100 }" % (dev, v100_ip))
+    head = text[:text.index("listen:")]
+    tail = text[text.index("stats:"):]
+    d = [("198.18.0.21", 6000, "02:18:00:00:00:21", "wan"),
+         ("198.18.100.22", 6001, "02:18:00:00:00:22", "v100")]
+    body = ["listeners:"]
+    for li, name in enumerate(["a", "b"]):
+        body.append("  - name: %s\n    port: %s\n    udp_port: %d\n    destinations:\n"
+                    "      - { ip: %s, udp_port: %d, mac: \"%s\" }"
+                    % (name, d[li][3], LISTEN, d[li][0], d[li][1], d[li][2]))
+    _, _, objs = run_udpfan(head + "\n".join(body) + "\n" + tail, wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["forwarded"] == len(frames) and f["drop"]["not_for_us"] == 1, f
+    assert f["rx"] == len(frames) + 1 and f["tx_ok"] == len(frames), f
+    out = read_pcap(wd + "/out.pcap")
+    for li in range(2):
+        ip, port, mac, eg = d[li]
+        src = PORT_IP if eg == "wan" else v100_ip
+        want = []
+        for m in metas[li]:
+            w = udp_frame(mac, PORT_MAC, src, ip, m["sport"], port, m["payload"],
+                          ident=m["ident"])
+            want.append(w if eg == "wan" else tag(w, 100))
+        check_frames([x for x in out if x[:6] == mac_bytes(mac)], want)
+    lis = {x["name"]: x for x in st["listeners"]}
+    assert lis["a"]["rx"] == len(metas[0]) and lis["b"]["rx"] == len(metas[1]), lis
+    assert lis["a"]["tx_ok"] == len(metas[0]) and lis["b"]["tx_ok"] == len(metas[1]), lis
+
+
 def case_nombuf():
     """A pool too small for 8 copies of a burst: copies that find no buffer are counted
     (tx_drop.nombuf), the in-place copy still goes, and the ledger holds."""
@@ -920,6 +974,7 @@ def main():
     s.run(case_too_big)
     s.run(case_wire_frames)
     s.run(case_vlan)
+    s.run(case_vlan_listeners)
     s.run(case_nombuf)
     s.run(case_sampling_and_rules)
     s.run(case_catch_all)
