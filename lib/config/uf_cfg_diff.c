@@ -58,7 +58,10 @@ dest_match(const struct uf_config *old, const struct uf_config *nw, int ni)
 
 		if (o->is_pool != n->is_pool)
 			continue;
-		if (n->is_pool ? o->pool == n->pool : o->ip == n->ip && o->udp_port == n->udp_port)
+		if (n->is_pool ? o->pool == n->pool
+			       : o->is_ip6 == n->is_ip6 && o->udp_port == n->udp_port &&
+						    (n->is_ip6 ? memcmp(&o->ip6, &n->ip6, 16) == 0
+							       : o->ip == n->ip))
 			return i;
 	}
 	return -1;
@@ -68,7 +71,13 @@ static void
 dest_label(const struct uf_config *c, int i, char *buf, size_t len)
 {
 	const uint8_t *b = (const uint8_t *)&c->dests[i].ip;
+	char a6[INET6_ADDRSTRLEN];
 
+	if (c->dests[i].is_ip6) {
+		snprintf(buf, len, "destinations[%d] ([%s]:%u)", i,
+			 uf_ip6_str(&c->dests[i].ip6, a6), c->dests[i].udp_port);
+		return;
+	}
 	snprintf(buf, len, "destinations[%d] (%u.%u.%u.%u:%u)", i, b[0], b[1], b[2], b[3],
 		 c->dests[i].udp_port);
 }
@@ -265,6 +274,27 @@ uf_config_diff(const struct uf_config *old, const struct uf_config *nw, struct u
 		} else if (k->same != NULL || k->size != 0) {
 			if (!row_same(k, old, nw))
 				note(d, k->hot, k->name);
+		}
+	}
+	/* rules name destinations by index: a rule whose indexes are the same numbers but whose
+	 * destinations moved (reordered, one removed before them) points elsewhere now. The
+	 * row compared the numbers; compare what they name, through dest_old (a destination
+	 * added in its place is reported as such already). */
+	for (i = 0; i < (unsigned int)old->n_rules && i < (unsigned int)nw->n_rules; i++) {
+		const struct uf_cfg_rule *a = &old->rules[i], *b = &nw->rules[i];
+
+		if (a->n_to != b->n_to ||
+		    memcmp(a->to, b->to, (size_t)a->n_to * sizeof(a->to[0])) != 0)
+			continue; /* already a change of rules[i].to */
+		for (j = 0; j < b->n_to; j++) {
+			const int was = d->dest_old[b->to[j]]; /* -1: added, noted above */
+
+			if (was >= 0 && was != (int)a->to[j]) {
+				snprintf(sec, sizeof(sec), "rules[%u].to (its destinations moved)",
+					 i);
+				note(d, true, sec);
+				break;
+			}
 		}
 	}
 	/* the pools' own settings (their members are destinations, compared above): a new

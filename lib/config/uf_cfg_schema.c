@@ -163,6 +163,118 @@ parse_port_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, ya
 	return 0;
 }
 
+/* an address no port, listener or destination may have: ::, ::1, multicast, IPv4-mapped */
+static bool
+ip6_special(const struct uf_ip6 *a)
+{
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	static const struct uf_ip6 zero;
+	struct uf_ip6 one = zero;
+
+	one.b[15] = 1;
+	return memcmp(a->b, zero.b, 16) == 0 || memcmp(a->b, one.b, 16) == 0 || a->b[0] == 0xff ||
+	       memcmp(a->b, mapped, 12) == 0;
+}
+
+/* ports[].ip6: a list of 1..4 addresses with their prefix lengths */
+static int
+parse_port_ip6(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	       const char *kp, void *base)
+{
+	struct uf_cfg_port *port = base;
+	char ikp[96], a[INET6_ADDRSTRLEN];
+	yaml_node_item_t *it;
+	int n, i, j;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_PORT_IP6, &n) < 0)
+		return -1;
+	if (n == 0) {
+		uf_cfg_perr(p, v, kp, "expected 1..%d IPv6 addresses with a prefix length",
+			    UF_MAX_PORT_IP6);
+		return -1;
+	}
+	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+		yaml_node_t *an = yaml_document_get_node(p->doc, *it);
+		const char *sv;
+
+		snprintf(ikp, sizeof(ikp), "%s[%d]", kp, i);
+		sv = uf_cfg_scalar(p, an, ikp);
+		if (sv == NULL)
+			return -1;
+		if (uf_parse_ipv6_prefix(sv, &port->ip6[i], &port->ip6_prefix_len[i]) < 0) {
+			uf_cfg_perr(p, an, ikp,
+				    "\"%s\" is not an IPv6 address with a prefix length "
+				    "(2001:db8::10/64)",
+				    sv);
+			return -1;
+		}
+		if (port->ip6_prefix_len[i] == 0 || port->ip6_prefix_len[i] > 127) {
+			uf_cfg_perr(p, an, ikp,
+				    "prefix length /%u leaves no neighbours; use /1../127",
+				    port->ip6_prefix_len[i]);
+			return -1;
+		}
+		if (ip6_special(&port->ip6[i])) {
+			uf_cfg_perr(p, an, ikp,
+				    "%s cannot be a port's address (unspecified, loopback, "
+				    "multicast or IPv4-mapped)",
+				    uf_ip6_str(&port->ip6[i], a));
+			return -1;
+		}
+		for (j = 0; j < i; j++) {
+			if (memcmp(port->ip6[j].b, port->ip6[i].b, 16) == 0) {
+				uf_cfg_perr(p, an, ikp, "%s is also %s[%d]",
+					    uf_ip6_str(&port->ip6[i], a), kp, j);
+				return -1;
+			}
+		}
+		port->ip6_pos[i] = uf_cfg_pos_of(an);
+	}
+	port->n_ip6 = n;
+	return 0;
+}
+
+static int
+parse_port_gw6(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	       const char *kp, void *base)
+{
+	struct uf_cfg_port *port = base;
+	const char *s = uf_cfg_scalar(p, v, kp);
+
+	if (s == NULL)
+		return -1;
+	if (uf_parse_ipv6(s, &port->gateway6) < 0) {
+		uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv6 address", s);
+		return -1;
+	}
+	if (ip6_special(&port->gateway6)) {
+		uf_cfg_perr(p, v, kp, "\"%s\" cannot be a next hop", s);
+		return -1;
+	}
+	port->has_gateway6 = true;
+	port->gateway6_pos = uf_cfg_pos_of(v);
+	return 0;
+}
+
+/* destinations[].ip: either family */
+static int
+parse_dest_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+	      const char *kp, void *base)
+{
+	struct uf_cfg_dest *d = base;
+	const char *s = uf_cfg_scalar(p, v, kp);
+
+	if (s == NULL)
+		return -1;
+	d->ip = 0;
+	memset(&d->ip6, 0, sizeof(d->ip6));
+	d->is_ip6 = strchr(s, ':') != NULL; /* the family is the literal's form */
+	if (d->is_ip6 ? uf_parse_ipv6(s, &d->ip6) == 0 : uf_parse_ipv4(s, &d->ip) == 0)
+		return 0;
+	uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv%d address", s, d->is_ip6 ? 6 : 4);
+	return -1;
+}
+
 /* listen.port: a port name, resolved once every port is known */
 static int
 parse_listen_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
@@ -220,8 +332,13 @@ parse_source(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yam
 		d->source = UF_SRC_ORIGINAL;
 	} else if (uf_parse_ipv4(s, &d->source_ip) == 0) {
 		d->source = UF_SRC_FIXED;
+		d->source_is_ip6 = false;
+	} else if (uf_parse_ipv6(s, &d->source_ip6) == 0) {
+		d->source = UF_SRC_FIXED;
+		d->source_is_ip6 = true;
 	} else {
-		uf_cfg_perr(p, v, kp, "\"%s\": expected ours, original or an IPv4 address", s);
+		uf_cfg_perr(p, v, kp, "\"%s\": expected ours, original or an IPv4 or IPv6 address",
+			    s);
 		return -1;
 	}
 	return 0;
@@ -237,6 +354,28 @@ parse_from(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_
 
 	if (s == NULL)
 		return -1;
+	if (strchr(s, ':') != NULL) {
+		struct uf_ip6 net;
+		char a[INET6_ADDRSTRLEN];
+		int i;
+
+		if (uf_parse_ipv6_prefix(s, &r->prefix6, &r->len) < 0) {
+			uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv6 prefix (2001:db8::/32)", s);
+			return -1;
+		}
+		r->is_ip6 = true;
+		for (i = 0; i < 16; i++) {
+			int bits = RTE_MIN(RTE_MAX((int)r->len - 8 * i, 0), 8);
+
+			net.b[i] = r->prefix6.b[i] & (uint8_t)(0xff00 >> bits);
+		}
+		if (memcmp(net.b, r->prefix6.b, 16) != 0) {
+			uf_cfg_perr(p, v, kp, "\"%s\" has host bits set; did you mean %s/%u?", s,
+				    uf_ip6_str(&net, a), r->len);
+			return -1;
+		}
+		return 0;
+	}
 	if (uf_parse_ipv4_prefix(s, &r->prefix, &r->len) < 0) {
 		uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv4 prefix (192.0.2.0/24)", s);
 		return -1;
@@ -355,8 +494,9 @@ parse_members(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, ya
 				    "sample applies to the whole pool: put it beside pool");
 			return -1;
 		}
-		if (d->ip == 0 || d->udp_port == 0) {
-			uf_cfg_perr(p, mn, ip, "needs %s", d->ip == 0 ? "an ip" : "a udp_port");
+		if ((d->ip == 0 && !d->is_ip6) || d->udp_port == 0) {
+			uf_cfg_perr(p, mn, ip, "needs %s",
+				    d->ip == 0 && !d->is_ip6 ? "an ip" : "a udp_port");
 			return -1;
 		}
 		d->is_member = true;
@@ -435,11 +575,12 @@ parse_ports(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml
 		port->pos = uf_cfg_pos_of(pn);
 		if (uf_cfg_walk_map(p, pn, ip, "ports[]", port) < 0)
 			return -1;
-		if (port->name[0] == '\0' || port->device[0] == '\0' || port->ip == 0) {
+		if (port->name[0] == '\0' || port->device[0] == '\0' ||
+		    (port->ip == 0 && port->n_ip6 == 0)) {
 			uf_cfg_perr(p, pn, ip, "needs %s",
 				    port->name[0] == '\0'     ? "a name"
 				    : port->device[0] == '\0' ? "a device"
-							      : "an ip (10.0.0.10/24)");
+							      : "an ip (10.0.0.10/24) or ip6");
 			return -1;
 		}
 	}
@@ -520,7 +661,7 @@ parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf
 		if (uf_cfg_walk_map(p, dn, ip, "destinations[]", d) < 0)
 			return -1;
 		if (d->is_pool) {
-			if (d->ip != 0 || d->udp_port != 0 || d->has_mac ||
+			if (d->ip != 0 || d->is_ip6 || d->udp_port != 0 || d->has_mac ||
 			    st->dest_port[first + i] != NULL ||
 			    uf_cfg_map_get(p, dn, "source") != NULL ||
 			    uf_cfg_map_get(p, dn, "ttl") != NULL) {
@@ -531,8 +672,9 @@ parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf
 			}
 			continue;
 		}
-		if (d->ip == 0 || d->udp_port == 0) {
-			uf_cfg_perr(p, dn, ip, "needs %s", d->ip == 0 ? "an ip" : "a udp_port");
+		if ((d->ip == 0 && !d->is_ip6) || d->udp_port == 0) {
+			uf_cfg_perr(p, dn, ip, "needs %s",
+				    d->ip == 0 && !d->is_ip6 ? "an ip" : "a udp_port");
 			return -1;
 		}
 	}
@@ -614,9 +756,15 @@ parse_lis_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yam
 	     const char *kp, void *base)
 {
 	struct uf_cfg_listener *l = base;
+	const char *s = uf_cfg_scalar(p, v, kp);
 
-	if (uf_cfg_get_ipv4(p, v, kp, &l->ip) < 0)
+	if (s == NULL)
 		return -1;
+	l->is_ip6 = strchr(s, ':') != NULL; /* the family is the literal's form */
+	if (l->is_ip6 ? uf_parse_ipv6(s, &l->ip6) < 0 : uf_parse_ipv4(s, &l->ip) < 0) {
+		uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv%d address", s, l->is_ip6 ? 6 : 4);
+		return -1;
+	}
 	l->has_ip = true;
 	l->ip_pos = uf_cfg_pos_of(v);
 	return 0;
@@ -700,6 +848,34 @@ same_port_ip(const void *a, const void *b)
 }
 
 static bool
+same_port_ip6(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->n_ip6 == y->n_ip6 &&
+	       memcmp(x->ip6, y->ip6, (size_t)x->n_ip6 * sizeof(x->ip6[0])) == 0 &&
+	       memcmp(x->ip6_prefix_len, y->ip6_prefix_len, (size_t)x->n_ip6) == 0;
+}
+
+static bool
+same_port_gw6(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->has_gateway6 == y->has_gateway6 &&
+	       (!x->has_gateway6 || memcmp(&x->gateway6, &y->gateway6, 16) == 0);
+}
+
+static bool
+same_dest_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->is_ip6 == y->is_ip6 &&
+	       (x->is_ip6 ? memcmp(&x->ip6, &y->ip6, 16) == 0 : x->ip == y->ip);
+}
+
+static bool
 same_listen_port(const void *a, const void *b)
 {
 	return ((const struct uf_config *)a)->listen.port ==
@@ -747,7 +923,10 @@ same_dest_source(const void *a, const void *b)
 	const struct uf_cfg_dest *x = a, *y = b;
 
 	return x->source == y->source &&
-	       (x->source != UF_SRC_FIXED || x->source_ip == y->source_ip);
+	       (x->source != UF_SRC_FIXED ||
+		(x->source_is_ip6 == y->source_is_ip6 &&
+		 (x->source_is_ip6 ? memcmp(&x->source_ip6, &y->source_ip6, 16) == 0
+				   : x->source_ip == y->source_ip)));
 }
 
 static bool
@@ -755,7 +934,8 @@ same_rule_from(const void *a, const void *b)
 {
 	const struct uf_cfg_rule *x = a, *y = b;
 
-	return x->prefix == y->prefix && x->len == y->len;
+	return x->is_ip6 == y->is_ip6 && x->len == y->len &&
+	       (x->is_ip6 ? memcmp(&x->prefix6, &y->prefix6, 16) == 0 : x->prefix == y->prefix);
 }
 
 static bool
@@ -781,7 +961,8 @@ same_lis_ip(const void *a, const void *b)
 {
 	const struct uf_cfg_listener *x = a, *y = b;
 
-	return x->has_ip == y->has_ip && x->ip == y->ip;
+	return x->has_ip == y->has_ip && x->is_ip6 == y->is_ip6 &&
+	       (x->is_ip6 ? memcmp(&x->ip6, &y->ip6, 16) == 0 : x->ip == y->ip);
 }
 
 static bool
@@ -864,12 +1045,19 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .has_pos = true, .pos_offset = offsetof(struct uf_cfg_port, device_pos),
 	  .doc_default = "required", .doc = "PCI address with devargs, or a vdev" },
 	{ "ports[]", "ip", CUSTOM(parse_port_ip), .same = same_port_ip, .doc_type = "string",
-	  .doc_default = "required", .doc_range = "prefix /1../31",
+	  .doc_default = "required unless `ip6`", .doc_range = "prefix /1../31",
 	  .doc = "udpfan's address and subnet on the port" },
 	{ "ports[]", "gateway", PORT(gateway), .type = UF_CFG_IPV4, .has_flag = true,
 	  .flag_offset = offsetof(struct uf_cfg_port, has_gateway), .has_pos = true,
 	  .pos_offset = offsetof(struct uf_cfg_port, gateway_pos), .doc_default = "none",
 	  .doc_range = "on the port's subnet", .doc = "next hop off the subnet" },
+	{ "ports[]", "ip6", CUSTOM(parse_port_ip6), .same = same_port_ip6,
+	  .doc_type = "list of strings", .doc_default = "none",
+	  .doc_range = "1..4 addresses, prefix /1../127",
+	  .doc = "udpfan's IPv6 addresses and prefixes on the port (not supported yet)" },
+	{ "ports[]", "gateway6", CUSTOM(parse_port_gw6), .same = same_port_gw6, .doc_type = "IPv6",
+	  .doc_default = "none", .doc_range = "link-local, or on one of the port's `ip6` prefixes",
+	  .doc = "IPv6 next hop off the prefixes (not supported yet)" },
 	{ "ports[]", "vlan", PORT(vlan), UINT(1, 4094, 0), .default_note = ": untagged",
 	  .doc = "802.1Q VLAN id: a tagged logical port on its device" },
 	{ "ports[]", "vlan_pcp", PORT(vlan_pcp), UINT(0, 7, 0),
@@ -892,8 +1080,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "listen", "udp_port", CFG(listen.udp_port), UINT_REQ(1, 65535),
 	  .doc = "the UDP port fanned out" },
 
-	{ "destinations[]", "ip", DEST(ip), .hot = true, .type = UF_CFG_IPV4,
-	  .doc_default = "required",
+	{ "destinations[]", "ip", CUSTOM(parse_dest_ip), .hot = true, .same = same_dest_ip,
+	  .doc_type = "IPv4 or IPv6", .doc_default = "required",
 	  .doc_range = "not 0.0.0.0, 255.255.255.255, 127/8, 240/4, nor the egress port's own "
 		       "IP",
 	  .doc = "destination address" },
@@ -907,12 +1095,12 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc_type = "port name", .doc_default = "the listen port",
 	  .doc_range = "an existing port", .doc = "egress port" },
 	{ "destinations[]", "source", CUSTOM(parse_source), .hot = true, .same = same_dest_source,
-	  .doc_type = "`ours`, `original` or an IPv4 address", .doc_default = "`ours`",
+	  .doc_type = "`ours`, `original` or an IPv4 or IPv6 address", .doc_default = "`ours`",
 	  .doc = "source address and port of the copies" },
 	{ "destinations[]", "sample", DEST(sample), .hot = true, UINT(1, 1000000, 1),
 	  .doc = "send one datagram in N" },
 	{ "destinations[]", "ttl", DEST(ttl), .hot = true, UINT(1, 255, 64),
-	  .doc = "IPv4 TTL of the copies" },
+	  .doc = "IPv4 TTL (IPv6 hop limit) of the copies" },
 
 	{ "destinations[]", "pool", CUSTOM(parse_pool), .hot = true, .same = same_dest_pool,
 	  .doc_type = "mapping", .doc_default = "none",
@@ -928,7 +1116,7 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "the receivers: each with ip, udp_port, port, mac, source, ttl" },
 
 	{ "rules[]", "from", CUSTOM(parse_from), .hot = true, .same = same_rule_from,
-	  .doc_type = "IPv4 prefix", .doc = "sender prefix" },
+	  .doc_type = "IPv4 or IPv6 prefix", .doc = "sender prefix" },
 	{ "rules[]", "to", CUSTOM(parse_to), .hot = true, .same = same_rule_to,
 	  .doc_type = "list of integers", .doc = "destination indexes" },
 
@@ -940,7 +1128,7 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "listeners[]", "udp_port", LIS(udp_port), UINT_REQ(1, 65535),
 	  .doc = "the UDP port fanned out" },
 	{ "listeners[]", "ip", CUSTOM(parse_lis_ip), .same = same_lis_ip,
-	  .doc_type = "IPv4 address", .doc_default = "the port's IP",
+	  .doc_type = "IPv4 or IPv6 address", .doc_default = "the port's IP",
 	  .doc_range = "on the port's subnet, no other port's IP",
 	  .doc = "the address it listens on" },
 	{ "listeners[]", "destinations", CUSTOM(parse_lis_dests), .same = same_in_flat_lists,

@@ -56,6 +56,51 @@ uf_parse_ipv4_prefix(const char *s, rte_be32_t *ip, uint8_t *len)
 }
 
 int
+uf_parse_ipv6(const char *s, struct uf_ip6 *ip)
+{
+	const char *c;
+
+	/* hex digits, colons and an embedded dotted quad only; a zone (%eth0) is not an address
+	 * udpfan can send to from a port */
+	if (strchr(s, ':') == NULL)
+		return -1;
+	for (c = s; *c != '\0'; c++)
+		if (!isxdigit((unsigned char)*c) && *c != ':' && *c != '.')
+			return -1;
+	return inet_pton(AF_INET6, s, ip->b) == 1 ? 0 : -1;
+}
+
+int
+uf_parse_ipv6_prefix(const char *s, struct uf_ip6 *ip, uint8_t *len)
+{
+	char buf[INET6_ADDRSTRLEN + 1];
+	const char *slash = strchr(s, '/');
+	char *end;
+	unsigned long l;
+
+	if (slash == NULL || (size_t)(slash - s) >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, slash - s);
+	buf[slash - s] = '\0';
+	if (uf_parse_ipv6(buf, ip) < 0 || !isdigit((unsigned char)slash[1]))
+		return -1;
+	errno = 0;
+	l = strtoul(slash + 1, &end, 10);
+	if (errno != 0 || *end != '\0' || l > 128)
+		return -1;
+	*len = (uint8_t)l;
+	return 0;
+}
+
+const char *
+uf_ip6_str(const struct uf_ip6 *ip, char *buf)
+{
+	if (inet_ntop(AF_INET6, ip->b, buf, INET6_ADDRSTRLEN) == NULL)
+		snprintf(buf, INET6_ADDRSTRLEN, "?");
+	return buf;
+}
+
+int
 uf_parse_mac(const char *s, struct rte_ether_addr *mac)
 {
 	unsigned int b[6];

@@ -20,6 +20,61 @@ in_subnet(rte_be32_t a, rte_be32_t net, uint8_t len)
 	return ((rte_be_to_cpu_32(a) ^ rte_be_to_cpu_32(net)) & mask) == 0;
 }
 
+/* ---- IPv6 (docs/configuration.md#ipv6) ---- */
+
+static bool
+in_prefix6(const struct uf_ip6 *a, const struct uf_ip6 *net, uint8_t len)
+{
+	int i;
+
+	for (i = 0; i < 16 && len > 0; i++) {
+		const int bits = RTE_MIN((int)len, 8);
+		const uint8_t mask = (uint8_t)(0xff00 >> bits);
+
+		if (((a->b[i] ^ net->b[i]) & mask) != 0)
+			return false;
+		len = (uint8_t)(len - bits);
+	}
+	return true;
+}
+
+static bool
+ip6_eq(const struct uf_ip6 *a, const struct uf_ip6 *b)
+{
+	return memcmp(a->b, b->b, 16) == 0;
+}
+
+/* on one of the port's ip6 prefixes */
+static bool
+on_port6(const struct uf_cfg_port *port, const struct uf_ip6 *a)
+{
+	int i;
+
+	for (i = 0; i < port->n_ip6; i++)
+		if (in_prefix6(a, &port->ip6[i], port->ip6_prefix_len[i]))
+			return true;
+	return false;
+}
+
+/* one of the port's own ip6 addresses */
+static bool
+is_port6(const struct uf_cfg_port *port, const struct uf_ip6 *a)
+{
+	int i;
+
+	for (i = 0; i < port->n_ip6; i++)
+		if (ip6_eq(a, &port->ip6[i]))
+			return true;
+	return false;
+}
+
+/* fe80::/10: on every link */
+static bool
+link_local6(const struct uf_ip6 *a)
+{
+	return a->b[0] == 0xfe && (a->b[1] & 0xc0) == 0x80;
+}
+
 /* the sections a forwarder cannot run without, and EAL options that exclude each other */
 static int
 validate_required(struct uf_cfg_pctx *p, yaml_node_t *root)
@@ -72,8 +127,8 @@ static int
 validate_ports(struct uf_cfg_pctx *p)
 {
 	const struct uf_config *cfg = p->st->cfg;
-	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[64];
-	int i, j;
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], a6[INET6_ADDRSTRLEN], key[64];
+	int i, j, k;
 
 	for (i = 0; i < cfg->n_ports; i++)
 		((struct uf_cfg_port *)&cfg->ports[i])->dev = (uint16_t)i;
@@ -120,11 +175,42 @@ validate_ports(struct uf_cfg_pctx *p)
 				if (cfg->ports[j].dev == j && pi->dev == i)
 					((struct uf_cfg_port *)pi)->dev = (uint16_t)j;
 			}
-			if (pi->ip == pj->ip) {
+			if (pi->ip != 0 && pi->ip == pj->ip) {
 				uf_cfg_perr_pos(p, &pi->pos, key, "ip %s is also ports[%d]'s",
 						uf_ip_str(pi->ip, a), j);
 				return -1;
 			}
+			for (k = 0; k < pi->n_ip6; k++) {
+				if (is_port6(pj, &pi->ip6[k])) {
+					snprintf(key, sizeof(key), "ports[%d].ip6[%d]", i, k);
+					uf_cfg_perr_pos(p, &pi->ip6_pos[k], key,
+							"%s is also ports[%d]'s",
+							uf_ip6_str(&pi->ip6[k], a6), j);
+					return -1;
+				}
+			}
+		}
+		if (pi->has_gateway && pi->ip == 0) {
+			snprintf(key, sizeof(key), "ports[%d].gateway", i);
+			uf_cfg_perr_pos(p, &pi->gateway_pos, key,
+					"the port has no IPv4 address (ports[].ip)");
+			return -1;
+		}
+		if (pi->has_gateway6 && (pi->n_ip6 == 0 || (!link_local6(&pi->gateway6) &&
+							    !on_port6(pi, &pi->gateway6)))) {
+			snprintf(key, sizeof(key), "ports[%d].gateway6", i);
+			uf_cfg_perr_pos(p, &pi->gateway6_pos, key,
+					"%s is neither link-local nor on one of the port's ip6 "
+					"prefixes%s",
+					uf_ip6_str(&pi->gateway6, a6),
+					pi->n_ip6 == 0 ? " (the port has no ip6)" : "");
+			return -1;
+		}
+		if (pi->has_gateway6 && is_port6(pi, &pi->gateway6)) {
+			snprintf(key, sizeof(key), "ports[%d].gateway6", i);
+			uf_cfg_perr_pos(p, &pi->gateway6_pos, key, "%s is the port's own address",
+					uf_ip6_str(&pi->gateway6, a6));
+			return -1;
 		}
 		if (pi->vlan_pcp != 0 && pi->vlan == 0) {
 			snprintf(key, sizeof(key), "ports[%d].vlan_pcp", i);
@@ -153,7 +239,7 @@ validate_listener(struct uf_cfg_pctx *p, int i)
 	yaml_node_t *lp = p->st->lis_port[i];
 	const char *pn = (const char *)lp->data.scalar.value;
 	int idx = uf_config_port_by_name(cfg, pn), j;
-	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[64];
+	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], a6[INET6_ADDRSTRLEN], key[64];
 	const struct uf_cfg_port *port;
 
 	if (idx < 0) {
@@ -163,7 +249,31 @@ validate_listener(struct uf_cfg_pctx *p, int i)
 	}
 	l->port = (uint16_t)idx;
 	port = &cfg->ports[idx];
-	if (l->has_ip) {
+	if (l->has_ip && l->is_ip6) {
+		snprintf(key, sizeof(key), "listeners[%d].ip", i);
+		uf_ip6_str(&l->ip6, a6);
+		if (!on_port6(port, &l->ip6) || l->ip6.b[0] == 0xff) {
+			uf_cfg_perr_pos(p, &l->ip_pos, key,
+					"%s is not a unicast address on one of port %s's ip6 "
+					"prefixes%s",
+					a6, port->name,
+					port->n_ip6 == 0 ? " (the port has no ip6)" : "");
+			return -1;
+		}
+		for (j = 0; j < cfg->n_ports; j++) {
+			if (j != idx && is_port6(&cfg->ports[j], &l->ip6)) {
+				uf_cfg_perr_pos(p, &l->ip_pos, key, "%s is port %s's address", a6,
+						cfg->ports[j].name);
+				return -1;
+			}
+		}
+	} else if (l->has_ip && port->ip == 0) {
+		snprintf(key, sizeof(key), "listeners[%d].ip", i);
+		uf_cfg_perr_pos(p, &l->ip_pos, key,
+				"%s is IPv4 and port %s has no IPv4 address (ports[].ip)",
+				uf_ip_str(l->ip, a), port->name);
+		return -1;
+	} else if (l->has_ip) {
 		snprintf(key, sizeof(key), "listeners[%d].ip", i);
 		uf_ip_str(l->ip, a);
 		if (!in_subnet(l->ip, port->ip, port->prefix_len) ||
@@ -180,8 +290,12 @@ validate_listener(struct uf_cfg_pctx *p, int i)
 				return -1;
 			}
 		}
-	} else {
+	} else if (port->ip != 0) {
 		l->ip = port->ip;
+	} else {
+		/* an IPv6-only port: the listener takes its first ip6 */
+		l->is_ip6 = true;
+		l->ip6 = port->ip6[0];
 	}
 	snprintf(key, sizeof(key), "listeners[%d]", i);
 	for (j = 0; j < i; j++) {
@@ -192,10 +306,12 @@ validate_listener(struct uf_cfg_pctx *p, int i)
 					l->name, j);
 			return -1;
 		}
-		if (e->port == l->port && e->udp_port == l->udp_port && e->ip == l->ip) {
+		if (e->port == l->port && e->udp_port == l->udp_port && e->is_ip6 == l->is_ip6 &&
+		    (l->is_ip6 ? ip6_eq(&e->ip6, &l->ip6) : e->ip == l->ip)) {
 			uf_cfg_perr_pos(p, &l->pos, key,
 					"port %s, %s:%u is also listeners[%d]'s (%s)", port->name,
-					uf_ip_str(l->ip, a), l->udp_port, j, e->name);
+					l->is_ip6 ? uf_ip6_str(&l->ip6, a6) : uf_ip_str(l->ip, a),
+					l->udp_port, j, e->name);
 			return -1;
 		}
 	}
@@ -234,11 +350,102 @@ validate_listen(struct uf_cfg_pctx *p)
 	l0->port = (uint16_t)idx;
 	l0->udp_port = cfg->listen.udp_port;
 	l0->ip = cfg->ports[idx].ip;
+	if (l0->ip == 0) { /* an IPv6-only port */
+		l0->is_ip6 = true;
+		l0->ip6 = cfg->ports[idx].ip6[0];
+	}
 	l0->first_dest = 0;
 	l0->n_dests = (uint16_t)cfg->n_listed;
 	l0->n_members = (uint16_t)(cfg->n_dests - cfg->n_listed);
 	l0->first_rule = 0;
 	l0->n_rules = (uint16_t)cfg->n_rules;
+	return 0;
+}
+
+/* source: original keeps the sender's address, which only a destination of the listener's
+ * family can carry; a fixed source is of the destination's family */
+static int
+validate_dest_source(struct uf_cfg_pctx *p, const struct uf_cfg_dest *d,
+		     const struct uf_cfg_listener *l, const char *key)
+{
+	const int df = d->is_ip6 ? 6 : 4, lf = l->is_ip6 ? 6 : 4;
+
+	if (d->source == UF_SRC_ORIGINAL && df != lf) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"source: original keeps the sender's IPv%d address, which an IPv%d "
+				"destination cannot carry (listener %s is IPv%d): use ours or a "
+				"fixed IPv%d source",
+				lf, df, l->name, lf, df);
+		return -1;
+	}
+	if (d->source == UF_SRC_FIXED && d->source_is_ip6 != d->is_ip6) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"source is an IPv%d address and the destination IPv%d: give an "
+				"IPv%d source",
+				d->source_is_ip6 ? 6 : 4, df, df);
+		return -1;
+	}
+	return 0;
+}
+
+/* an IPv6 destination: a port with ip6 to send it from, an address that can be sent to
+ * and reached on that port, no twin */
+static int
+validate_dest6(struct uf_cfg_pctx *p, int i, const char *key, const char *list,
+	       const struct uf_cfg_port *eg)
+{
+	struct uf_config *cfg = p->st->cfg;
+	const struct uf_cfg_dest *d = &cfg->dests[i];
+	const struct uf_cfg_listener *l = &cfg->listeners[d->listener];
+	const bool mcast = d->ip6.b[0] == 0xff;
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	static const struct uf_ip6 unspec, loopback = { .b = { [15] = 1 } };
+	char a[INET6_ADDRSTRLEN];
+	int j;
+
+	uf_ip6_str(&d->ip6, a);
+	if (eg->n_ip6 == 0) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"%s is IPv6 and port %s has no ip6 (add ports[].ip6)", a, eg->name);
+		return -1;
+	}
+	if (ip6_eq(&d->ip6, &unspec) || ip6_eq(&d->ip6, &loopback) ||
+	    memcmp(d->ip6.b, mapped, 12) == 0) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"%s cannot be a destination (unspecified, loopback or IPv4-mapped)",
+				a);
+		return -1;
+	}
+	if (mcast && d->has_mac) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"%s is multicast: its MAC follows from the address; drop the mac key",
+				a);
+		return -1;
+	}
+	if (is_port6(eg, &d->ip6)) {
+		uf_cfg_perr_pos(p, &d->pos, key, "%s is port %s's own address", a, eg->name);
+		return -1;
+	}
+	if (!mcast && !d->has_mac && !link_local6(&d->ip6) && !on_port6(eg, &d->ip6) &&
+	    !eg->has_gateway6) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"%s is not on port %s's ip6 prefixes and the port has no gateway6 "
+				"(add ports[].gateway6 or a static mac)",
+				a, eg->name);
+		return -1;
+	}
+	for (j = 0; j < i; j++) {
+		const struct uf_cfg_dest *e = &cfg->dests[j];
+
+		if (!e->is_pool && e->is_ip6 && e->listener == d->listener &&
+		    ip6_eq(&e->ip6, &d->ip6) && e->udp_port == d->udp_port && e->port == d->port &&
+		    e->source == d->source && e->source_is_ip6 == d->source_is_ip6 &&
+		    e->source_ip == d->source_ip && ip6_eq(&e->source_ip6, &d->source_ip6)) {
+			uf_cfg_perr_pos(p, &d->pos, key, "[%s]:%u is also %s[%d]", a, d->udp_port,
+					list, j - l->first_dest);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -287,6 +494,16 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 		d->port = cfg->listeners[d->listener].port;
 	}
 	eg = &cfg->ports[d->port];
+	if (validate_dest_source(p, d, l, key) < 0)
+		return -1;
+	if (d->is_ip6)
+		return validate_dest6(p, i, key, list, eg);
+	if (eg->ip == 0) {
+		uf_cfg_perr_pos(p, &d->pos, key,
+				"%s is IPv4 and port %s has no IPv4 address (add ports[].ip)",
+				uf_ip_str(d->ip, a), eg->name);
+		return -1;
+	}
 	if (hip == 0 || hip == 0xffffffff || (hip >> 24) == 127 || (hip >> 28) == 0xf) {
 		uf_cfg_perr_pos(p, &d->pos, key, "%s cannot be a destination", uf_ip_str(d->ip, a));
 		return -1;
@@ -315,9 +532,10 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 	for (j = 0; j < i; j++) {
 		const struct uf_cfg_dest *e = &cfg->dests[j];
 
-		if (!e->is_pool && e->listener == d->listener && e->ip == d->ip &&
+		if (!e->is_pool && !e->is_ip6 && e->listener == d->listener && e->ip == d->ip &&
 		    e->udp_port == d->udp_port && e->port == d->port && e->source == d->source &&
-		    e->source_ip == d->source_ip) {
+		    e->source_is_ip6 == d->source_is_ip6 && e->source_ip == d->source_ip &&
+		    ip6_eq(&e->source_ip6, &d->source_ip6)) {
 			uf_cfg_perr_pos(p, &d->pos, key, "%s:%u is also %s[%d]",
 					uf_ip_str(d->ip, a), d->udp_port, list, j - l->first_dest);
 			return -1;
@@ -343,6 +561,7 @@ validate_rules(struct uf_cfg_pctx *p)
 {
 	const struct uf_config *cfg = p->st->cfg;
 	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], key[64];
+	char a6[INET6_ADDRSTRLEN], b6[INET6_ADDRSTRLEN];
 	int i, j;
 
 	for (i = 0; i < cfg->n_rules; i++) {
@@ -370,6 +589,30 @@ validate_rules(struct uf_cfg_pctx *p)
 		if (p->st->have_listeners)
 			snprintf(key, sizeof(key), "listeners[%u].rules[%d]", r->listener,
 				 i - l->first_rule);
+		if (r->is_ip6 != l->is_ip6) {
+			uf_cfg_perr_pos(p, &r->pos, key,
+					"an IPv%d prefix can never match: listener %s receives "
+					"IPv%d",
+					r->is_ip6 ? 6 : 4, l->name, l->is_ip6 ? 6 : 4);
+			return -1;
+		}
+		if (r->is_ip6) {
+			for (j = l->first_rule; j < i; j++) {
+				const struct uf_cfg_rule *e = &cfg->rules[j];
+
+				if (e->len <= r->len &&
+				    in_prefix6(&r->prefix6, &e->prefix6, e->len)) {
+					uf_cfg_perr_pos(p, &r->pos, key,
+							"%s/%u can never match: rules[%d] (%s/%u) "
+							"comes first and covers it",
+							uf_ip6_str(&r->prefix6, a6), r->len,
+							j - l->first_rule,
+							uf_ip6_str(&e->prefix6, b6), e->len);
+					return -1;
+				}
+			}
+			continue;
+		}
 		for (j = l->first_rule; j < i; j++) {
 			const struct uf_cfg_rule *e = &cfg->rules[j];
 

@@ -124,7 +124,96 @@ uf_config_load(const char *path, struct uf_err *err)
 	buf[n] = '\0';
 	cfg = uf_config_parse(buf, n, path, err);
 	free(buf);
+	if (cfg != NULL && uf_config_check_supported(cfg, err) < 0) {
+		uf_config_free(cfg);
+		return NULL;
+	}
 	return cfg;
+}
+
+/* the first use of IPv6, for uf_config_check_supported: its position and key */
+static int
+ipv6_unsupported(const struct uf_config *cfg, struct uf_err *err, const struct uf_cfg_pos *pos,
+		 const char *key, const char *what)
+{
+	uf_err_set(err, UF_EXIT_CONFIG,
+		   "%s:%u:%u: %s: %s: IPv6 is not supported yet (the datapath does not carry it; "
+		   "docs/configuration.md#ipv6)",
+		   cfg->path, pos->line, pos->col, key, what);
+	return -1;
+}
+
+int
+uf_config_check_supported(const struct uf_config *cfg, struct uf_err *err)
+{
+	char key[96];
+	int i;
+
+	for (i = 0; i < cfg->n_listeners; i++) {
+		const struct uf_cfg_listener *l = &cfg->listeners[i];
+
+		if (!l->is_ip6)
+			continue;
+		snprintf(key, sizeof(key), "%s", cfg->listeners_form ? "listeners[]" : "listen");
+		if (cfg->listeners_form)
+			snprintf(key, sizeof(key), "listeners[%d]%s", i, l->has_ip ? ".ip" : "");
+		/* the listen: form on an IPv6-only port has no position of its own: the port's */
+		return ipv6_unsupported(cfg, err,
+					l->has_ip             ? &l->ip_pos
+					: cfg->listeners_form ? &l->pos
+							      : &cfg->ports[l->port].ip6_pos[0],
+					cfg->listeners_form || l->has_ip ? key : "ports[].ip6",
+					"an IPv6 listener");
+	}
+	for (i = 0; i < cfg->n_dests; i++) {
+		const struct uf_cfg_dest *d = &cfg->dests[i];
+
+		const struct uf_cfg_listener *l = &cfg->listeners[d->listener];
+		char list[40];
+
+		if (d->is_pool || !(d->is_ip6 || (d->source == UF_SRC_FIXED && d->source_is_ip6)))
+			continue;
+		if (cfg->listeners_form)
+			snprintf(list, sizeof(list), "listeners[%u].destinations", d->listener);
+		else
+			snprintf(list, sizeof(list), "destinations");
+		if (d->is_member)
+			snprintf(key, sizeof(key), "%s[%d].pool.members[%d]", list,
+				 cfg->pools[d->pool].entry - l->first_dest,
+				 i - cfg->pools[d->pool].first);
+		else
+			snprintf(key, sizeof(key), "%s[%d]", list, i - l->first_dest);
+		return ipv6_unsupported(cfg, err, &d->pos, key,
+					d->is_ip6 ? "an IPv6 destination" : "an IPv6 source");
+	}
+	for (i = 0; i < cfg->n_rules; i++) {
+		const struct uf_cfg_rule *r = &cfg->rules[i];
+		const struct uf_cfg_listener *l = &cfg->listeners[r->listener];
+
+		if (!r->is_ip6)
+			continue;
+		if (cfg->listeners_form)
+			snprintf(key, sizeof(key), "listeners[%u].rules[%d]", r->listener,
+				 i - l->first_rule);
+		else
+			snprintf(key, sizeof(key), "rules[%d]", i);
+		return ipv6_unsupported(cfg, err, &r->pos, key, "an IPv6 prefix");
+	}
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct uf_cfg_port *port = &cfg->ports[i];
+
+		if (port->n_ip6 > 0) {
+			snprintf(key, sizeof(key), "ports[%d].ip6", i);
+			return ipv6_unsupported(cfg, err, &port->ip6_pos[0], key,
+						"IPv6 addresses (no Neighbour Discovery yet)");
+		}
+		if (port->has_gateway6) {
+			snprintf(key, sizeof(key), "ports[%d].gateway6", i);
+			return ipv6_unsupported(cfg, err, &port->gateway6_pos, key,
+						"an IPv6 gateway");
+		}
+	}
+	return 0;
 }
 
 void

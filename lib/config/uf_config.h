@@ -42,6 +42,8 @@ struct uf_cfg_port {
 	uint8_t ip6_prefix_len[UF_MAX_PORT_IP6];
 	bool has_gateway6;
 	struct uf_ip6 gateway6;
+	struct uf_cfg_pos ip6_pos[UF_MAX_PORT_IP6];
+	struct uf_cfg_pos gateway6_pos;
 	/* 802.1Q (docs/configuration.md#vlans): 0 untagged, else the port is a tagged logical
 	 * port on its device */
 	uint16_t vlan;
@@ -75,6 +77,7 @@ struct uf_cfg_dest {
 	enum uf_src_mode source;
 	rte_be32_t source_ip;     /* UF_SRC_FIXED, IPv4 */
 	struct uf_ip6 source_ip6; /* UF_SRC_FIXED, IPv6 */
+	bool source_is_ip6;       /* UF_SRC_FIXED: source_ip6, not source_ip */
 	uint32_t sample;          /* 1: every datagram */
 	uint8_t ttl;              /* TTL, or the hop limit of an IPv6 destination */
 	uint8_t listener;         /* the listener whose datagrams it gets (listeners[] index) */
@@ -223,6 +226,20 @@ int uf_parse_lcore_list(const char *s, uint16_t *ids, int max);
 int uf_parse_ipv4(const char *s, rte_be32_t *ip);
 int uf_parse_ipv4_prefix(const char *s, rte_be32_t *ip, uint8_t *len);
 int uf_parse_mac(const char *s, struct rte_ether_addr *mac);
+/* IPv6: an address in any RFC 4291 text form ("2001:db8::1", "::ffff:192.0.2.1"); a prefix
+ * "2001:db8::/32" (length 0..128). 0 or -1. */
+int uf_parse_ipv6(const char *s, struct uf_ip6 *ip);
+int uf_parse_ipv6_prefix(const char *s, struct uf_ip6 *ip, uint8_t *len);
+/* IPv6 text into buf (INET6_ADDRSTRLEN bytes); returns buf. */
+const char *uf_ip6_str(const struct uf_ip6 *ip, char *buf);
+
+/*
+ * The IPv6 datapath is not wired yet (docs/configuration.md#ipv6): a config that uses IPv6
+ * (an IPv6 listener, destination, fixed source or rule, or ports[].ip6 / gateway6) parses
+ * and validates, but must not start (nor be reloaded into). -1 with err set to
+ * "FILE:LINE:COL: key: IPv6 is not supported yet ..." at the first use, else 0.
+ */
+int uf_config_check_supported(const struct uf_config *cfg, struct uf_err *err);
 bool uf_is_pci_addr(const char *dev, char *norm, size_t normlen);
 
 /*

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <net/if.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_launch.h>
@@ -16,7 +19,6 @@
 #include "uf_env.h"
 #include "uf_notify.h"
 
-#define CTL_SLEEP_US 500
 #define LINK_WAIT_MS_DEFAULT 5000
 
 uint64_t
@@ -25,10 +27,27 @@ uf_app_now_ms(const struct uf_app *app)
 	return (rte_rdtsc() - app->start_tsc) * 1000 / rte_get_tsc_hz();
 }
 
-static void
+/* The link poll's period: fast while a peer-process link that raises no link-change
+ * interrupt is down (its peer's connect is seen within UF_LINK_POLL_PEER_MS), else
+ * UF_LINK_POLL_MS (docs/architecture.md#link-state). */
+static uint32_t
+link_poll_ms(const struct uf_app *app)
+{
+	int i;
+
+	for (i = 0; i < app->cfg->n_ports; i++)
+		if (app->ports[i].quirk->link_is_peer && !app->ports[i].plan.lsc &&
+		    !app->link_was_up[i])
+			return UF_LINK_POLL_PEER_MS;
+	return UF_LINK_POLL_MS;
+}
+
+/* One pass of the control lcore; returns when it next has something to do by the clock
+ * (ms; the neighbour timers and the link poll). */
+static uint64_t
 ctl_tick(struct uf_app *app)
 {
-	uint64_t ms = uf_app_now_ms(app);
+	uint64_t ms = uf_app_now_ms(app), next;
 	bool changed;
 
 	changed = uf_ctlframes_poll(&app->cf, ms);
@@ -38,11 +57,65 @@ ctl_tick(struct uf_app *app)
 	uf_app_handle_resets(app);
 	if (ms >= app->next_link_ms ||
 	    __atomic_exchange_n(&app->lsc_pending, 0, __ATOMIC_ACQ_REL)) {
-		app->next_link_ms = ms + UF_LINK_POLL_MS;
 		uf_app_check_links(app);
+		app->next_link_ms = ms + link_poll_ms(app);
 	}
 	if (app->timers)
 		rte_timer_manage();
+	/* after the link check: a link that came up re-arms its neighbours' timers */
+	next = uf_neigh_next_ms(&app->res.neigh, ms);
+	return RTE_MIN(next, app->next_link_ms);
+}
+
+/* Work handed over since the last pass, by a worker or another thread? */
+static bool
+ctl_work_pending(struct uf_app *app)
+{
+	int i;
+
+	if (__atomic_load_n(&app->sh.quit, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&app->lsc_pending, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&app->reload_req, __ATOMIC_RELAXED) !=
+			    __atomic_load_n(&app->reload_done, __ATOMIC_RELAXED))
+		return true;
+	for (i = 0; i < app->cfg->n_ports; i++)
+		if (__atomic_load_n(&app->reset_pending[i], __ATOMIC_RELAXED))
+			return true;
+	return uf_ctlframes_pending(&app->cf);
+}
+
+/*
+ * Sleep until `until` (TSC) or until someone hands the control lcore work
+ * (docs/architecture.md#the-control-lcore): it says it sleeps (ctl_sleeping), looks for work
+ * once more, then waits on the eventfd that uf_shared_wake_ctl writes. Without the eventfd,
+ * or where a PMD's timers need rte_timer_manage(), it naps UF_CTL_SLEEP_POLL_US at most.
+ */
+static void
+ctl_sleep(struct uf_app *app, uint64_t until)
+{
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz(), ns, drain;
+	struct pollfd pfd = { .fd = app->sh.ctl_wake_fd, .events = POLLIN };
+	struct timespec ts;
+
+	if (until <= now)
+		return;
+	ns = (until - now) * 1000000000ULL / hz;
+	if (app->sh.ctl_wake_fd < 0 || app->timers) {
+		ns = RTE_MIN(ns, (uint64_t)UF_CTL_SLEEP_POLL_US * 1000);
+		ts = (struct timespec){ .tv_sec = 0, .tv_nsec = (long)ns };
+		nanosleep(&ts, NULL);
+		return;
+	}
+	ts = (struct timespec){ .tv_sec = (time_t)(ns / 1000000000ULL),
+				.tv_nsec = (long)(ns % 1000000000ULL) };
+	__atomic_store_n(&app->sh.ctl_sleeping, 1, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!ctl_work_pending(app))
+		(void)ppoll(&pfd, 1, &ts, NULL); /* EINTR (a signal): the loop looks */
+	__atomic_store_n(&app->sh.ctl_sleeping, 0, __ATOMIC_RELAXED);
+	/* a write after the timeout (the waker saw us asleep just before) is read here or
+	 * wakes the next sleep at once: one extra pass, nothing lost */
+	(void)!read(app->sh.ctl_wake_fd, &drain, sizeof(drain));
 }
 
 /* telemetry's /udpfan/port_reset (a telemetry thread) */
@@ -109,6 +182,11 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	app->opts = *o;
 	uf_snap_pub_init(&app->pub);
 	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
+	/* the control lcore's wake-up; without it, it naps UF_CTL_SLEEP_POLL_US at most */
+	app->sh.ctl_wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (app->sh.ctl_wake_fd < 0)
+		UF_LOG(NOTICE, "no eventfd (%s): the control lcore polls every %u us",
+		       strerror(errno), UF_CTL_SLEEP_POLL_US);
 	RTE_LCORE_FOREACH_WORKER(lcore) {
 		if (app->n_workers >= UF_MAX_WORKERS)
 			break;
@@ -172,12 +250,14 @@ void
 uf_app_request_stop(struct uf_app *app)
 {
 	__atomic_store_n(&app->sh.quit, 1, __ATOMIC_RELAXED);
+	uf_shared_wake_ctl(&app->sh);
 }
 
 void
 uf_app_request_reload(struct uf_app *app)
 {
 	__atomic_add_fetch(&app->reload_req, 1, __ATOMIC_RELAXED);
+	uf_shared_wake_ctl(&app->sh);
 }
 
 /* telemetry's /udpfan/reload (a telemetry thread): synchronous */
@@ -207,7 +287,6 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	uint64_t hz = rte_get_tsc_hz(), interval, next, end = 0;
 	struct uf_port_opts po = { .link_wait_ms = app->opts.link_wait_ms ? app->opts.link_wait_ms
 									  : LINK_WAIT_MS_DEFAULT };
-	struct timespec nap = { .tv_nsec = CTL_SLEEP_US * 1000 };
 	uint16_t k;
 	int i, ret;
 
@@ -251,9 +330,9 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		end = app->start_tsc + (uint64_t)(app->opts.duration_s * (double)hz);
 
 	while (!__atomic_load_n(&app->sh.quit, __ATOMIC_RELAXED)) {
-		uint64_t now;
+		uint64_t now, next_ms, until;
 
-		ctl_tick(app);
+		next_ms = ctl_tick(app);
 		if (uf_app_answer_reload(app)) {
 			/* stats.interval_s may have changed: the next tick from now */
 			interval = (uint64_t)(app->cfg->stats.interval_s * (double)hz);
@@ -268,7 +347,14 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		}
 		if (end != 0 && now >= end)
 			break;
-		nanosleep(&nap, NULL);
+		/* the next deadline: neighbour timers, link poll, stats, the run's end; at most
+		 * UF_CTL_SLEEP_MAX_MS (a tick due already: next_ms in the past, no sleep) */
+		until = app->start_tsc +
+			RTE_MIN(next_ms, uf_app_now_ms(app) + UF_CTL_SLEEP_MAX_MS) * (hz / 1000);
+		until = RTE_MIN(until, next);
+		if (end != 0)
+			until = RTE_MIN(until, end);
+		ctl_sleep(app, until);
 	}
 	uf_notify_stopping();
 	uf_app_request_stop(app);
@@ -316,4 +402,7 @@ uf_app_fini(struct uf_app *app)
 	if (app->json != NULL)
 		fclose(app->json);
 	app->json = NULL;
+	if (app->sh.ctl_wake_fd > 0)
+		close(app->sh.ctl_wake_fd);
+	app->sh.ctl_wake_fd = -1;
 }

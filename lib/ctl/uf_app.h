@@ -26,6 +26,16 @@
 /* link state (docs/architecture.md, "Link state"): read this often on the control lcore,
  * and at once after a link-change interrupt */
 #define UF_LINK_POLL_MS 100
+/* ... and this often while a peer-process link without a link-change interrupt (net_memif)
+ * is down: its copies are dropped as tx_drop.link_down until the poll sees the peer, so the
+ * poll is what a peer (re)connect costs (docs/architecture.md#link-state) */
+#define UF_LINK_POLL_PEER_MS 1
+/* the control lcore sleeps until its next deadline, at most this long (every source of
+ * work wakes it: docs/architecture.md#the-control-lcore) */
+#define UF_CTL_SLEEP_MAX_MS UF_LINK_POLL_MS
+/* ... and at most this long where a PMD needs rte_timer_manage() (ENA's watchdog), or
+ * where the wake-up eventfd could not be made */
+#define UF_CTL_SLEEP_POLL_US 500
 /* a port skipped for making no TX progress is tried again this often */
 #define UF_TX_PROBE_MS 100
 

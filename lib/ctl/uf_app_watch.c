@@ -21,6 +21,7 @@ on_reset_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *
 	for (i = 0; i < app->cfg->n_ports; i++)
 		if (app->ports[i].port_id == port_id)
 			__atomic_store_n(&app->reset_pending[i], 1, __ATOMIC_RELEASE);
+	uf_shared_wake_ctl(&app->sh);
 	return 0;
 }
 
@@ -35,6 +36,7 @@ on_lsc_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *re
 	(void)ret_param;
 	__atomic_store_n(&app->lsc_pending, 1, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&app->lsc_events, 1, __ATOMIC_RELAXED);
+	uf_shared_wake_ctl(&app->sh); /* the link checked now, not at the next poll */
 	return 0;
 }
 
@@ -42,6 +44,7 @@ void
 uf_app_request_reset(struct uf_app *app, int port)
 {
 	__atomic_store_n(&app->reset_pending[port], 1, __ATOMIC_RELEASE);
+	uf_shared_wake_ctl(&app->sh);
 }
 
 /* Pause every worker, reset the port, bring it back, resume. The control lcore is the only

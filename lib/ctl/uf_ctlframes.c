@@ -201,6 +201,17 @@ uf_ctlframes_poll(struct uf_ctlframes *cf, uint64_t ms)
 	return changed;
 }
 
+bool
+uf_ctlframes_pending(const struct uf_ctlframes *cf)
+{
+	uint16_t k;
+
+	for (k = 0; k < cf->n_workers; k++)
+		if (!rte_ring_empty(cf->w[k]->ctl_rx))
+			return true;
+	return false;
+}
+
 void
 uf_ctlframes_drain(struct uf_ctlframes *cf)
 {

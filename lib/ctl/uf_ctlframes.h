@@ -37,6 +37,10 @@ void uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg,
  * neighbour's MAC changed (the plan needs publishing). */
 bool uf_ctlframes_poll(struct uf_ctlframes *cf, uint64_t ms);
 
+/* Is a frame waiting in a worker's ring for uf_ctlframes_poll? (before the control lcore
+ * sleeps) */
+bool uf_ctlframes_pending(const struct uf_ctlframes *cf);
+
 /* A gratuitous ARP for port pi's address (when arp.gratuitous). */
 void uf_ctlframes_garp(struct uf_ctlframes *cf, uint16_t pi);
 

@@ -283,6 +283,7 @@ uf_app_reload_wait(struct uf_app *app, uint32_t timeout_ms, char *result, size_t
 	struct timespec nap = { .tv_nsec = 1000000 };
 	uint32_t waited;
 
+	uf_shared_wake_ctl(&app->sh);
 	for (waited = 0; __atomic_load_n(&app->reload_done, __ATOMIC_ACQUIRE) < seq; waited++) {
 		if (__atomic_load_n(&app->sh.quit, __ATOMIC_RELAXED))
 			return -ESHUTDOWN;

@@ -56,6 +56,9 @@ rx_tail(struct uf_worker *w, struct rte_mbuf **ctl, uint16_t nc, struct rte_mbuf
 	if (nc > 0) {
 		q = (uint16_t)rte_ring_sp_enqueue_burst(w->ctl_rx, (void **)ctl, nc, NULL);
 		w->ctr.control += q;
+		/* ARP/ICMP answered now, not at the control lcore's next deadline */
+		if (q > 0 && w->shared != NULL)
+			uf_shared_wake_ctl(w->shared);
 		if (unlikely(q < nc)) {
 			w->ctr.drop[UF_DROP_CTL_OVERFLOW] += nc - q;
 			for (i = q; i < nc; i++)

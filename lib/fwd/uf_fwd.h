@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
@@ -91,7 +92,28 @@ struct uf_shared {
 	/* pools' sender sketches: the control lcore moves it on each stats interval; a worker
 	 * then clears and fills bank (epoch & 1) (uf_worker.senders) */
 	uint32_t senders_epoch;
+	/* the control lcore sleeps until its next deadline (docs/architecture.md#the-control-
+	 * lcore): ctl_sleeping is set while it does; whoever hands it work (a worker's control
+	 * frame, a signal, a link or reset event, a reload request) clears it and writes
+	 * ctl_wake_fd, an eventfd it sleeps on (uf_shared_wake_ctl) */
+	int ctl_sleeping;
+	int ctl_wake_fd;
 };
+
+/* Wake the control lcore if it sleeps: call after making the work visible (a ring enqueue,
+ * a flag store). The fence pairs with the one in the control lcore's sleep (it sets
+ * ctl_sleeping, then looks for work): either it sees the work or this sees it asleep. One
+ * write per sleep at most (the exchange); async-signal-safe. */
+static inline void
+uf_shared_wake_ctl(struct uf_shared *sh)
+{
+	uint64_t one = 1;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sh->ctl_sleeping, __ATOMIC_RELAXED) &&
+	    __atomic_exchange_n(&sh->ctl_sleeping, 0, __ATOMIC_ACQ_REL))
+		(void)!write(sh->ctl_wake_fd, &one, sizeof(one));
+}
 
 struct uf_worker {
 	/* ---- read-only once launched ---- */

@@ -142,6 +142,37 @@ uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, 
 	return changed;
 }
 
+uint64_t
+uf_neigh_next_ms(const struct uf_neigh_table *t, uint64_t now_ms)
+{
+	uint64_t next = UINT64_MAX, at;
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct uf_neigh *e = &t->e[i];
+
+		switch (e->state) {
+		case UF_NS_STATIC:
+			continue;
+		case UF_NS_REACHABLE:
+			at = e->confirmed_ms + t->prm.reachable_ms; /* goes stale: PROBE */
+			break;
+		case UF_NS_FAILED:
+			at = e->next_ms;
+			/* the unicast probe to the MAC it last had, between broadcasts */
+			if (!rte_is_zero_ether_addr(&e->mac) && e->next_uc_ms < at)
+				at = e->next_uc_ms;
+			break;
+		default: /* INCOMPLETE, PROBE: the next request */
+			at = e->next_ms;
+			break;
+		}
+		if (at < next)
+			next = at;
+	}
+	return next < now_ms ? now_ms : next;
+}
+
 bool
 uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
 	       const struct rte_ether_addr *mac, uint64_t now_ms)

@@ -72,6 +72,13 @@ int uf_neigh_find(const struct uf_neigh_table *t, uint16_t port, rte_be32_t ip);
 /* Run timers: send due requests, move states. Returns true if any usable MAC changed. */
 bool uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, void *arg);
 
+/* When uf_neigh_tick next has something to do (send a request or move a state): the
+ * earliest such time in ms on the table's clock, at most now_ms when something is due
+ * already; UINT64_MAX when nothing ever is (an empty table, or only STATIC entries). Only
+ * uf_neigh_tick, uf_neigh_learn, uf_neigh_add and uf_neigh_port_up move it: the control
+ * lcore sleeps until then (docs/architecture.md#the-control-lcore). */
+uint64_t uf_neigh_next_ms(const struct uf_neigh_table *t, uint64_t now_ms);
+
 /* An ARP packet from (port, ip, mac) was seen. Returns true if a usable MAC changed. Only
  * entries already in the table are updated: udpfan learns the neighbours it needs. */
 bool uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,

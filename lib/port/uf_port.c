@@ -827,7 +827,9 @@ uf_port_link_wait(uint16_t port_id, uint32_t ms, struct rte_eth_link *link)
 			return true;
 		if (rte_get_timer_cycles() >= deadline)
 			return false;
-		rte_delay_ms(50);
+		/* 1 ms: a tool starts sending as soon as its link is up, as a real peer would
+		 * (the latency e2e test's generator measures udpfan's link poll against that) */
+		rte_delay_ms(1);
 	}
 }
 

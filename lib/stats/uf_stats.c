@@ -629,6 +629,7 @@ drop_is_filtering(int reason)
 	case UF_DROP_NOT_FOR_US:
 	case UF_DROP_MALFORMED:
 	case UF_DROP_FRAGMENT:
+	case UF_DROP_IPV6_EXT_HDR: /* a policy: the chain is not walked (docs/loss-accounting.md) */
 	case UF_DROP_NO_RULE:
 		return true;
 	default:

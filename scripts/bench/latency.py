@@ -39,6 +39,9 @@ Contenders:
   udpfan-4    udpfan, four destinations: the generator's address, UDP ports 7001..7004
               (every datagram comes back four times; latency of every copy)
   testpmd-io  dpdk-testpmd --forward-mode=io on the same memif port
+  udpfan-1-base, udpfan-4-base
+              the same with the udpfan binary in $UDPFAN_BASE (another build, e.g. main's):
+              a change measured against what it changes, in the same run
 CPU placement (2 CPUs): the generator's main and TX lcores on CPU 0 (the main lcore sleeps), the
 forwarder's main lcore on CPU 0 (sleeps), its forwarding lcore alone on CPU 1.
 
@@ -50,7 +53,9 @@ median of each percentile over the rounds and its spread (max - min).
 
 On a shared 2-CPU machine a busy neighbour preempts the poll loops and shows up as
 milliseconds at p99: the script prints the machine's load beside each point and marks a point
-NOISY when others used more than --max-other CPUs during it (its numbers are kept, marked).
+NOISY when others used more than --max-other CPUs during it. A NOISY point is run again, up
+to --retries times: the table takes its last try (still marked when that was NOISY too);
+every try is in runs.jsonl (`try`).
 """
 import argparse
 import datetime
@@ -74,6 +79,7 @@ GEN_IP, FWD_IP = "198.18.0.2", "198.18.0.10"
 GEN_MAC, FWD_MAC = "02:18:00:00:00:02", "02:18:00:00:00:10"
 LISTEN_PORT, BACK_PORT = 2055, 7001
 CONTENDERS = ["udpfan-1", "udpfan-4", "testpmd-io"]
+UDPFAN_BASE = os.environ.get("UDPFAN_BASE")
 WIRES = ("memif", "vhost")
 # net_vhost's MAC is fixed (rte_eth_vhost.c's base address, last byte the port id)
 VHOST_MAC = "56:48:4f:53:54:00"
@@ -145,13 +151,18 @@ destinations:
 forward: { udp_checksum: compute }
 stats: { interval_s: 1 }
 """ % (dev, FWD_IP, LISTEN_PORT, dests))
-            self.argv = [UDPFAN, "-c", cfg, "--stats-json", os.path.join(wd, "%s.json" % c)]
+            self.argv = [UDPFAN_BASE if c.endswith("-base") else UDPFAN, "-c", cfg,
+                         "--stats-json", os.path.join(wd, "%s.json" % c)]
             self.ready = "ready:"
             self.prefix = "uflat-fwd"
         else:
             # vhost-user needs one memory segment per file (docs/pmd-quirks.md: udpfan adds
             # it itself; testpmd is told)
-            self.argv = [TESTPMD, "--lcores", "0@0,1@1", "--main-lcore", "0",
+            # stdbuf -oL: testpmd's stdout is a file here, block-buffered by default, so its
+            # ready line would sit in the buffer and wait_ready would time out (bench 2b's
+            # vhost row of 2026-12-01 read 0 packets that way: the generator had finished
+            # before the measurement began)
+            self.argv = ["stdbuf", "-oL", TESTPMD, "--lcores", "0@0,1@1", "--main-lcore", "0",
                          "--file-prefix", "uflat-tp", "--no-pci", "--single-file-segments",
                          "--vdev", dev, "--",
                          "--forward-mode=io", "--port-topology=loop", "--nb-cores=1",
@@ -165,16 +176,21 @@ stats: { interval_s: 1 }
         else:
             time.sleep(1.0)  # listening on its socket; the generator's connect lets it go on
 
-    def wait_ready(self):
+    def wait_ready(self, timeout=30):
+        """the forwarder's ready line (forwarding started); a timeout is an error: going on
+        would measure a forwarder that is not forwarding yet, or a generator already done"""
         c = self.c
-        t_end = time.monotonic() + 30
-        while time.monotonic() < t_end:
+        t_end = time.monotonic() + timeout
+        while True:
             if self.p.poll() is not None:
                 raise RuntimeError("%s exited: %s" % (c, open(self.log).read()[-3000:]))
             # memif's socket is abstract by default: no file to wait for
             if self.ready in open(self.log).read():
                 break
-            time.sleep(0.1)
+            if time.monotonic() >= t_end:
+                raise RuntimeError("%s: no ready line (%r) within %.0f s; its log ends: %s" %
+                                   (c, self.ready, timeout, open(self.log).read()[-2000:]))
+            time.sleep(0.05)
         time.sleep(0.5)
 
     def stop(self):
@@ -228,6 +244,13 @@ def point(a, wd, c, rate, n_copies):
         t1 = family_ticks([f.p.pid])
     finally:
         f.stop()
+    # udpfan's own account of the copies that did not come back (its final stats object)
+    txd = None
+    sj = os.path.join(wd, "%s.json" % c)
+    if c.startswith("udpfan") and os.path.exists(sj):
+        fin = [json.loads(x) for x in open(sj) if x.strip()][-1]
+        txd = {k: v for k, v in fin["fwd"]["tx_drop"].items() if v}
+        os.unlink(sj)
     ncpu = os.cpu_count()
     wall = max(1, b1[1] - b0[1]) / ncpu
     # others: the machine's busy time minus the forwarder's and the generator's (both spin
@@ -240,12 +263,13 @@ def point(a, wd, c, rate, n_copies):
     r = {"contender": c, "rate": rate, "sent": g["sent"], "gen_pps": g["pps"],
          "expected": exp, "returned": got, "lost": exp - got, "latency": lat,
          "others_cpus": others, "noisy": others > a.max_other, "time": time.time(),
-         "gen": g}
-    log("  %-11s rate %7s: sent %8d (%7.0f pps) back %9d lost %6d | p50 %8.1f p99 %9.1f "
-        "p99.9 %9.1f max %9.1f us | others %.2f CPUs%s" % (
+         "gen": g, "fwd_tx_drop": txd}
+    log("  %-13s rate %7s: sent %8d (%7.0f pps) back %9d lost %6d | p50 %8.1f p99 %9.1f "
+        "p99.9 %9.1f max %9.1f us | others %.2f CPUs%s%s" % (
             c, rate, g["sent"], g["pps"], got, exp - got, lat.get("p50_ns", 0) / 1e3,
             lat.get("p99_ns", 0) / 1e3, lat.get("p999_ns", 0) / 1e3,
-            lat.get("max_ns", 0) / 1e3, others, " NOISY" if r["noisy"] else ""))
+            lat.get("max_ns", 0) / 1e3, others, " NOISY" if r["noisy"] else "",
+            "" if txd is None else " | udpfan tx_drop %s" % (txd or 0)))
     return r
 
 
@@ -255,7 +279,7 @@ def tput_point(a, wd, wire, c, n_copies, rnd):
     sock = os.path.join(wd, "%s.sock" % wire)
     tag = "%s-%s-r%d" % (wire, c, rnd)
     f = Fwd(c, wd, sock, wire)
-    out, argv = gen_argv(wd, sock, 0, a.warmup + a.seconds + 3, tag, wire, burst=32)
+    out, argv = gen_argv(wd, sock, 0, a.warmup + a.seconds + 5, tag, wire, burst=32)
     gp = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         if wire != "memif":
@@ -286,6 +310,12 @@ def tput_point(a, wd, wire, c, n_copies, rnd):
            "time": time.time()}
     with open(os.path.join(a.raw, "bench.jsonl"), "a") as fo:
         fo.write(json.dumps(res) + "\n")
+    if r is not None and r["rx"] == 0:
+        # the generator was sending for the whole span: nothing in means the measurement
+        # missed the run (or the forwarder did not take the frames), never a rate of 0
+        raise RuntimeError("%s %s round %d: the forwarder's port counted 0 packets in over "
+                           "the measured span (generator %.2f Mpps, %d back); see %s.log.cpu" %
+                           (wire, c, rnd, g["pps"] / 1e6, got, tag))
     if r is None:
         log("  %-6s %-11s round %d: no per-CPU sample (see %s.log.cpu)" % (wire, c, rnd, tag))
     else:
@@ -345,6 +375,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--max-other", type=float, default=0.3)
+    ap.add_argument("--retries", type=int, default=0,
+                    help="run a NOISY point again, up to this many times")
     ap.add_argument("--wire", choices=WIRES, default="memif",
                     help="latency: the link between generator and forwarder")
     ap.add_argument("--bench", action="store_true",
@@ -362,7 +394,10 @@ def main():
             sys.exit("%s is missing" % b)
     cs = [c for c in a.contenders.split(",") if c]
     for c in cs:
-        if c not in CONTENDERS:
+        if c.endswith("-base") and c[:-5] in CONTENDERS and c.startswith("udpfan"):
+            if not UDPFAN_BASE or not os.path.exists(UDPFAN_BASE):
+                sys.exit("%s needs UDPFAN_BASE, the other udpfan binary" % c)
+        elif c not in CONTENDERS:
             sys.exit("unknown contender %s (one of %s)" % (c, ", ".join(CONTENDERS)))
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     a.raw = a.raw or "/tmp/latency-" + stamp
@@ -391,15 +426,20 @@ def main():
             for rate in a.rates.split(","):
                 for c in cs:
                     rr = sat[c] if rate == "sat" else int(rate)
-                    r = point(a, wd, c, rr, copies[c])
-                    r["rate_label"] = rate
-                    r["round"] = rnd + 1
+                    for t in range(a.retries + 1):
+                        r = point(a, wd, c, rr, copies[c])
+                        r["rate_label"] = rate
+                        r["round"] = rnd + 1
+                        r["try"] = t
+                        with open(os.path.join(a.raw, "runs.jsonl"), "a") as f:
+                            f.write(json.dumps(r) + "\n")
+                        if not r["noisy"]:
+                            break
                     runs.append(r)
-                    with open(os.path.join(a.raw, "runs.jsonl"), "a") as f:
-                        f.write(json.dumps(r) + "\n")
     log("\n--- one-way added delay through the forwarder and back (us), median over %d "
         "round(s) [spread max-min] ---" % a.rounds)
-    log("%-11s %9s %22s %22s %22s %8s" % ("contender", "rate", "p50", "p99", "p99.9", "lost"))
+    log("%-13s %9s %22s %22s %22s %8s %9s" % ("contender", "rate", "p50", "p99", "p99.9", "lost",
+                                             "link_down"))
     table = []
     for rate in a.rates.split(","):
         for c in cs:
@@ -412,12 +452,15 @@ def main():
                 return statistics.median(xs), max(xs) - min(xs)
             row = {"contender": c, "rate": rate, "pps": rs[0]["rate"],
                    "p50": med("p50_ns"), "p99": med("p99_ns"), "p999": med("p999_ns"),
-                   "lost": sum(r["lost"] for r in rs), "noisy": sum(r["noisy"] for r in rs)}
+                   "lost": sum(r["lost"] for r in rs), "noisy": sum(r["noisy"] for r in rs),
+                   "link_down": sum((r.get("fwd_tx_drop") or {}).get("link_down", 0)
+                                    for r in rs)}
             table.append(row)
-            log("%-11s %9s %14.1f [%5.1f] %14.1f [%5.1f] %14.1f [%5.1f] %8d%s" % (
+            log("%-13s %9s %14.1f [%5.1f] %14.1f [%5.1f] %14.1f [%5.1f] %8d %9d%s" % (
                 c, "%s%s" % (rate, "" if rate != "sat" else "=%d" % rs[0]["rate"]),
                 row["p50"][0], row["p50"][1], row["p99"][0], row["p99"][1], row["p999"][0],
-                row["p999"][1], row["lost"], "  (%d NOISY)" % row["noisy"] if row["noisy"]
+                row["p999"][1], row["lost"], row["link_down"],
+                "  (%d NOISY)" % row["noisy"] if row["noisy"]
                 else ""))
     with open(os.path.join(a.raw, "summary.json"), "w") as f:
         json.dump({"argv": sys.argv, "table": table, "sat": sat}, f, indent=1)

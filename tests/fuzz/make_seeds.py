@@ -7,6 +7,8 @@ are never rewritten here. The config fuzzer's seeds are config/ and tests/data/b
     python3 tests/fuzz/make_seeds.py
 """
 import os
+import socket
+import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,6 +38,53 @@ def frames():
     yield "short", udp[:30]
 
 
+US6, SRC6, LL6 = "2001:db8::10", "2001:db8:1::2", "fe80::2"
+
+
+def ip6(a):
+    return socket.inet_pton(socket.AF_INET6, a)
+
+
+def csum6(src, dst, nh, msg):
+    """the ones-complement checksum over the IPv6 pseudo-header and msg (field as given)"""
+    s = ip6(src) + ip6(dst) + struct.pack("!IxxxB", len(msg), nh) + msg
+    return ufpkt.csum(s)
+
+
+def eth6(dst_mac, src_mac, src, dst, nh, msg, hlim=64):
+    hdr = struct.pack("!IHBB", 6 << 28, len(msg), nh, hlim) + ip6(src) + ip6(dst)
+    return ufpkt.eth(dst_mac, src_mac, 0x86dd, hdr + msg)
+
+
+def udp6(src, dst, sport, dport, payload):
+    u = struct.pack("!HHHH", sport, dport, 8 + len(payload), 0) + payload
+    c = csum6(src, dst, 17, u) or 0xffff
+    return u[:6] + struct.pack("!H", c) + u[8:]
+
+
+def icmp6(src, dst, body):
+    m = body[:2] + b"\0\0" + body[4:]
+    return m[:2] + struct.pack("!H", csum6(src, dst, 58, m)) + m[4:]
+
+
+def frames6():
+    yield "udp6", eth6(US_MAC, SRC_MAC, SRC6, US6, 17, udp6(SRC6, US6, 41000, PORT, b"v6" * 16))
+    yield "udp6-ll", eth6(US_MAC, SRC_MAC, LL6, "fe80::10", 17,
+                          udp6(LL6, "fe80::10", 41000, PORT, b"q" * 3))
+    yield "hopopts", eth6(US_MAC, SRC_MAC, SRC6, US6, 0, b"\x11\0" + b"\0" * 6 +
+                          udp6(SRC6, US6, 41000, PORT, b"h" * 8))
+    yield "frag6", eth6(US_MAC, SRC_MAC, SRC6, US6, 44, b"\x11\0\0\x01" + b"\0" * 4 + b"f" * 16)
+    sn = "ff02::1:ff00:10"
+    ns = icmp6(SRC6, sn, bytes([135, 0, 0, 0, 0, 0, 0, 0]) + ip6(US6) +
+               bytes([1, 1]) + ufpkt.mac_bytes(SRC_MAC))
+    yield "ns", eth6("33:33:ff:00:00:10", SRC_MAC, SRC6, sn, 58, ns, hlim=255)
+    na = icmp6(SRC6, US6, bytes([136, 0, 0, 0, 0x60, 0, 0, 0]) + ip6(SRC6) +
+               bytes([2, 1]) + ufpkt.mac_bytes(SRC_MAC))
+    yield "na", eth6(US_MAC, SRC_MAC, SRC6, US6, 58, na, hlim=255)
+    echo = icmp6(SRC6, US6, bytes([128, 0, 0, 0, 0x12, 0x34, 0, 7]) + b"ping6" * 4)
+    yield "echo6", eth6(US_MAC, SRC_MAC, SRC6, US6, 58, echo)
+
+
 def write(d, name, data):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "wb") as f:
@@ -50,6 +99,10 @@ def main():
         if name.startswith(("arp", "icmp")):
             write(os.path.join(corpus, "arp_icmp"), name, f)
     write(os.path.join(corpus, "classify"), "udp-ipck-good", b"\x0a" + dict(frames())["udp"])
+    # ipv6: byte 0 as in fuzz_ipv6.c (RX L4 flag, keep port, keep address, listen)
+    for name, f in frames6():
+        write(os.path.join(corpus, "ipv6"), name, b"\x00" + f)
+    write(os.path.join(corpus, "ipv6"), "udp6-keep", b"\x0e" + dict(frames6())["udp6"])
     for i, s in enumerate(["0-1", "0,1,2", "0@0,1@0,2@1", "3-5,7,9-10", "0-127", "1,"]):
         write(os.path.join(corpus, "lcores"), "seed%d" % i, b"\x20" + s.encode())
     os.makedirs(os.path.join(corpus, "config"), exist_ok=True)

@@ -438,6 +438,97 @@ test_failed_unicast_recovery(void)
 		CHECK(rec.s[i].bcast, "request %d of a never-resolved neighbour is a broadcast", i);
 }
 
+/* uf_neigh_next_ms: the control lcore sleeps until it (docs/architecture.md#the-control-lcore).
+ * Two tables with the same neighbours and the same answers: one ticked every millisecond, the
+ * other only at the times uf_neigh_next_ms named. Every request must go out at the same
+ * millisecond to the same address in both, every state move happen in both: a tick between
+ * the named times never has anything to do. */
+static struct uf_neigh_table tb2;
+static struct rec rec2;
+
+static void
+test_next_ms(void)
+{
+	struct uf_neigh_params prm = { .reachable_ms = REACH,
+				       .retry_ms = RETRY,
+				       .max_probes = PROBES };
+	struct rte_ether_addr m1 = mac(1), m4 = mac(4), ms = mac(9);
+	rte_be32_t a = ip(10, 0, 0, 1), b = ip(10, 0, 0, 2), c = ip(10, 0, 0, 3),
+		   d = ip(10, 0, 0, 4);
+	/* answers: a once (then silent: PROBE, FAILED with a MAC, unicast probes between the
+	 * broadcasts), b never (INCOMPLETE, FAILED by broadcast), c static, d now and then */
+	const struct {
+		uint64_t at;
+		rte_be32_t ip;
+		const struct rte_ether_addr *mac;
+	} ev[] = { { 1, a, &m1 },     { 250, d, &m4 },   { 20000, d, &m4 },
+		   { 52345, d, &m4 }, { 70001, a, &m1 }, { 91000, d, &m4 } };
+	const uint64_t end = 3 * REACH + 20000;
+	uint64_t t, next, ticks = 0;
+	size_t k = 0;
+	int i, ch1 = 0, ch2 = 0;
+
+	setup();
+	CHECK_EQ(uf_neigh_next_ms(&tbl, 5), UINT64_MAX); /* empty: nothing ever */
+	CHECK_EQ(uf_neigh_add(&tbl, 0, c, &ms, 0), 0);
+	CHECK_EQ(uf_neigh_next_ms(&tbl, 5), UINT64_MAX); /* static only: nothing ever */
+	uf_neigh_init(&tbl, &prm);
+	uf_neigh_init(&tb2, &prm);
+	memset(&rec2, 0, sizeof(rec2));
+	for (i = 0; i < 2; i++) {
+		struct uf_neigh_table *x = i == 0 ? &tbl : &tb2;
+
+		uf_neigh_add(x, 0, a, NULL, 0);
+		uf_neigh_add(x, 0, b, NULL, 0);
+		uf_neigh_add(x, 1, c, &ms, 0);
+		uf_neigh_add(x, 1, d, NULL, 0);
+	}
+	CHECK_EQ(uf_neigh_next_ms(&tb2, 0), 0); /* new entries: ask at once */
+	CHECK_EQ(uf_neigh_next_ms(&tb2, 7), 7); /* overdue reads as now */
+	next = 0;
+	for (t = 0; t <= end; t++) {
+		for (; k < RTE_DIM(ev) && ev[k].at == t; k++) {
+			uf_neigh_learn(&tbl, 0, ev[k].ip, ev[k].mac, t);
+			uf_neigh_learn(&tbl, 1, ev[k].ip, ev[k].mac, t);
+			uf_neigh_learn(&tb2, 0, ev[k].ip, ev[k].mac, t);
+			uf_neigh_learn(&tb2, 1, ev[k].ip, ev[k].mac, t);
+			next = uf_neigh_next_ms(&tb2, t);
+		}
+		rec.now = rec2.now = t;
+		ch1 += uf_neigh_tick(&tbl, t, record, &rec);
+		if (t >= next) {
+			ticks++;
+			ch2 += uf_neigh_tick(&tb2, t, record, &rec2);
+			next = uf_neigh_next_ms(&tb2, t);
+			/* t itself: a move that asks at once (PROBE to FAILED) */
+			CHECK(next >= t, "next %" PRIu64 " after a tick at %" PRIu64, next, t);
+		}
+		if (t == REACH + 1000) {
+			/* a went stale at 1 + REACH and failed its PROBES unicast probes; d
+			 * answered at 20000: still reachable; b never answered */
+			CHECK_EQ(tb2.e[0].state, UF_NS_FAILED);
+			CHECK_EQ(tb2.e[1].state, UF_NS_FAILED);
+			CHECK_EQ(tb2.e[3].state, UF_NS_REACHABLE);
+		}
+	}
+	CHECK(rec.n > 50, "%d requests in %" PRIu64 " ms", rec.n, end);
+	CHECK_EQ(rec2.n, rec.n);
+	for (i = 0; i < rec.n && i < rec2.n; i++) {
+		CHECK(rec2.s[i].at == rec.s[i].at && rec2.s[i].ip == rec.s[i].ip &&
+				      rec2.s[i].bcast == rec.s[i].bcast &&
+				      memcmp(&rec2.s[i].mac, &rec.s[i].mac, 6) == 0,
+		      "request %d: at %" PRIu64 " vs %" PRIu64, i, rec2.s[i].at, rec.s[i].at);
+	}
+	CHECK_EQ(ch2, ch1);
+	for (i = 0; i < tbl.n; i++) {
+		CHECK_EQ(tb2.e[i].state, tbl.e[i].state);
+		CHECK_EQ(tb2.e[i].changes, tbl.e[i].changes);
+	}
+	/* a tick per request or state move, give or take: not one per millisecond */
+	CHECK(ticks <= (uint64_t)rec.n + (uint64_t)ch1 + 16, "%" PRIu64 " ticks for %d requests",
+	      ticks, rec.n);
+}
+
 static void
 test_state_names(void)
 {
@@ -459,6 +550,7 @@ main(void)
 	RUN(test_failed_unicast_recovery);
 	RUN(test_port_up);
 	RUN(test_table_full);
+	RUN(test_next_ms);
 	RUN(test_state_names);
 	return uf_t_summary();
 }

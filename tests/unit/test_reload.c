@@ -283,10 +283,62 @@ test_schema(void)
 	}
 }
 
+/* Rules name destinations by index: reordering the destinations under unchanged rules
+ * points the rules at others, a change (found 2026-12-02: the diff compared the numbers and
+ * called it no change, so a reload kept the old plan). A destination added in the middle
+ * shifts the indexes the same way. */
+static void
+test_rules_follow_reorder(void)
+{
+	static const char a[] = "ports:\n  - { name: p, device: net_ring0, ip: 10.0.0.10/24 }\n"
+				"listen: { port: p, udp_port: 1 }\n"
+				"destinations:\n"
+				"  - { ip: 10.0.0.20, udp_port: 1 }\n"
+				"  - { ip: 10.0.0.21, udp_port: 1 }\n"
+				"rules:\n"
+				"  - { from: 10.1.0.0/16, to: [0] }\n"
+				"  - { from: 0.0.0.0/0, to: [1] }\n";
+	char b[1024];
+	struct uf_config *x = parse_str(a), *y;
+	const char *p = strstr(a, "  - { ip: 10.0.0.20");
+
+	/* the two destinations swapped, the rules as they were */
+	snprintf(b, sizeof(b),
+		 "%.*s  - { ip: 10.0.0.21, udp_port: 1 }\n"
+		 "  - { ip: 10.0.0.20, udp_port: 1 }\n%s",
+		 (int)(p - a), a, strstr(a, "rules:"));
+	y = parse_str(b);
+	CHECK_EQ(uf_config_diff(x, y, &d), 2);
+	CHECK_EQ(d.n_restart, 0);
+	CHECK_HAS(d.hot, "rules[0].to (its destinations moved)");
+	CHECK_HAS(d.hot, "rules[1].to (its destinations moved)");
+	uf_config_free(y);
+	/* the rules swapped with them: the same policy, no change */
+	snprintf(b, sizeof(b),
+		 "%.*s  - { ip: 10.0.0.21, udp_port: 1 }\n"
+		 "  - { ip: 10.0.0.20, udp_port: 1 }\nrules:\n"
+		 "  - { from: 10.1.0.0/16, to: [1] }\n  - { from: 0.0.0.0/0, to: [0] }\n",
+		 (int)(p - a), a);
+	y = parse_str(b);
+	CHECK_EQ(uf_config_diff(x, y, &d), 2); /* the numbers changed: rows, hot */
+	CHECK_EQ(d.n_restart, 0);
+	uf_config_free(y);
+	/* one added before them: the old ones moved up by one */
+	snprintf(b, sizeof(b), "%.*s  - { ip: 10.0.0.19, udp_port: 1 }\n%s", (int)(p - a), a, p);
+	y = parse_str(b);
+	/* (rule 0 now names the new one: its "added" is the change; rule 1 names 10.0.0.20) */
+	CHECK_EQ(uf_config_diff(x, y, &d), 2);
+	CHECK_HAS(d.hot, "(10.0.0.19:1) added");
+	CHECK_HAS(d.hot, "rules[1].to (its destinations moved)");
+	uf_config_free(y);
+	uf_config_free(x);
+}
+
 int
 main(void)
 {
 	test_same();
+	test_rules_follow_reorder();
 	test_destinations();
 	test_hot_keys();
 	test_restart_keys();
