@@ -42,7 +42,7 @@ GEN = os.path.join(BUILD, "app", "udpfan-gen", "udpfan-gen")
 SINK = os.path.join(BUILD, "app", "udpfan-sink", "udpfan-sink")
 KSEND = os.path.join(SRC, "tests", "tools", "udp_send.py")
 PORT = 6000
-NOT_DATAGRAMS = ("not_ipv4", "vlan_tagged", "not_udp", "not_for_us", "too_long", "ctl_overflow")
+NOT_DATAGRAMS = ("not_ipv4", "vlan_unknown", "not_udp", "not_for_us", "too_long", "ctl_overflow")
 
 
 def link_stats(tb, ns, ifname):

@@ -1059,6 +1059,10 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "ports[]", "gateway6", CUSTOM(parse_port_gw6), .same = same_port_gw6, .doc_type = "IPv6",
 	  .doc_default = "none", .doc_range = "link-local, or on one of the port's `ip6` prefixes",
 	  .doc = "IPv6 next hop off the prefixes (not supported yet)" },
+	{ "ports[]", "vlan", PORT(vlan), UINT(1, 4094, 0), .default_note = ": untagged",
+	  .doc = "802.1Q VLAN id: a tagged logical port on its device" },
+	{ "ports[]", "vlan_pcp", PORT(vlan_pcp), UINT(0, 7, 0),
+	  .doc = "802.1Q priority bits of the frames it sends" },
 	{ "ports[]", "mtu", PORT(mtu), UINT(68, 16000, 0),
 	  .default_note = ": the kernel netdev's where the port has one (mlx5, af_xdp, "
 			  "af_packet, tap), left unchanged; 1500 on a device udpfan owns alone",

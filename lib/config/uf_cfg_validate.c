@@ -130,6 +130,8 @@ validate_ports(struct uf_cfg_pctx *p)
 	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], a6[INET6_ADDRSTRLEN], key[64];
 	int i, j, k;
 
+	for (i = 0; i < cfg->n_ports; i++)
+		((struct uf_cfg_port *)&cfg->ports[i])->dev = (uint16_t)i;
 	for (i = 0; i < cfg->n_ports; i++) {
 		const struct uf_cfg_port *pi = &cfg->ports[i];
 
@@ -142,11 +144,36 @@ validate_ports(struct uf_cfg_pctx *p)
 						pi->name, j);
 				return -1;
 			}
+			/* one device, several logical ports: each on its own VLAN, at most one
+			 * untagged (docs/configuration.md#vlans); the first owns the device */
 			if (strcmp(pi->dev_name, pj->dev_name) == 0) {
-				uf_cfg_perr_pos(p, &pi->device_pos, key,
-						"device \"%s\" is also ports[%d]'s", pi->dev_name,
-						j);
-				return -1;
+				if (pi->vlan == pj->vlan) {
+					uf_cfg_perr_pos(p, &pi->device_pos, key,
+							"device \"%s\" is also ports[%d]'s, %s",
+							pi->dev_name, j,
+							pi->vlan == 0 ? "both untagged"
+								      : "on the same vlan");
+					return -1;
+				}
+				if (strcmp(pi->device, pj->device) != 0) {
+					uf_cfg_perr_pos(p, &pi->device_pos, key,
+							"device \"%s\" is ports[%d]'s with other "
+							"devargs (\"%s\"): a shared device is "
+							"written the same way by every port on it",
+							pi->device, j, pj->device);
+					return -1;
+				}
+				if (pi->mtu != pj->mtu || pi->rx_desc != pj->rx_desc ||
+				    pi->tx_desc != pj->tx_desc || pi->mbufs != pj->mbufs) {
+					uf_cfg_perr_pos(p, &pi->pos, key,
+							"shares device \"%s\" with ports[%d] but "
+							"not its mtu, rx_desc, tx_desc or mbufs "
+							"(the device's, set alike on each)",
+							pi->dev_name, j);
+					return -1;
+				}
+				if (cfg->ports[j].dev == j && pi->dev == i)
+					((struct uf_cfg_port *)pi)->dev = (uint16_t)j;
 			}
 			if (pi->ip != 0 && pi->ip == pj->ip) {
 				uf_cfg_perr_pos(p, &pi->pos, key, "ip %s is also ports[%d]'s",
@@ -183,6 +210,12 @@ validate_ports(struct uf_cfg_pctx *p)
 			snprintf(key, sizeof(key), "ports[%d].gateway6", i);
 			uf_cfg_perr_pos(p, &pi->gateway6_pos, key, "%s is the port's own address",
 					uf_ip6_str(&pi->gateway6, a6));
+			return -1;
+		}
+		if (pi->vlan_pcp != 0 && pi->vlan == 0) {
+			snprintf(key, sizeof(key), "ports[%d].vlan_pcp", i);
+			uf_cfg_perr_pos(p, &pi->pos, key,
+					"priority bits on an untagged port (set ports[].vlan)");
 			return -1;
 		}
 		if (pi->has_gateway && !in_subnet(pi->gateway, pi->ip, pi->prefix_len)) {

@@ -53,6 +53,10 @@ struct uf_cfg_port {
 	/* 802.1Q (docs/configuration.md#vlans): 0 untagged, else the port is a tagged logical
 	 * port on its device */
 	uint16_t vlan;
+	uint8_t vlan_pcp; /* the priority bits of the tag it sends (received ones are not kept) */
+	/* the port that owns the device (validation): itself, or the first port with the same
+	 * device, whose DPDK port this one shares (a VLAN alias) */
+	uint16_t dev;
 	uint16_t mtu; /* 0: leave the PMD's default (1500) */
 	uint16_t rx_desc;
 	uint16_t tx_desc;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <time.h>
+#include <net/if.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -130,6 +131,41 @@ tel_reset_port(void *arg, const char *name)
 	return 0;
 }
 
+/*
+ * A tagged port on net_af_xdp (docs/pmd-quirks.md#vlans): XDP sees a tag only where it is in
+ * the frame. A veth or bridge port that sends to the interface with txvlan on (the kernel's
+ * default) keeps it in the skb's metadata, a NIC with rxvlan on strips it: either way the
+ * frame reaches udpfan untagged (the untagged port's, or vlan_unknown), and ARP on the VLAN
+ * never resolves. udpfan cannot see the sender's side, so it says which settings to check.
+ */
+static void
+vlan_xdp_warn(const struct uf_app *app)
+{
+	const struct uf_config *cfg = app->cfg;
+	int i, j;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct uf_port *p = &app->ports[i];
+		char ifn[IF_NAMESIZE] = "";
+		bool tagged = false;
+
+		if (p->owner != NULL || p->quirk == NULL || p->quirk->kernel_sock != UF_KSOCK_XSK)
+			continue;
+		for (j = 0; j < cfg->n_ports; j++)
+			tagged |= cfg->ports[j].dev == i && cfg->ports[j].vlan != 0;
+		if (!tagged)
+			continue;
+		if (p->info.if_index == 0 || if_indextoname(p->info.if_index, ifn) == NULL)
+			snprintf(ifn, sizeof(ifn), "%s", "<interface>");
+		UF_LOG(WARNING,
+		       "port %s: tagged ports on net_af_xdp receive a tag only where it "
+		       "is in the frame: 'ethtool -K <the veth peer or bridge port that "
+		       "sends to %s> txvlan off', and 'ethtool -K %s rxvlan off' on a NIC "
+		       "(docs/pmd-quirks.md#vlans)",
+		       p->cfg->name, ifn, ifn);
+	}
+}
+
 int
 uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app_opts *o,
 	    struct uf_err *err)
@@ -178,6 +214,12 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	po.chain_forced = cfg->fwd.fanout == UF_FANOUT_CHAIN;
 	po.link_wait_ms = o->link_wait_ms != 0 ? o->link_wait_ms : LINK_WAIT_MS_DEFAULT;
 	for (i = 0; i < cfg->n_ports; i++) {
+		if (cfg->ports[i].dev != i) { /* a VLAN alias on an earlier port's device */
+			uf_port_alias(&app->ports[i], &app->ports[cfg->ports[i].dev], cfg,
+				      (uint16_t)i);
+			app->n_ports_up = i + 1;
+			continue;
+		}
 		ret = uf_port_init(&app->ports[i], cfg, (uint16_t)i, &po, err);
 		app->n_ports_up = i + 1;
 		if (ret != 0)
@@ -186,6 +228,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 			app->timers = true;
 	}
 
+	vlan_xdp_warn(app);
 	ret = uf_resolve_init(&app->res, cfg, app->ports[cfg->listen.port].socket, err);
 	if (ret != 0)
 		return ret;

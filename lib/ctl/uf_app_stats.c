@@ -197,7 +197,7 @@ port_ifnames(const struct uf_app *app, char *buf, size_t len)
 static void
 wire_hints(struct uf_app *app, const struct uf_snap *s)
 {
-	static const enum uf_drop why[] = { UF_DROP_GRO_COALESCED, UF_DROP_VLAN_TAGGED,
+	static const enum uf_drop why[] = { UF_DROP_GRO_COALESCED, UF_DROP_VLAN_UNKNOWN,
 					    UF_DROP_TOO_LONG };
 	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
 	char ports[256];
@@ -223,13 +223,12 @@ wire_hints(struct uf_app *app, const struct uf_snap *s)
 			       "off' (docs/pmd-quirks.md)",
 			       n, ports);
 			break;
-		case UF_DROP_VLAN_TAGGED:
+		case UF_DROP_VLAN_UNKNOWN:
 			UF_LOG(WARNING,
 			       "%" PRIu64 " 802.1Q/802.1ad-tagged frames arrived on %s and were "
-			       "dropped (drop.vlan_tagged): udpfan's ports are untagged. Send "
-			       "untagged, or give udpfan a kernel VLAN interface ('ip link add link "
-			       "<if> name <if>.<id> type vlan id <id>') through net_af_xdp or "
-			       "net_af_packet",
+			       "dropped (drop.vlan_unknown): no port claims their VLAN. Give a "
+			       "port that VLAN (ports[].vlan, docs/configuration.md#vlans), or "
+			       "send untagged",
 			       n, ports);
 			break;
 		default:

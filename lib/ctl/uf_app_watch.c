@@ -102,6 +102,8 @@ uf_app_watch_port(struct uf_app *app, int i)
 {
 	const struct uf_port *p = &app->ports[i];
 
+	if (p->owner != NULL) /* a VLAN alias: its owner's events are the device's */
+		return;
 	if (p->plan.lsc && rte_eth_dev_callback_register(p->port_id, RTE_ETH_EVENT_INTR_LSC,
 							 on_lsc_event, app) != 0)
 		UF_LOG(NOTICE, "port %s: cannot register for link-change events; polled",
@@ -116,6 +118,8 @@ uf_app_unwatch_port(struct uf_app *app, int i)
 {
 	const struct uf_port *p = &app->ports[i];
 
+	if (p->owner != NULL)
+		return;
 	if (p->quirk != NULL && p->plan.lsc)
 		rte_eth_dev_callback_unregister(p->port_id, RTE_ETH_EVENT_INTR_LSC, on_lsc_event,
 						app);

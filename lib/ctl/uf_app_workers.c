@@ -67,6 +67,8 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 		wp[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
 		wp[i].id.max_len = uf_port_max_len(p->plan.mtu);
 		wp[i].pad_to = p->plan.pad_to;
+		wp[i].vlan = p->cfg->vlan;
+		wp[i].dev = p->cfg->dev;
 	}
 	for (i = 0; i < app->n_workers; i++) {
 		wc.id = (uint16_t)i;

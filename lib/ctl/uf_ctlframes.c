@@ -28,9 +28,27 @@ uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg, const st
 		cf->icmp_tokens[i] = cfg->control.icmp_rate; /* a full bucket to start with */
 }
 
+/*
+ * Send m, an untagged frame of port pi, through worker wk: on a tagged port with its tag
+ * (VLAN id and vlan_pcp) put in front of the EtherType, in software (docs/configuration.md#vlans).
+ */
 static void
-ctl_send(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m)
+ctl_send(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m)
 {
+	const struct uf_cfg_port *cp = cf->ports[pi].cfg;
+
+	m->ol_flags = 0;
+	m->port = cf->ports[pi].port_id;
+	if (cp->vlan != 0) {
+		uint8_t *f = (uint8_t *)rte_pktmbuf_prepend(m, UF_VLAN_LEN);
+
+		if (f == NULL) { /* no headroom: never with udpfan's pools */
+			cf->ctr->ctl_nombuf++;
+			rte_pktmbuf_free(m);
+			return;
+		}
+		uf_vlan_insert(f, (uint16_t)(cp->vlan_pcp << 13 | cp->vlan));
+	}
 	if (rte_ring_sp_enqueue(cf->w[wk]->ctl_tx, m) != 0) {
 		cf->ctr->ctl_ring_full++;
 		rte_pktmbuf_free(m);
@@ -53,9 +71,8 @@ send_arp(struct uf_ctlframes *cf, uint16_t pi, uint16_t op, const struct rte_eth
 			   tip);
 	m->data_len = len;
 	m->pkt_len = len;
-	m->port = p->port_id;
 	/* worker 0 sends it on queue 0: the mbuf comes from that queue's pool */
-	ctl_send(cf, 0, m);
+	ctl_send(cf, 0, pi, m);
 }
 
 void
@@ -93,12 +110,31 @@ icmp_allowed(struct uf_ctlframes *cf, uint16_t pi, uint64_t ms)
 	return true;
 }
 
+/* The logical port of a frame a worker handed over: its device's port of the VLAN the
+ * worker marked it with (a device with tagged ports, docs/configuration.md#vlans), else the
+ * device's own. */
+static uint16_t
+ctl_port(const struct uf_ctlframes *cf, const struct uf_worker *w, const struct rte_mbuf *m)
+{
+	const struct uf_config *cfg = cf->cfg;
+	uint16_t pi = w->port_idx[m->port], vid;
+	int j;
+
+	if (!(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED))
+		return pi;
+	vid = m->vlan_tci & UF_VLAN_VID_MASK;
+	for (j = 0; j < cfg->n_ports; j++)
+		if (cfg->ports[j].dev == cfg->ports[pi].dev && cfg->ports[j].vlan == vid)
+			return (uint16_t)j;
+	return pi; /* the worker only marks a VLAN a port claims */
+}
+
 /* One frame a worker handed over. Returns true if a neighbour's MAC changed. */
 static bool
 handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms)
 {
 	struct uf_worker *w = cf->w[wk];
-	uint16_t pi = w->port_idx[m->port];
+	uint16_t pi = ctl_port(cf, w, m);
 	const struct uf_port *p = &cf->ports[pi];
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint16_t etype;
@@ -118,7 +154,7 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 			m->data_len = len;
 			m->pkt_len = len;
 			cf->ctr->arp_requests_answered++;
-			ctl_send(cf, wk, m);
+			ctl_send(cf, wk, pi, m);
 			return changed;
 		}
 		if (a.op == RTE_ARP_OP_REPLY && known)
@@ -132,8 +168,7 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 	    uf_icmp_echo_reply(f, m->data_len, &p->mac) == 0) {
 		if (icmp_allowed(cf, pi, ms)) {
 			cf->ctr->icmp_echo_answered++;
-			m->ol_flags = 0;
-			ctl_send(cf, wk, m);
+			ctl_send(cf, wk, pi, m);
 			return false;
 		}
 		cf->ctr->icmp_rate_limited++;

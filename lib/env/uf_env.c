@@ -144,7 +144,13 @@ uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_a
 	}
 	for (i = 0; i < cfg->n_ports; i++) {
 		const struct uf_cfg_port *p = &cfg->ports[i];
+		int j;
 
+		/* a device shared by VLAN ports (docs/configuration.md#vlans) is given once */
+		for (j = 0; j < i && strcmp(cfg->ports[j].dev_name, p->dev_name) != 0; j++)
+			;
+		if (j < i)
+			continue;
 		if (p->is_pci) {
 			any_pci = true;
 			r |= push(a, "-a");

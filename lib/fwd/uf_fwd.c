@@ -35,6 +35,17 @@ unlinearized_reason(const struct rte_mbuf *m, const struct uf_port_id *pid)
 	return why;
 }
 
+/* A control frame of a port on a device with tagged ports: its VLAN id rides along (a
+ * frame of a device without any keeps its flags: the classifier passed no tag) */
+static inline void
+ctl_mark(const struct uf_worker *w, uint16_t pi, struct rte_mbuf *m)
+{
+	if (w->ports[pi].alias || w->ports[pi].n_vlans != 0) {
+		m->ol_flags |= RTE_MBUF_F_RX_VLAN_STRIPPED;
+		m->vlan_tci = w->ports[pi].vlan;
+	}
+}
+
 /* Hand control frames to the control lcore and free the drops (both paths' tail). */
 static inline void
 rx_tail(struct uf_worker *w, struct rte_mbuf **ctl, uint16_t nc, struct rte_mbuf **drop,
@@ -134,6 +145,7 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			cnt[li + 1]++;
 			fwd[nf++] = m;
 		} else if (v == UF_V_CONTROL) {
+			ctl_mark(w, pi, m);
 			ctl[nc++] = m;
 		} else {
 			w->ctr.drop[why]++;
@@ -181,9 +193,13 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
-void
-uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
-	     uint16_t n)
+static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_plan *plan,
+					  uint16_t pi, struct rte_mbuf **pkts, uint16_t n);
+
+/* One burst of logical port pi's frames (untagged, or with their tag taken out) */
+static __rte_always_inline void
+worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
+	       uint16_t n)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
 	/* partial checksums matter only where the copies carry one; decided per port at
@@ -222,6 +238,7 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 				w->ctr.csum_completed++;
 			fwd[nf++] = m;
 		} else if (v == UF_V_CONTROL) {
+			ctl_mark(w, pi, m);
 			ctl[nc++] = m;
 		} else {
 			w->ctr.drop[why]++;
@@ -233,6 +250,84 @@ uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struc
 	if (likely(nf > 0))
 		uf_fanout_burst(w, plan, fwd, in, nf);
 	rx_tail(w, ctl, nc, drop, nd);
+}
+
+void
+uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
+	     uint16_t n)
+{
+	/* a device with tagged ports: split by VLAN first (one predictable branch elsewhere) */
+	if (unlikely(w->ports[pi].n_vlans != 0)) {
+		worker_rx_vlan(w, plan, pi, pkts, n);
+		return;
+	}
+	worker_rx_port(w, plan, pi, pkts, n);
+}
+
+/*
+ * A burst from a device with tagged ports (docs/configuration.md#vlans): each frame's VLAN
+ * id (a tag in the frame is taken out in software: the Ethernet addresses move up over it;
+ * one the PMD took out is read from vlan_tci) finds its logical port; a VLAN id no port
+ * claims is vlan_unknown. Then each port's frames, in their order, go through the usual
+ * path (worker_rx_port, which counts them in rx). A frame that goes to the control plane
+ * leaves marked RTE_MBUF_F_RX_VLAN_STRIPPED with its VLAN id in vlan_tci (0: untagged), so
+ * the control lcore knows its logical port (uf_ctlframes.c).
+ */
+static __rte_noinline void
+worker_rx_vlan(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
+	       uint16_t n)
+{
+	const struct uf_wport *wp = &w->ports[pi];
+	struct rte_mbuf *drop[UF_MAX_BURST], *sorted[UF_MAX_BURST];
+	uint8_t lp[UF_MAX_BURST];
+	uint16_t cnt[UF_MAX_PORTS + 1] = { 0 }, at[UF_MAX_PORTS];
+	uint16_t nd = 0, nk = 0, i, k;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+		bool in_frame;
+		uint16_t vid = uf_vlan_of(f, m->data_len, m->ol_flags, m->vlan_tci, &in_frame);
+
+		for (k = 0; k < wp->n_vlans && wp->vlan_id[k] != vid; k++)
+			;
+		if (unlikely(k == wp->n_vlans)) {
+			drop[nd++] = m;
+			continue;
+		}
+		if (in_frame) { /* uf_vlan_of saw data_len >= 18 */
+			uf_vlan_strip(f);
+			m->data_off = (uint16_t)(m->data_off + UF_VLAN_LEN);
+			m->data_len = (uint16_t)(m->data_len - UF_VLAN_LEN);
+			m->pkt_len -= UF_VLAN_LEN;
+		}
+		m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN_STRIPPED | RTE_MBUF_F_RX_VLAN);
+		m->vlan_tci = vid;
+		lp[nk] = (uint8_t)k;
+		cnt[k + 1]++;
+		pkts[nk++] = m;
+	}
+	if (unlikely(nd > 0)) {
+		w->ctr.rx += nd;
+		w->ctr.drop[UF_DROP_VLAN_UNKNOWN] += nd;
+		rte_pktmbuf_free_bulk(drop, nd);
+	}
+	if (nk == 0)
+		return;
+	for (k = 1; k <= wp->n_vlans; k++)
+		cnt[k] = (uint16_t)(cnt[k] + cnt[k - 1]);
+	if (cnt[lp[0] + 1] - cnt[lp[0]] == nk) {
+		/* the whole burst is one port's: as it is */
+		worker_rx_port(w, plan, wp->vlan_pi[lp[0]], pkts, nk);
+		return;
+	}
+	memcpy(at, cnt, sizeof(at));
+	for (i = 0; i < nk; i++)
+		sorted[at[lp[i]]++] = pkts[i];
+	for (k = 0; k < wp->n_vlans; k++)
+		if (cnt[k + 1] > cnt[k])
+			worker_rx_port(w, plan, wp->vlan_pi[k], sorted + cnt[k],
+				       (uint16_t)(cnt[k + 1] - cnt[k]));
 }
 
 void
@@ -345,7 +440,11 @@ uf_worker_main(void *arg)
 			continue;
 		}
 		for (pi = 0; pi < n_ports; pi++) {
-			uint16_t n = rte_eth_rx_burst(w->ports[pi].port_id, q, pkts, burst);
+			uint16_t n;
+
+			if (unlikely(w->ports[pi].alias)) /* its device's owner polls it */
+				continue;
+			n = rte_eth_rx_burst(w->ports[pi].port_id, q, pkts, burst);
 
 			if (n == 0)
 				continue;
@@ -431,9 +530,12 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 	for (i = 0; i < c->n_ports; i++) {
 		const struct uf_worker_port *p = &c->ports[i];
 
-		w->port_idx[p->port_id] = (uint8_t)i;
+		if (p->dev == i) /* a device's DPDK port id: its owner's index */
+			w->port_idx[p->port_id] = (uint8_t)i;
 		w->ports[i].port_id = p->port_id;
 		w->ports[i].id = p->id;
+		w->ports[i].vlan = p->vlan;
+		w->ports[i].alias = p->dev != i;
 		w->txb[i].port_id = p->port_id;
 		w->txb[i].pad_to = p->pad_to;
 		if (p->socket != socket)
@@ -442,6 +544,19 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 			       "socket %d: every packet crosses the interconnect; pick lcores "
 			       "on socket %d",
 			       c->id, c->lcore, socket, p->name, p->socket, p->socket);
+	}
+	/* a device with a tagged port: its owner splits its bursts by VLAN id */
+	for (i = 0; i < c->n_ports; i++) {
+		struct uf_wport *o = &w->ports[c->ports[i].dev];
+		bool tagged = false;
+		uint16_t j;
+
+		for (j = 0; j < c->n_ports; j++)
+			tagged |= c->ports[j].dev == c->ports[i].dev && c->ports[j].vlan != 0;
+		if (!tagged)
+			continue;
+		o->vlan_id[o->n_vlans] = c->ports[i].vlan;
+		o->vlan_pi[o->n_vlans++] = (uint8_t)i;
 	}
 	*out = w;
 	return 0;

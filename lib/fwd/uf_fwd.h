@@ -59,6 +59,17 @@ struct uf_txbuf {
 struct uf_wport {
 	uint16_t port_id;
 	struct uf_port_id id; /* for the classifier */
+	/*
+	 * 802.1Q (docs/configuration.md#vlans). A device with tagged ports is polled through
+	 * its first port (the owner), whose burst the worker splits by VLAN id (n_vlans > 0:
+	 * vlan_id[k] is port index vlan_pi[k]'s VLAN, 0 for the untagged one); the others
+	 * (alias) are not polled. A device without tagged ports: n_vlans 0, as before.
+	 */
+	bool alias;
+	uint8_t n_vlans;
+	uint16_t vlan; /* this port's VLAN id, 0: untagged */
+	uint16_t vlan_id[UF_MAX_PORTS];
+	uint8_t vlan_pi[UF_MAX_PORTS];
 };
 
 /* Everything shared between the control lcore and the workers. The flags are plain fields,
@@ -148,6 +159,10 @@ struct uf_worker_port {
 	const char *name; /* for the cross-socket warning */
 	struct uf_port_id id;
 	uint16_t pad_to; /* 60 where the PMD does not pad, else 0 */
+	/* 802.1Q: this port's VLAN (0: untagged) and the port that owns its device (itself,
+	 * or an earlier one: this one is then an alias, not polled) */
+	uint16_t vlan;
+	uint16_t dev;
 };
 
 struct uf_worker_conf {

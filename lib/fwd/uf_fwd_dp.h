@@ -183,15 +183,38 @@ uf_txb_add(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, uint16_t dest)
  * The threshold is the set's: the plan's, raised where an egress PMD breaks short chains
  * (ENA LLQ, chain_min_frame in docs/pmd-quirks.md), at no extra cost here.
  */
+/*
+ * 802.1Q (docs/configuration.md#vlans): `vlan` is a constant of each specialisation, the
+ * plan's any_vlan. Without a tagged destination in the plan every header is the untagged
+ * 42 bytes, written as before; with one, the template says which form (uf_hdr_write).
+ */
+static __rte_always_inline uint32_t
+uf_hdr_len(const struct uf_tmpl *t, const bool vlan)
+{
+	return vlan ? t->hdr_len : UF_HDR_LEN;
+}
+
+static __rte_always_inline void
+uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
+	       bool udp_cksum, const bool vlan)
+{
+	if (vlan)
+		uf_hdr_write(h, t, in, p_sum, udp_cksum);
+	else
+		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, RTE_ETHER_HDR_LEN);
+}
+
 static __rte_always_inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
-	    const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
+	    const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to,
+	    const bool vlan)
 {
 	uint8_t *h = rte_pktmbuf_mtod(c, uint8_t *);
-	uint32_t len = UF_HDR_LEN + in->payload_len;
+	const uint32_t hl = uf_hdr_len(&d->tmpl, vlan); /* 42, or 46 tagged */
+	uint32_t len = hl + in->payload_len;
 
-	uf_hdr_write(h, &d->tmpl, in, p_sum, udp_cksum);
-	rte_memcpy(h + UF_HDR_LEN, payload, in->payload_len);
+	uf_hdr_write_v(h, &d->tmpl, in, p_sum, udp_cksum, vlan);
+	rte_memcpy(h + hl, payload, in->payload_len);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
 		len = pad_to;
@@ -203,15 +226,17 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_i
 /* Rewrite the received mbuf into the last copy: no allocation, no payload copy. */
 static __rte_always_inline void
 uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_info *in,
-	   uint32_t p_sum, bool udp_cksum, uint16_t pad_to)
+	   uint32_t p_sum, bool udp_cksum, uint16_t pad_to, const bool vlan)
 {
-	uint32_t len = UF_HDR_LEN + in->payload_len;
+	/* 42, or 46 tagged: 4 bytes of headroom more */
+	const uint32_t hl = uf_hdr_len(&d->tmpl, vlan);
+	uint32_t len = hl + in->payload_len;
 	uint8_t *h;
 
 	/* drop the received headers (any IP options) and trailing padding */
-	m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR_LEN);
+	m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
 	h = rte_pktmbuf_mtod(m, uint8_t *);
-	uf_hdr_write(h, &d->tmpl, in, p_sum, udp_cksum);
+	uf_hdr_write_v(h, &d->tmpl, in, p_sum, udp_cksum, vlan);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
 		len = pad_to;
@@ -388,7 +413,7 @@ uf_fan_emit(struct uf_worker *w, const struct uf_dest_rt *d, struct rte_mbuf *f,
 static __rte_always_inline void
 uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 	       const struct uf_rx_info *ins, uint16_t n, const bool simple_plan,
-	       const bool one_egress)
+	       const bool one_egress, const bool vlan)
 {
 	const bool cksum = plan->udp_cksum;
 	/* read once: a store into a TX buffer's uint16_t dest[] may alias w->burst */
@@ -539,10 +564,10 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 				const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
 				struct rte_mbuf *h = bufs[j];
 
-				uf_hdr_write(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, p_sum,
-					     cksum);
-				h->data_len = UF_HDR_LEN;
-				h->pkt_len = UF_HDR_LEN + in->payload_len;
+				uf_hdr_write_v(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, p_sum,
+					       cksum, vlan);
+				h->data_len = (uint16_t)uf_hdr_len(&d->tmpl, vlan);
+				h->pkt_len = uf_hdr_len(&d->tmpl, vlan) + in->payload_len;
 				h->nb_segs = 2;
 				h->next = m;
 				uf_fan_emit(w, d, h, !simple_plan, one_egress, egress_txb,
@@ -554,7 +579,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
 
 			uf_copy_one(bufs[j], d, in, payload, p_sum, cksum,
-				    one_egress ? egress_pad : w->txb[d->egress].pad_to);
+				    one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan);
 			uf_fan_emit(w, d, bufs[j], !simple_plan, one_egress, egress_txb,
 				    &egress_fill, burst);
 		}
@@ -565,7 +590,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 						    : &plan->dests[copy_to[n_copies - 1]];
 
 			uf_inplace(m, d, in, p_sum, cksum,
-				   one_egress ? egress_pad : w->txb[d->egress].pad_to);
+				   one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan);
 			uf_fan_emit(w, d, m, !simple_plan, one_egress, egress_txb, &egress_fill,
 				    burst);
 		}
@@ -611,7 +636,10 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
 			w->senders_epoch = ep;
 		}
 	}
-	uf_fanout_body(w, plan, pkts, ins, n, false, false);
+	if (unlikely(plan->any_vlan))
+		uf_fanout_body(w, plan, pkts, ins, n, false, false, true);
+	else
+		uf_fanout_body(w, plan, pkts, ins, n, false, false, false);
 }
 
 /*
@@ -623,7 +651,7 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
  */
 static __rte_always_inline void
 uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-		 const struct uf_rx_info *ins, uint16_t n)
+		 const struct uf_rx_info *ins, uint16_t n, const bool vlan)
 {
 	const bool cksum = plan->udp_cksum;
 	const uint16_t burst = w->burst;
@@ -652,7 +680,7 @@ uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbu
 					  rte_pktmbuf_mtod_offset(m, const uint8_t *,
 								  in->payload_off),
 					  plan->in_dst_ip, plan->in_dst_port);
-		uf_inplace(m, d, in, p_sum, cksum, pad);
+		uf_inplace(m, d, in, p_sum, cksum, pad, vlan);
 		uf_txb_push(w, b, &fill, m, di, burst);
 	}
 	b->n = fill;
@@ -664,18 +692,35 @@ uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbu
 		w->ctr.drop[UF_DROP_TOO_BIG] += n_too_big;
 }
 
-/* Fan a burst out through the specialisation the plan allows. */
+/* A fast plan with a tagged destination: the same specialisations, the header's form per
+ * destination, out of line (it keeps the untagged ones as they were). */
+static __rte_noinline void
+uf_fanout_vlan(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+	       const struct uf_rx_info *ins, uint16_t n)
+{
+	if (plan->sets[0].n == 1)
+		uf_fanout_single(w, plan, pkts, ins, n, true);
+	else if (likely(plan->sets[0].one_egress))
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, true);
+	else
+		uf_fanout_body(w, plan, pkts, ins, n, true, false, true);
+}
+
+/* Fan a burst out through the specialisation the plan allows; an untagged plan's as it
+ * always was, a plan with a tagged destination's out of line (docs/configuration.md#vlans). */
 static __rte_always_inline void
 uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 		const struct uf_rx_info *ins, uint16_t n)
 {
-	if (likely(plan->fast)) {
+	if (likely(plan->fast && !plan->any_vlan)) {
 		if (plan->sets[0].n == 1)
-			uf_fanout_single(w, plan, pkts, ins, n);
+			uf_fanout_single(w, plan, pkts, ins, n, false);
 		else if (likely(plan->sets[0].one_egress))
-			uf_fanout_body(w, plan, pkts, ins, n, true, true);
+			uf_fanout_body(w, plan, pkts, ins, n, true, true, false);
 		else
-			uf_fanout_body(w, plan, pkts, ins, n, true, false);
+			uf_fanout_body(w, plan, pkts, ins, n, true, false, false);
+	} else if (plan->fast) {
+		uf_fanout_vlan(w, plan, pkts, ins, n);
 	} else {
 		uf_fanout_generic(w, plan, pkts, ins, n);
 	}

@@ -35,15 +35,26 @@ uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port
 void
 uf_tmpl_build(struct uf_tmpl *t, const struct uf_tmpl_spec *s)
 {
+	const uint32_t l2 = s->vlan ? UF_ETH_VLAN_LEN : ETH_LEN;
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)t->hdr;
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(t->hdr + ETH_LEN);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(t->hdr + ETH_LEN + 20);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(t->hdr + l2);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(t->hdr + l2 + 20);
+	const rte_be16_t ipv4 = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	uint32_t d;
 
 	memset(t, 0, sizeof(*t));
+	t->hdr_len = (uint8_t)(l2 + 20 + 8);
 	rte_ether_addr_copy(&s->dst_mac, &eth->dst_addr);
 	rte_ether_addr_copy(&s->src_mac, &eth->src_addr);
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	if (s->vlan) {
+		struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(t->hdr + ETH_LEN);
+
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		vh->vlan_tci = rte_cpu_to_be_16(s->vlan_tci);
+		vh->eth_proto = ipv4;
+	} else {
+		eth->ether_type = ipv4;
+	}
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->fragment_offset = rte_cpu_to_be_16(UF_IP_DF);
 	ip->time_to_live = s->ttl;

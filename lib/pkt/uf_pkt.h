@@ -46,6 +46,12 @@
 
 /* what every copy starts with: 42 bytes */
 #define UF_HDR_LEN (RTE_ETHER_HDR_LEN + UF_IPV4_HDR_MIN + UF_UDP_HDR)
+/* 802.1Q (docs/configuration.md#vlans): the tag, a tagged port's Ethernet header (18) and
+ * a tagged copy's header (46) */
+#define UF_VLAN_LEN ((int)sizeof(struct rte_vlan_hdr))
+#define UF_ETH_VLAN_LEN (RTE_ETHER_HDR_LEN + UF_VLAN_LEN)
+#define UF_HDR_LEN_VLAN (UF_HDR_LEN + UF_VLAN_LEN)
+#define UF_VLAN_VID_MASK 0x0fff
 #define UF_MIN_FRAME 60 /* shortest Ethernet frame without FCS */
 #define UF_IP_DF 0x4000
 /* ICMP types (24.11 deprecates RTE_IP_ICMP_ECHO_*, 22.11 lacks RTE_ICMP_TYPE_ECHO_*) */
@@ -55,6 +61,7 @@
 /* what the fast classifier, the header write and the templates take for granted */
 static_assert(UF_HDR_LEN == 42, "a copy's header is Ethernet + IPv4 without options + UDP");
 static_assert(RTE_ETHER_HDR_LEN == sizeof(struct rte_ether_hdr), "untagged Ethernet header");
+static_assert(UF_ETH_VLAN_LEN == 18 && UF_HDR_LEN_VLAN == 46, "an 802.1Q tag is 4 bytes");
 static_assert(UF_ETH_TYPE == 12 && UF_IP_DST == 16 && UF_UDP_CKSUM == 6,
 	      "DPDK's header structs are the wire layout");
 static_assert(UF_MIN_FRAME >= UF_HDR_LEN, "a copy shorter than 60 B is padded, never cut");
@@ -239,7 +246,7 @@ uf_classify_full_ex(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
 	/* a tag the PMD took out of the frame (af_packet moves the kernel's tp_vlan_tci there) */
 	if (unlikely(rx_ck & RTE_MBUF_F_RX_VLAN_STRIPPED))
-		return uf_drop_as(reason, UF_DROP_VLAN_TAGGED);
+		return uf_drop_as(reason, UF_DROP_VLAN_UNKNOWN);
 	etype = uf_rd16(f + UF_ETH_TYPE);
 	if (unlikely(etype != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))) {
 		/* (an ARP frame is never a datagram to forward: say so to the compiler) */
@@ -248,7 +255,7 @@ uf_classify_full_ex(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct
 										     : UF_V_DROP;
 		if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN) ||
 		    etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_QINQ))
-			return uf_drop_as(reason, UF_DROP_VLAN_TAGGED);
+			return uf_drop_as(reason, UF_DROP_VLAN_UNKNOWN);
 		return uf_drop_as(reason, UF_DROP_NOT_IPV4);
 	}
 	if (unlikely(!rte_is_same_ether_addr((const struct rte_ether_addr *)f, &port->mac)))
@@ -394,7 +401,10 @@ enum uf_verdict uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck,
 
 /* One destination's prebuilt header and the checksum constants that go with it. */
 struct uf_tmpl {
-	uint8_t hdr[64]; /* UF_HDR_LEN used; total_length, id, lengths and checksums are 0 */
+	/* hdr_len used: UF_HDR_LEN, or UF_HDR_LEN_VLAN with the 802.1Q tag (then the IPv4
+	 * header starts at UF_ETH_VLAN_LEN); total_length, id, lengths and checksums are 0 */
+	uint8_t hdr[64];
+	uint8_t hdr_len;
 	/*
 	 * IPv4 header checksum: ~fold(ip_base + total_length + id + tos<<0 (+ src if kept)).
 	 * ip_base sums every other word of the template's IPv4 header.
@@ -425,6 +435,9 @@ struct uf_tmpl_spec {
 	/* what the input is addressed to (our listen IP and port), for the incremental checksum */
 	rte_be32_t in_dst_ip;
 	rte_be16_t in_dst_port;
+	/* 802.1Q: the copies carry a tag with this TCI (PCP << 13 | VID; host order) */
+	bool vlan;
+	uint16_t vlan_tci;
 };
 
 void uf_tmpl_build(struct uf_tmpl *t, const struct uf_tmpl_spec *s);
@@ -499,15 +512,16 @@ uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
 }
 
 /*
- * Write one copy's header at `h` (UF_HDR_LEN bytes) from the template and the input's
- * fields. `p_sum` is uf_in_sum() of the input, computed once per datagram.
+ * Write one copy's header at `h` (l2 + 28 bytes, l2 the template's Ethernet header with or
+ * without a tag) from the template and the input's fields. `p_sum` is uf_in_sum() of the
+ * input, computed once per datagram.
  */
 static __rte_always_inline void
-uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
-	     bool udp_cksum)
+uf_hdr_write_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
+		bool udp_cksum, const uint32_t l2)
 {
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + RTE_ETHER_HDR_LEN);
-	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + RTE_ETHER_HDR_LEN + UF_IPV4_HDR_MIN);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + l2);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + l2 + UF_IPV4_HDR_MIN);
 	/* every input first, into locals, the stores last: a byte store into h may alias `in`
 	 * and `t` for the compiler, which otherwise reloads each field after each store (perf:
 	 * the copies' loop at N = 4) */
@@ -537,7 +551,7 @@ uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, u
 	if (uck == 0)
 		uck = 0xffff;
 
-	memcpy(h, t->hdr, UF_HDR_LEN);
+	memcpy(h, t->hdr, l2 + UF_IPV4_HDR_MIN + UF_UDP_HDR);
 	ip->type_of_service = tos;
 	ip->total_length = tot;
 	ip->packet_id = ip_id;
@@ -549,6 +563,66 @@ uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, u
 	udp->dgram_len = ulen;
 	if (udp_cksum)
 		udp->dgram_cksum = uck;
+}
+
+/* Write one copy's header at `h` (t->hdr_len bytes): the untagged form, or the tagged one
+ * (a predictable branch per destination; the constant offsets keep each form's code as it
+ * would be alone) */
+static __rte_always_inline void
+uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
+	     bool udp_cksum)
+{
+	if (likely(t->hdr_len == UF_HDR_LEN))
+		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, RTE_ETHER_HDR_LEN);
+	else
+		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, UF_ETH_VLAN_LEN);
+}
+
+/*
+ * 802.1Q on receive (docs/configuration.md#vlans). The VLAN id of a frame and whether its
+ * tag is still in the frame: a tag the PMD took out (RTE_MBUF_F_RX_VLAN_STRIPPED, its TCI
+ * in vlan_tci), an 802.1Q tag in the frame (in_frame set), or none (VLAN id 0, as for a
+ * priority tag). 802.1ad (0x88a8) is not parsed: it reads as untagged, and the untagged
+ * port's classifier counts it vlan_unknown.
+ */
+static inline uint16_t
+uf_vlan_of(const uint8_t *f, uint32_t len, uint64_t ol_flags, uint16_t vlan_tci, bool *in_frame)
+{
+	*in_frame = false;
+	if (ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)
+		return vlan_tci & UF_VLAN_VID_MASK;
+	if (len >= UF_ETH_VLAN_LEN &&
+	    uf_rd16(f + UF_ETH_TYPE) == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
+		*in_frame = true;
+		return uf_be16(uf_rd16(f + RTE_ETHER_HDR_LEN)) & UF_VLAN_VID_MASK;
+	}
+	return 0;
+}
+
+/* Take an 802.1Q tag out of the frame at f: the Ethernet addresses move up 4 bytes, over
+ * it; the frame now starts at f + UF_VLAN_LEN. */
+static inline void
+uf_vlan_strip(uint8_t *f)
+{
+	uint8_t a[2 * RTE_ETHER_ADDR_LEN];
+
+	/* through registers: a memmove of the overlapping 12 bytes was a libc call per frame */
+	memcpy(a, f, sizeof(a));
+	memcpy(f + UF_VLAN_LEN, a, sizeof(a));
+}
+
+/* Put an 802.1Q tag with TCI tci (host order) into the frame that starts at f + UF_VLAN_LEN
+ * (the 4 bytes before it are free): it then starts at f. */
+static inline void
+uf_vlan_insert(uint8_t *f, uint16_t tci)
+{
+	const rte_be16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN), btci = uf_be16(tci);
+	uint8_t a[2 * RTE_ETHER_ADDR_LEN];
+
+	memcpy(a, f + UF_VLAN_LEN, sizeof(a));
+	memcpy(f, a, sizeof(a));
+	memcpy(f + UF_ETH_TYPE, &tpid, 2);
+	memcpy(f + RTE_ETHER_HDR_LEN, &btci, 2);
 }
 
 /* ---- ARP and ICMP frames (control plane) ---- */

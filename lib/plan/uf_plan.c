@@ -255,9 +255,13 @@ uf_plan_build(const struct uf_plan_input *in)
 			.in_dst_ip = dl != NULL ? dl->ip : cfg->ports[cfg->listen.port].ip,
 			.in_dst_port = rte_cpu_to_be_16(dl != NULL ? dl->udp_port
 								   : cfg->listen.udp_port),
+			/* a tagged egress port: the tag is in the template (docs/configuration.md#vlans) */
+			.vlan = eg->vlan != 0,
+			.vlan_tci = (uint16_t)(eg->vlan_pcp << 13 | eg->vlan),
 		};
 
 		uf_tmpl_build(&rt->tmpl, &s);
+		plan->any_vlan |= s.vlan;
 		rt->egress = d->port;
 		rt->idx = slot_of(in, i);
 		rt->sample = d->sample;
@@ -296,6 +300,7 @@ uf_plan_build(const struct uf_plan_input *in)
 		lp->udp_cksum = plan->udp_cksum;
 		lp->fanout = plan->fanout;
 		lp->chain_min_payload = plan->chain_min_payload;
+		lp->any_vlan = plan->any_vlan;
 		lp->in_dst_ip = cl->ip;
 		lp->in_dst_port = rte_cpu_to_be_16(cl->udp_port);
 		lp->lpm = in->lis_lpm != NULL ? in->lis_lpm[l] : NULL;

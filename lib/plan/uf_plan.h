@@ -49,7 +49,8 @@ struct uf_plan {
 	uint16_t n_dests; /* entries in dests[]: counter slots (uf_plan_input.dest_slot) */
 	uint16_t n_sets;
 	bool udp_cksum;
-	bool fast; /* no rules, set 0 simple: uf_fanout_body specialised for a simple plan */
+	bool fast;     /* no rules, set 0 simple: uf_fanout_body specialised for a simple plan */
+	bool any_vlan; /* a destination's template is tagged: the fan-out's tagged form */
 	enum uf_fanout_mode fanout;
 	uint32_t chain_min_payload; /* >= 18, so chained frames never need padding */
 	rte_be32_t in_dst_ip;       /* what datagrams are addressed to: the listen port's IP */

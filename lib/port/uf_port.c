@@ -351,6 +351,23 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			   pc->pos.line, pc->pos.col, idx, pc->name, why);
 		return ret;
 	}
+	if (p->plan.flow_isolate) {
+		/* isolation lets through only what the rules match: untagged frames to this
+		 * port's listeners, never its VLAN aliases' (docs/pmd-quirks.md#vlans) */
+		int j;
+
+		for (j = 0; j < cfg->n_ports; j++)
+			if (cfg->ports[j].dev == idx && cfg->ports[j].vlan != 0)
+				break;
+		if (j < cfg->n_ports) {
+			UF_LOG(NOTICE,
+			       "port %s: tagged ports on the device: no flow isolation (every "
+			       "frame of the device comes to udpfan, none to the kernel)",
+			       pc->name);
+			p->plan.flow_isolate = false;
+			p->plan.try_flow = p->quirk->rte_flow && o->nb_workers > 1;
+		}
+	}
 	if (p->plan.link_from_kernel && if_indextoname(p->info.if_index, p->ifname) == NULL) {
 		UF_LOG(NOTICE, "port %s: interface %u has no name (%s); its link is the PMD's",
 		       pc->name, p->info.if_index, strerror(errno));
@@ -613,6 +630,26 @@ check_rss(struct uf_port *p)
 		       key_ok ? "as programmed" : "the PMD's own");
 }
 
+void
+uf_port_alias(struct uf_port *p, const struct uf_port *owner, const struct uf_config *cfg,
+	      uint16_t idx)
+{
+	*p = *owner;
+	p->idx = idx;
+	p->cfg = &cfg->ports[idx];
+	p->owner = owner;
+	p->started = false;
+	p->n_flows = 0;
+	p->n_xstats = 0;
+	p->n_xwatch = 0;
+	p->n_xsk = 0;
+	p->n_pktsock = 0;
+	p->resets = p->link_downs = p->reset_retries = p->fault_resets = 0;
+	p->rx_before_ready = 0;
+	snprintf(p->steering, sizeof(p->steering), "port %s's (VLAN %u on its device)",
+		 owner->cfg->name, p->cfg->vlan);
+}
+
 int
 uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 	      struct uf_err *err)
@@ -621,6 +658,11 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	int ret;
 
 	(void)cfg;
+	if (p->owner != NULL) { /* its owner, started before it, started the device */
+		p->started = true;
+		p->link_up = p->owner->link_up;
+		return 0;
+	}
 	tap_begin();
 	ret = rte_eth_dev_start(p->port_id);
 	tap_end(p);
@@ -710,6 +752,8 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	unsigned int attempt;
 	int ret;
 
+	if (p->owner != NULL) /* the device is its owner's to reset */
+		return 0;
 	uf_steer_teardown(p);
 	if (p->started) {
 		rte_eth_dev_stop(p->port_id);
@@ -751,6 +795,10 @@ uf_port_release(struct uf_port *p)
 {
 	if (p->cfg == NULL || p->dev_closed)
 		return;
+	if (p->owner != NULL) { /* its owner closes the device */
+		p->dev_closed = true;
+		return;
+	}
 	uf_steer_teardown(p);
 	if (p->started) {
 		rte_eth_dev_stop(p->port_id);
@@ -768,6 +816,10 @@ uf_port_close(struct uf_port *p)
 	if (p->cfg == NULL)
 		return;
 	uf_port_release(p);
+	if (p->owner != NULL) { /* the pools are its owner's */
+		p->cfg = NULL;
+		return;
+	}
 	for (q = 0; q < UF_MAX_WORKERS; q++) {
 		rte_mempool_free(p->pool[q]);
 		rte_mempool_free(p->hdr_pool[q]);
@@ -852,6 +904,19 @@ uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t
 	sp->fault_resets = p->fault_resets;
 	sp->rx_before_ready = p->rx_before_ready;
 	memset(&sp->st, 0, sizeof(sp->st));
+	sp->alias_of[0] = '\0';
+	if (p->owner != NULL) { /* a VLAN alias: the device's counters are its owner's */
+		snprintf(sp->alias_of, sizeof(sp->alias_of), "%s", p->owner->cfg->name);
+		sp->stats_ok = false;
+		sp->link_up = p->link_up;
+		sp->link_downs = p->link_downs;
+		sp->tx_stalled = false;
+		sp->n_xstats = 0;
+		sp->has_xsk = false;
+		sp->has_pktsock = false;
+		snprintf(sp->xdp_mode, sizeof(sp->xdp_mode), "%s", p->xdp_mode);
+		return 0;
+	}
 	sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
 	sp->link_up = p->link_up;
 	sp->link_downs = p->link_downs;

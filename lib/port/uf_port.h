@@ -70,6 +70,9 @@ struct uf_port {
 	 * PMD's sockets receive every interface's frames until bound: docs/pmd-quirks.md) */
 	bool drained;
 	uint64_t rx_before_ready;
+	/* a VLAN alias (docs/configuration.md#vlans): the port that owns the device, whose
+	 * queues, pools and link this one shares; NULL: the port owns its device */
+	const struct uf_port *owner;
 };
 
 struct uf_port_opts {
@@ -84,6 +87,12 @@ struct uf_port_opts {
 /* Look up the ethdev, decide its plan, create its pools and queues. err → exit code and line. */
 int uf_port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		 const struct uf_port_opts *o, struct uf_err *err);
+
+/* Port idx is a VLAN alias on owner's device (cfg->ports[idx].dev): it shares the owner's
+ * ethdev, queues and pools (owner initialised first). Start, reset, release and close do
+ * nothing to the device for it; its snapshot carries no NIC counters (the owner's do). */
+void uf_port_alias(struct uf_port *p, const struct uf_port *owner, const struct uf_config *cfg,
+		   uint16_t idx);
 
 /* Start, steer (RSS/rte_flow) and wait for link (bounded). */
 int uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,

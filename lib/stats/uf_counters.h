@@ -21,7 +21,7 @@
 /* Why a received frame was not forwarded. X(ENUM, json_key, description) */
 #define UF_DROP_REASONS(X)                                                                      \
 	X(NOT_IPV4, not_ipv4, "neither IPv4 nor ARP (IPv6, LLDP, ...)")                         \
-	X(VLAN_TAGGED, vlan_tagged, "802.1Q/802.1ad-tagged, on a port that is untagged")        \
+	X(VLAN_UNKNOWN, vlan_unknown, "802.1Q/802.1ad-tagged with a VLAN id no port claims")    \
 	X(NOT_UDP, not_udp, "IPv4 for us, but neither UDP nor ICMP")                            \
 	X(NOT_FOR_US, not_for_us, "another MAC, IP or UDP port than ours, or ARP about others") \
 	X(MALFORMED, malformed, "truncated, bad lengths, bad IPv4 header checksum, bad ARP")    \

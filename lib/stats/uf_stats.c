@@ -798,6 +798,12 @@ uf_stats_ledger(FILE *f, const struct uf_snap *s)
 	for (i = 0; i < s->n_ports; i++) {
 		const struct uf_snap_port *p = &s->ports[i];
 
+		if (p->alias_of[0] != '\0') {
+			fprintf(f,
+				"  port %-8s %-14s VLAN port on %s's device (its NIC counters)\n",
+				p->name, p->driver, p->alias_of);
+			continue;
+		}
 		fprintf(f,
 			"  port %-8s %-14s ipackets %" PRIu64 " opackets %" PRIu64
 			" imissed %" PRIu64 " ierrors %" PRIu64 " oerrors %" PRIu64

@@ -75,6 +75,9 @@ struct uf_snap_port {
 	char driver[32];
 	bool link_up;
 	bool stats_ok;
+	/* a VLAN alias (docs/configuration.md#vlans): the port whose device it shares, whose
+	 * NIC counters are the device's; empty: none */
+	char alias_of[UF_NAME_MAX];
 	struct rte_eth_stats st;
 	int n_xstats;
 	const char *xnames[UF_SNAP_XSTATS];

@@ -3,7 +3,7 @@
 counted by its own reason (docs/loss-accounting.md, docs/pmd-quirks.md):
 
 - 802.1Q-tagged datagrams from a VLAN sender (a kernel VLAN interface where the kernel has
-  8021q, else a raw AF_PACKET sender): drop.vlan_tagged on net_af_packet, nothing forwarded;
+  8021q, else a raw AF_PACKET sender): drop.vlan_unknown on net_af_packet, nothing forwarded;
 - datagrams a local sender joined with UDP_SEGMENT (GSO): veth and the bridge carry them as
   one frame, net_af_packet hands it over cut at its ring slot: drop.gro_coalesced, and the
   operator is told which setting; with that setting applied, every datagram goes through.
@@ -38,7 +38,7 @@ stats: { interval_s: 0.5 }
 """ % (prefix, tb.vdev(kind), FWD_IP, dest_lines(tb, static=True), extra)
 
 
-def case_vlan_tagged():
+def case_vlan_unknown():
     wd = tmpdir()
     n = 50
     with Testbed(prefix="ufv", sinks=1) as tb:
@@ -61,15 +61,15 @@ def case_vlan_tagged():
                           SRC_IP, FWD_IP, n), capture=True)
             sent = n if '"sent": %d' % n in out else -1
         assert sent == n, (how, sent)
-        assert uf.wait_stats(lambda s: s["fwd"]["drop"]["vlan_tagged"] >= n, 10), \
+        assert uf.wait_stats(lambda s: s["fwd"]["drop"]["vlan_unknown"] >= n, 10), \
             (how, uf.latest()["fwd"])
         st = uf.stop()
         got = sink.stop()
     f = st["fwd"]
-    assert f["drop"]["vlan_tagged"] == n and f["forwarded"] == 0, (how, f)
+    assert f["drop"]["vlan_unknown"] == n and f["forwarded"] == 0, (how, f)
     assert f["drop"]["not_ipv4"] == 0, (how, f)
     assert got.get("6000", {}).get("received", 0) == 0, got
-    assert "drop.vlan_tagged" in uf.logtext(), uf.logtext()
+    assert "drop.vlan_unknown" in uf.logtext(), uf.logtext()
 
 
 def case_gso(kind):
@@ -160,7 +160,7 @@ def case_start_under_flood():
 
 def main():
     s = Suite(root=True)
-    s.run(case_vlan_tagged)
+    s.run(case_vlan_unknown)
     for kind in ("af_packet", "af_xdp"):
         s.run(case_gso, kind)
     s.run(case_start_under_flood)

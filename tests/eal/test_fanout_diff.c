@@ -47,6 +47,7 @@ struct scenario {
 	unsigned copy_cap; /* copy pool size (0: plenty) */
 	unsigned hdr_cap;  /* header pool size (0: plenty) */
 	bool big;          /* some payloads over the egress MTU (port MTU 1000 in the plan) */
+	bool vlan;         /* the last port used is tagged: VLAN 7, PCP 2 (the 46-byte header) */
 };
 
 /* what one run left behind */
@@ -126,9 +127,11 @@ make_cfg(const struct scenario *s)
 
 	o = snprintf(text, sizeof(text),
 		     "ports:\n"
-		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24 }\n"
-		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24 }\n"
-		     "listen: { port: p0, udp_port: 5000 }\ndestinations:\n");
+		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24%s }\n"
+		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24%s }\n"
+		     "listen: { port: p0, udp_port: 5000 }\ndestinations:\n",
+		     s->vlan && !s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
+		     s->vlan && s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "");
 	for (i = 0; i < s->n_dests; i++) {
 		int p = s->two_ports ? i % 2 : 0;
 
@@ -349,7 +352,7 @@ scenario(const struct scenario *s)
 {
 	static const char *const variants[] = { "fast", "generic", "select" };
 	struct outcome *o = calloc(3, sizeof(*o));
-	unsigned n_in = 0, b;
+	unsigned n_in = 0, b, pi;
 	int v;
 
 	uf_t_case = s->name;
@@ -374,6 +377,23 @@ scenario(const struct scenario *s)
 	}
 	if (s->copy_cap == 0 && s->hdr_cap == 0)
 		CHECK_EQ(o[0].ctr.tx_ok, (uint64_t)o[0].ctr.forwarded * (uint64_t)s->n_dests);
+	for (pi = 0; pi < N_PORTS; pi++) {
+		/* every frame on the tagged port carries the tag, and the IPv4 header after it
+		 * sums right; the other port's frames none */
+		const bool tagged = s->vlan && pi == (s->two_ports ? 1u : 0u);
+		unsigned k, bad = 0;
+
+		for (k = 0; k < o[0].n_out[pi] && k < MAX_OUT; k++) {
+			const uint8_t *f = o[0].bytes[pi][k];
+			const bool has = f[12] == 0x81 && f[13] == 0x00;
+
+			if (has != tagged ||
+			    (tagged && (f[14] != 0x40 || f[15] != 0x07 || f[16] != 0x08 ||
+					f[17] != 0x00 || rte_raw_cksum(f + 18, 20) != 0xffff)))
+				bad++;
+		}
+		CHECK(bad == 0, "%s: port %u: %u frames with a wrong tag", s->name, pi, bad);
+	}
 	for (v = 0; v < 3; v++)
 		free_outcome(&o[v]);
 	free(o);
@@ -397,6 +417,14 @@ main(int argc, char **argv)
 		  .two_ports = true },
 		{ .name = "n4_chain_hdr_shortage", .n_dests = 4, .chain = true, .hdr_cap = 30 },
 		{ .name = "n4_chain_no_hdr", .n_dests = 4, .chain = true, .hdr_cap = 1 },
+		/* 802.1Q: the tagged header (docs/configuration.md#vlans) in each specialisation */
+		{ .name = "n1_vlan", .n_dests = 1, .vlan = true },
+		{ .name = "n4_two_ports_vlan", .n_dests = 4, .two_ports = true, .vlan = true },
+		{ .name = "n4_chain_two_ports_vlan",
+		  .n_dests = 4,
+		  .chain = true,
+		  .two_ports = true,
+		  .vlan = true },
 	};
 	char *eal[] = { argv[0],
 			"-l",

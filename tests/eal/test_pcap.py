@@ -240,7 +240,7 @@ def case_drop_reasons():
     _, _, objs = run_udpfan(config(wd, dests(2)), wd)
     st = final(objs)
     f = ledger(st)
-    want = {"not_ipv4": 1, "vlan_tagged": 1, "not_udp": 1, "not_for_us": 4, "malformed": 3,
+    want = {"not_ipv4": 1, "vlan_unknown": 1, "not_udp": 1, "not_for_us": 4, "malformed": 3,
             "fragment": 1}
     for k, v in f["drop"].items():
         assert v == want.get(k, 0), "drop.%s = %d, expected %d (%r)" % (k, v, want.get(k, 0),
@@ -304,7 +304,7 @@ def case_wire_frames():
     _, _, objs = run_udpfan(config(wd, dests(1)), wd)
     st = final(objs)
     f = ledger(st)
-    want = {"vlan_tagged": 2, "gro_coalesced": 2, "too_long": 2}
+    want = {"vlan_unknown": 2, "gro_coalesced": 2, "too_long": 2}
     for k, v in f["drop"].items():
         assert v == want.get(k, 0), "drop.%s = %d, expected %d (%r)" % (k, v, want.get(k, 0),
                                                                       f["drop"])
@@ -314,6 +314,158 @@ def case_wire_frames():
     assert st["ports"]["wan"]["rx_before_ready"] == 0, st["ports"]["wan"]
     udp, _ = split_out(wd + "/out.pcap")
     assert len(udp) == 2 and all(len(u) == 1514 for u in udp), [len(u) for u in udp]
+
+
+def tag(frame, vid, pcp=0):
+    """frame with an 802.1Q tag (VLAN vid, priority pcp) after its MAC addresses"""
+    return frame[:12] + struct.pack("!HH", 0x8100, pcp << 13 | vid) + frame[12:]
+
+
+def case_vlan():
+    """802.1Q (docs/configuration.md#vlans): three logical ports on one pcap device, wan
+    untagged, v100 (VLAN 100) and v200 (VLAN 200, priority 5). Datagrams tagged 100 to v100,
+    the listen port, fan out tagged 200 with PCP 5, untagged, and tagged 100, byte for byte;
+    a VLAN no port claims is vlan_unknown; a datagram on v200 or wan is not_for_us (not the
+    listen port); ARP and ping on each VLAN are answered on that VLAN from its own address;
+    a priority-tagged ARP request (VLAN 0) belongs to the untagged port. (net_pcap does not
+    chain: fanout_diff's *_vlan scenarios chain tagged headers.)"""
+    wd = tmpdir()
+    v100_ip, v200_ip = "198.18.100.10", "198.18.200.10"
+    frames, meta = [], []
+    for i, size in enumerate([0, 1, 18, 100, 1000, 1472]):
+        payload = seq_payload(i, size)[:size] if size >= 8 else bytes(range(size))
+        sport, ident, tos = 41000 + i, 0x2000 + i, [0, 0xB8][i % 2]
+        opts = b"\x01\x01\x01\x00" if i == 3 else b""
+        f = udp_frame(PORT_MAC, SENDER_MAC, "198.18.100.2", v100_ip, sport, LISTEN, payload,
+                      ttl=9, ident=ident, tos=tos, udp_checksum=i % 2 == 0, options=opts,
+                      pad_to=60 if i == 0 else 0)
+        frames.append(tag(f, 100, pcp=3))  # the received priority bits are not kept
+        meta.append({"sport": sport, "ident": ident, "tos": tos, "payload": payload})
+    ok = udp_frame(PORT_MAC, SENDER_MAC, "198.18.100.2", v100_ip, 40000, LISTEN, b"x" * 8)
+    unknown = tag(ok, 300)
+    on_v200 = tag(udp_frame(PORT_MAC, SENDER_MAC, "198.18.200.2", v200_ip, 40000, LISTEN,
+                            b"x" * 8), 200)
+    on_wan = udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, PORT_IP, 40000, LISTEN, b"x" * 8)
+    arp100 = tag(arp_frame(1, "ff:ff:ff:ff:ff:ff", SENDER_MAC, "198.18.100.2",
+                           "00:00:00:00:00:00", v100_ip), 100)
+    arp0 = tag(arp_frame(1, "ff:ff:ff:ff:ff:ff", SENDER_MAC, SENDER_IP, "00:00:00:00:00:00",
+                         PORT_IP), 0)
+    ping200 = tag(icmp_echo(PORT_MAC, SENDER_MAC, "198.18.200.2", v200_ip, data=b"vlan200"),
+                  200)
+    inputs_ = frames + [unknown, on_v200, on_wan, arp100, arp0, ping200]
+    write_pcap(wd + "/in.pcap", inputs_)
+    dl = [{"ip": "198.18.200.21", "udp_port": 6000, "mac": "02:18:00:00:00:21", "port": "v200"},
+          {"ip": "198.18.0.22", "udp_port": 6001, "mac": "02:18:00:00:00:22"},
+          {"ip": "198.18.100.23", "udp_port": 6002, "mac": "02:18:00:00:00:23",
+           "port": "v100"}]
+    dev = "net_pcap0,rx_pcap=%s/in.pcap,tx_pcap=%s/out.pcap" % (wd, wd)
+    extra = ("  - { name: v100, device: \"%s\", ip: %s/24, vlan: 100 }\n"
+             "  - { name: v200, device: \"%s\", ip: %s/24, vlan: 200, vlan_pcp: 5 }"
+             % (dev, v100_ip, dev, v200_ip))
+    cfg = config(wd, [dict(d, port="wan") if "port" not in d else d for d in dl],
+                 extra_port=extra).replace(
+                     "listen: { port: wan", "listen: { port: v100")
+    _, _, objs = run_udpfan(cfg, wd)
+    st = final(objs)
+    f = ledger(st)
+    want = {"vlan_unknown": 1, "not_for_us": 2}
+    for k, v in f["drop"].items():
+        assert v == want.get(k, 0), "drop.%s = %d, expected %d (%r)" % (k, v, want.get(k, 0),
+                                                                      f["drop"])
+    assert f["rx"] == len(inputs_) and f["forwarded"] == len(frames), f
+    assert f["control"] == 3 and f["tx_ok"] == 3 * len(frames), f
+    assert st["arp"]["requests_answered"] == 2 and st["icmp"]["echo_answered"] == 1, st
+    out = read_pcap(wd + "/out.pcap")
+    want_udp = []
+    for m in meta:
+        for d, (vid, pcp, src) in zip(dl, [(200, 5, v200_ip), (None, 0, PORT_IP),
+                                           (100, 0, v100_ip)]):
+            w = udp_frame(d["mac"], PORT_MAC, src, d["ip"], m["sport"], d["udp_port"],
+                          m["payload"], ttl=64, ident=m["ident"], tos=m["tos"])
+            want_udp.append(w if vid is None else tag(w, vid, pcp))
+
+    def is_udp(x):
+        o = 16 if x[12:14] == b"\x81\x00" else 12
+        return x[o:o + 2] == b"\x08\x00" and x[o + 11] == 17
+    # each egress port's TX buffer flushes on its own: in order per destination
+    for d in dl:
+        mac = mac_bytes(d["mac"])
+        check_frames([x for x in out if is_udp(x) and x[:6] == mac],
+                     [w for w in want_udp if w[:6] == mac])
+    assert sum(1 for x in out if is_udp(x)) == len(want_udp)
+    other = [x for x in out if not is_udp(x)]
+    # gratuitous ARP on each port, on its VLAN; the replies on the request's VLAN
+    garps = [garp(), tag(arp_frame(1, "ff:ff:ff:ff:ff:ff", PORT_MAC, v100_ip,
+                                   "00:00:00:00:00:00", v100_ip), 100),
+             tag(arp_frame(1, "ff:ff:ff:ff:ff:ff", PORT_MAC, v200_ip, "00:00:00:00:00:00",
+                           v200_ip), 200, pcp=5)]
+    replies = [tag(arp_frame(2, SENDER_MAC, PORT_MAC, v100_ip, SENDER_MAC, "198.18.100.2"),
+                   100),
+               arp_frame(2, SENDER_MAC, PORT_MAC, PORT_IP, SENDER_MAC, SENDER_IP)]
+    for x in garps + replies:
+        assert x in other, "no byte-exact %s in %r" % (x.hex(), [o.hex() for o in other])
+    pongs = [o for o in other if o[12:18] == b"\x81\x00\xa0\xc8\x08\x00"]
+    assert len(pongs) == 1, [o.hex() for o in other]
+    p = pongs[0][:12] + pongs[0][16:]
+    assert p[0:6] == mac_bytes(SENDER_MAC) and p[6:12] == mac_bytes(PORT_MAC)
+    assert p[26:30] == ip_bytes(v200_ip) and p[30:34] == ip_bytes("198.18.200.2")
+    assert csum(p[14:34]) == 0 and p[34] == 0 and csum(p[34:]) == 0, p.hex()
+    assert len(other) == len(garps) + len(replies) + 1, [o.hex() for o in other]
+    assert st["ports"]["wan"]["opackets"] == len(out), st["ports"]["wan"]
+
+
+def case_vlan_listeners():
+    """Two listeners on UDP 5000 of one pcap device, `a` on the untagged port and `b` on its
+    VLAN 100 port, each with a destination on its own port: datagrams of both, interleaved
+    in each burst, go to their own listener's destination, untagged and tagged 100, byte
+    for byte and in order; a datagram tagged 100 to the untagged port's address finds no
+    listener on the VLAN port (not_for_us). The listeners' counters hold."""
+    wd = tmpdir()
+    v100_ip = "198.18.100.10"
+    frames, metas = [], [[], []]
+    for i in range(24):
+        li = (i // 2) % 2 if i % 5 else 1 - (i // 2) % 2
+        size = [0, 18, 100, 1000][i % 4]
+        payload = seq_payload(i, size)[:size] if size >= 8 else bytes(range(size))
+        m = {"sport": 42000 + i, "ident": 0x3000 + i, "tos": 0, "payload": payload}
+        src, dst = ("198.18.0.2", PORT_IP) if li == 0 else ("198.18.100.2", v100_ip)
+        f = udp_frame(PORT_MAC, SENDER_MAC, src, dst, m["sport"], LISTEN, payload, ttl=5,
+                      ident=m["ident"], udp_checksum=i % 3 != 1)
+        frames.append(f if li == 0 else tag(f, 100))
+        metas[li].append(m)
+    stray = tag(udp_frame(PORT_MAC, SENDER_MAC, "198.18.100.2", PORT_IP, 40000, LISTEN,
+                          b"z" * 20), 100)
+    write_pcap(wd + "/in.pcap", frames + [stray])
+    dev = "net_pcap0,rx_pcap=%s/in.pcap,tx_pcap=%s/out.pcap" % (wd, wd)
+    text = config(wd, [], extra_port="  - { name: v100, device: \"%s\", ip: %s/24, "
+                  "vlan: 100 }" % (dev, v100_ip))
+    head = text[:text.index("listen:")]
+    tail = text[text.index("stats:"):]
+    d = [("198.18.0.21", 6000, "02:18:00:00:00:21", "wan"),
+         ("198.18.100.22", 6001, "02:18:00:00:00:22", "v100")]
+    body = ["listeners:"]
+    for li, name in enumerate(["a", "b"]):
+        body.append("  - name: %s\n    port: %s\n    udp_port: %d\n    destinations:\n"
+                    "      - { ip: %s, udp_port: %d, mac: \"%s\" }"
+                    % (name, d[li][3], LISTEN, d[li][0], d[li][1], d[li][2]))
+    _, _, objs = run_udpfan(head + "\n".join(body) + "\n" + tail, wd)
+    st = final(objs)
+    f = ledger(st)
+    assert f["forwarded"] == len(frames) and f["drop"]["not_for_us"] == 1, f
+    assert f["rx"] == len(frames) + 1 and f["tx_ok"] == len(frames), f
+    out = read_pcap(wd + "/out.pcap")
+    for li in range(2):
+        ip, port, mac, eg = d[li]
+        src = PORT_IP if eg == "wan" else v100_ip
+        want = []
+        for m in metas[li]:
+            w = udp_frame(mac, PORT_MAC, src, ip, m["sport"], port, m["payload"],
+                          ident=m["ident"])
+            want.append(w if eg == "wan" else tag(w, 100))
+        check_frames([x for x in out if x[:6] == mac_bytes(mac)], want)
+    lis = {x["name"]: x for x in st["listeners"]}
+    assert lis["a"]["rx"] == len(metas[0]) and lis["b"]["rx"] == len(metas[1]), lis
+    assert lis["a"]["tx_ok"] == len(metas[0]) and lis["b"]["tx_ok"] == len(metas[1]), lis
 
 
 def case_nombuf():
@@ -832,6 +984,8 @@ def main():
     s.run(case_drop_reasons)
     s.run(case_too_big)
     s.run(case_wire_frames)
+    s.run(case_vlan)
+    s.run(case_vlan_listeners)
     s.run(case_nombuf)
     s.run(case_sampling_and_rules)
     s.run(case_catch_all)

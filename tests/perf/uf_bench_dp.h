@@ -29,6 +29,8 @@ static uint16_t null_port;
 /* RX flags on each input mbuf, as a NIC with the RX checksum offloads sets them (uf_dp_bench
  * -g: RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD); 0: net_pcap's none */
 static uint64_t in_ol_flags;
+/* 802.1Q (uf_dp_bench -V): the port is tagged (VLAN 100): input tagged, copies tagged */
+static uint16_t bench_vlan;
 
 static size_t
 build_input(uint8_t *f, uint16_t payload, uint32_t seq)
@@ -68,8 +70,13 @@ make_cfg(int n)
 	int o, i;
 
 	o = snprintf(text, sizeof(text),
-		     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24 }\n"
-		     "listen: { port: p, udp_port: 5000 }\ndestinations:\n");
+		     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24, vlan: %u }\n"
+		     "listen: { port: p, udp_port: 5000 }\ndestinations:\n",
+		     bench_vlan != 0 ? bench_vlan : 1);
+	if (bench_vlan == 0) /* untagged: the key left out */
+		o = snprintf(text, sizeof(text),
+			     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24 }\n"
+			     "listen: { port: p, udp_port: 5000 }\ndestinations:\n");
 	for (i = 0; i < n; i++)
 		o += snprintf(text + o, sizeof(text) - o,
 			      "  - { ip: 198.18.0.%d, udp_port: %d, mac: \"02:00:00:00:00:%02x\" }\n",
@@ -98,6 +105,12 @@ make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
 	w->ports[0].id.listen = true;
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->ports[0].id.max_len = uf_port_max_len(1500);
+	if (bench_vlan != 0) { /* the device's only port, tagged: the worker's VLAN split */
+		w->ports[0].vlan = bench_vlan;
+		w->ports[0].n_vlans = 1;
+		w->ports[0].vlan_id[0] = bench_vlan;
+		w->ports[0].vlan_pi[0] = 0;
+	}
 	w->txb[0].port_id = null_port;
 	uf_worker_link_init(w, 0, 100);
 	return w;

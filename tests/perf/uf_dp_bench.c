@@ -55,8 +55,10 @@ main(int argc, char **argv)
 	int c, k, r, rounds = 7, only = 0;
 	uint8_t frame[2048];
 
-	while ((c = getopt(argc, argv, "i:r:n:Hg")) != -1) {
-		if (c == 'H') { /* no hugepages: for valgrind --tool=callgrind (instructions) */
+	while ((c = getopt(argc, argv, "i:r:n:HgV")) != -1) {
+		if (c == 'V') { /* a tagged port: tagged input, tagged copies */
+			bench_vlan = 100;
+		} else if (c == 'H') {        /* no hugepages: for valgrind --tool=callgrind */
 			eal[4] = "--no-huge"; /* instead of --in-memory */
 			eal[n_eal++] = "-m512";
 			eal[n_eal++] = "--file-prefix=uf_dp_bench";
@@ -86,6 +88,15 @@ main(int argc, char **argv)
 			continue;
 		cfg = make_cfg(n);
 		size_t len = build_input(frame, 32, 1);
+
+		if (bench_vlan != 0) { /* the same frame, tagged */
+			memmove(frame + 16, frame + 12, len - 12);
+			frame[12] = 0x81;
+			frame[13] = 0x00;
+			frame[14] = (uint8_t)(bench_vlan >> 8);
+			frame[15] = (uint8_t)bench_vlan;
+			len += 4;
+		}
 		struct uf_plan *pc = make_plan(cfg, UF_FANOUT_COPY);
 		struct uf_worker *wc = make_worker(cfg, &sh, false);
 		double prep = 1e18, tc = 1e18, io = 1e18;
@@ -96,10 +107,10 @@ main(int argc, char **argv)
 			tc = RTE_MIN(tc, run(wc, pc, frame, len, iters));
 			io = RTE_MIN(io, io_cost(frame, len, iters));
 		}
-		printf("N=%d 32 B: %.1f cycles per input datagram (prep %.1f subtracted; io to "
+		printf("%sN=%d 32 B: %.1f cycles per input datagram (prep %.1f subtracted; io to "
 		       "net_null: %.1f), forwarded %" PRIu64 "\n",
-		       n, (tc - prep) / BURST, prep / BURST, (io - prep) / BURST,
-		       wc->ctr.forwarded);
+		       bench_vlan != 0 ? "VLAN " : "", n, (tc - prep) / BURST, prep / BURST,
+		       (io - prep) / BURST, wc->ctr.forwarded);
 		uf_plan_free(pc);
 		rte_free(wc);
 		uf_config_free(cfg);

@@ -932,6 +932,68 @@ test_parse_ipv4(void)
 	CHECK_EQ(uf_parse_ipv4_prefix("10.1.2/8", &ip, &len), -1);
 }
 
+/* ports[].vlan, vlan_pcp: several logical ports on one device (docs/configuration.md#vlans) */
+#define PORTS_VLAN                                                                          \
+	"ports:\n"                                                                          \
+	"  - { name: wan, device: net_ring0, ip: 10.0.0.10/24 }\n"                          \
+	"  - { name: v100, device: net_ring0, ip: 10.1.0.10/24, vlan: 100, vlan_pcp: 5 }\n" \
+	"  - { name: v200, device: net_ring0, ip: 10.2.0.10/24, vlan: 200 }\n"              \
+	"  - { name: other, device: net_ring1, ip: 10.3.0.10/24, vlan: 100 }\n"
+
+static void
+test_vlans(void)
+{
+	struct uf_config *cfg;
+	struct uf_err err;
+
+	cfg = parse(PORTS_VLAN LISTEN DESTS, &err);
+	CHECK(cfg != NULL, "parsed: %s", err.msg);
+	if (cfg != NULL) {
+		CHECK_EQ(cfg->n_ports, 4);
+		CHECK_EQ(cfg->ports[0].vlan, 0);
+		CHECK_EQ(cfg->ports[1].vlan, 100);
+		CHECK_EQ(cfg->ports[1].vlan_pcp, 5);
+		CHECK_EQ(cfg->ports[2].vlan, 200);
+		CHECK_EQ(cfg->ports[2].vlan_pcp, 0);
+		/* the first port on a device owns it; another device owns itself */
+		CHECK_EQ(cfg->ports[0].dev, 0);
+		CHECK_EQ(cfg->ports[1].dev, 0);
+		CHECK_EQ(cfg->ports[2].dev, 0);
+		CHECK_EQ(cfg->ports[3].dev, 3);
+		uf_config_free(cfg);
+	}
+	/* a tagged port first, the untagged one after it: still the first owns the device */
+	cfg = parse("ports:\n  - { name: v7, device: net_ring0, ip: 10.1.0.10/24, vlan: 7 }\n"
+		    "  - { name: wan, device: net_ring0, ip: 10.0.0.10/24 }\n" LISTEN DESTS,
+		    &err);
+	CHECK(cfg != NULL, "parsed: %s", err.msg);
+	if (cfg != NULL) {
+		CHECK_EQ(cfg->ports[1].dev, 0);
+		uf_config_free(cfg);
+	}
+	EXPECT_ERR_NTH(PORTS_WAN "    vlan: 0\n" LISTEN DESTS, "vlan: 0", 1, 6, "ports[0].vlan",
+		       "1..4094");
+	EXPECT_ERR(PORTS_WAN "    vlan: 4095\n" LISTEN DESTS, "4095", "ports[0].vlan", "1..4094");
+	EXPECT_ERR_NTH(PORTS_WAN "    vlan: 5\n    vlan_pcp: 8\n" LISTEN DESTS, "vlan_pcp: 8", 1,
+		       10, "ports[0].vlan_pcp", "0..7");
+	EXPECT_ERR(PORTS_WAN "    vlan_pcp: 3\n" LISTEN DESTS, "name: wan", "ports[0].vlan_pcp",
+		   "priority bits on an untagged port");
+	/* two ports on one device and one VLAN */
+	EXPECT_ERR_NTH(PORTS_WAN "    vlan: 9\n"
+				 "  - name: lan\n    device: net_ring0\n    ip: 10.0.1.10/24\n"
+				 "    vlan: 9\n" LISTEN DESTS,
+		       "net_ring0", 2, 0, "ports[1]",
+		       "device \"net_ring0\" is also ports[0]'s, on the same vlan");
+	/* a shared device written with other devargs, or with another mtu */
+	EXPECT_ERR("ports:\n  - name: a\n    device: \"0000:00:06.0\"\n    ip: 10.0.0.10/24\n"
+		   "  - name: b\n    device: \"00:06.0,x=1\"\n    ip: 10.0.1.10/24\n    vlan: 3\n"
+		   "listen:\n  port: a\n  udp_port: 5000\n" DESTS,
+		   "\"00:06.0,x=1\"", "ports[1]", "with other devargs");
+	EXPECT_ERR(PORTS_WAN "  - name: lan\n    device: net_ring0\n    ip: 10.0.1.10/24\n"
+			     "    vlan: 9\n    mtu: 9000\n" LISTEN DESTS,
+		   "name: lan", "ports[1]", "not its mtu, rx_desc, tx_desc or mbufs");
+}
+
 int
 main(void)
 {
@@ -951,5 +1013,6 @@ main(void)
 	RUN(test_lcore_list_trailing_comma);
 	RUN(test_parse_mac);
 	RUN(test_parse_ipv4);
+	RUN(test_vlans);
 	return uf_t_summary();
 }

@@ -215,7 +215,9 @@ make_cfg(char *buf, size_t len, const char *section, const char *key, const char
 	if (strcmp(section, "eal") == 0 && strcmp(key, "lcores") != 0)
 		snprintf(eal + strlen(eal), sizeof(eal) - strlen(eal), "  %s: %s\n", key, val);
 	if (strcmp(section, "ports[]") == 0)
-		snprintf(port, sizeof(port), "    %s: %s\n", key, val);
+		snprintf(port, sizeof(port), "    %s: %s\n%s", key, val,
+			 /* priority bits need a tagged port */
+			 strcmp(key, "vlan_pcp") == 0 ? "    vlan: 10\n" : "");
 	if (strcmp(section, "listen") == 0 && strcmp(key, "udp_port") == 0)
 		snprintf(listen, sizeof(listen), "  udp_port: %s\n", val);
 	else if (strcmp(section, "listen") == 0)

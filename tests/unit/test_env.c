@@ -102,6 +102,11 @@ test_argv_vdev_only(void)
 	      "--vdev with its arguments");
 	CHECK_EQ(count(&av, "--vdev"), 2);
 	CHECK_EQ(count(&av, "-a"), 0);
+	/* VLAN ports on those devices: each device once */
+	add_port(cfg, "net_ring0", false, "net_ring0");
+	add_port(cfg, "net_af_xdp0,iface=veth1,queue_count=2", false, "net_af_xdp0");
+	CHECK_EQ(uf_eal_argv_build(cfg, "udpfan", &av, &err), 0);
+	CHECK_EQ(count(&av, "--vdev"), 2);
 	CHECK_STR(after(&av, "-l"), "2-4");
 	CHECK_STR(after(&av, "--main-lcore"), "2");
 	CHECK_STR(after(&av, "--file-prefix"), "uftest");
@@ -127,6 +132,9 @@ test_argv_pci(void)
 	CHECK(has_pair(&av, "-a", "0000:00:07.0"), "-a plain");
 	CHECK_EQ(count(&av, "-a"), 2);
 	CHECK(has_pair(&av, "--vdev", "net_af_packet0,iface=eth2,qpairs=2"), "the vdev too");
+	add_port(cfg, "0000:00:07.0", true, "0000:00:07.0"); /* a VLAN port on it */
+	CHECK_EQ(uf_eal_argv_build(cfg, "prog", &av, &err), 0);
+	CHECK_EQ(count(&av, "-a"), 2);
 	CHECK_EQ(count(&av, "--no-pci"), 0);
 	CHECK_STR(after(&av, "-l"), "5,3,7");
 	CHECK_STR(after(&av, "--main-lcore"), "5"); /* the first listed, not the lowest */

@@ -1017,19 +1017,19 @@ test_classify_wire_frames(void)
 	fspec_default(&fs, payload, 20);
 	fs.etype = 0x8100;
 	len = build_udp(f, &fs);
-	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_TAGGED);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_UNKNOWN);
 	fs.etype = 0x88a8;
 	len = build_udp(f, &fs);
-	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_TAGGED);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_UNKNOWN);
 	fs.dst_mac = OTHER_MAC;
 	len = build_udp(f, &fs);
-	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_TAGGED);
+	EXPECT_DROP(f, len, 0, &port, UF_DROP_VLAN_UNKNOWN);
 	/* a tag the PMD moved into the mbuf: the frame itself looks untagged */
 	fspec_default(&fs, payload, 20);
 	len = build_udp(f, &fs);
 	EXPECT_VERDICT(f, len, RTE_MBUF_F_RX_VLAN, &port, UF_V_FORWARD);
 	EXPECT_DROP(f, len, RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED, &port,
-		    UF_DROP_VLAN_TAGGED);
+		    UF_DROP_VLAN_UNKNOWN);
 	fs.etype = 0x9100; /* an old pre-standard QinQ tag: just not IPv4 */
 	len = build_udp(f, &fs);
 	EXPECT_DROP(f, len, 0, &port, UF_DROP_NOT_IPV4);
@@ -1616,6 +1616,131 @@ test_icmp_echo_all_zero(void)
 	check_echo_reply(0, 0, 0, 5, true);
 }
 
+/*
+ * 802.1Q (docs/configuration.md#vlans): a tagged template writes the untagged copy's bytes
+ * with the tag (0x8100, PCP and VID) between the MAC addresses and the EtherType, for every
+ * combination of modes and fields: the same checksums, 4 bytes further on.
+ */
+static void
+test_tmpl_vlan(void)
+{
+	const uint16_t tci = 5 << 13 | 100; /* PCP 5, VLAN 100 */
+	int n;
+
+	for (n = 0; n < 2000; n++) {
+		struct combo c;
+		struct fspec fs;
+		struct uf_tmpl t, tv;
+		struct uf_tmpl_spec s;
+		struct uf_rx_info info;
+		uint8_t payload[64], in[200], out[100], outv[100];
+		uint32_t p;
+		int i;
+
+		memset(&c, 0, sizeof(c));
+		c.mode = (enum src_mode)(rnd() % 3);
+		c.keep_sport = rnd() & 1;
+		c.in_cksum = rnd() & 1;
+		c.out_cksum = rnd() & 1;
+		c.plen = (uint16_t)(rnd() % sizeof(payload));
+		c.ttl = (uint8_t)(1 + rnd() % 255);
+		c.tos = (uint8_t)(rnd() & 0xfc);
+		c.sip = rnd();
+		c.sport = (uint16_t)rnd();
+		c.id = (uint16_t)rnd();
+		for (i = 0; i < c.plen; i++)
+			payload[i] = (uint8_t)rnd();
+		fspec_default(&fs, payload, c.plen);
+		fs.sip = c.sip;
+		fs.sport = c.sport;
+		fs.id = c.id;
+		fs.tos = c.tos;
+		fs.udp_cksum = c.in_cksum;
+		build_udp(in, &fs);
+		make_tmpl(&t, &c);
+		/* the same spec, tagged */
+		make_tmpl(&tv, &c);
+		memset(&s, 0, sizeof(s));
+		memcpy(s.src_mac.addr_bytes, EGRESS_MAC, 6);
+		memcpy(s.dst_mac.addr_bytes, DEST_MAC, 6);
+		s.src_ip = be32(c.mode == SRC_FIXED  ? FIXED_IP
+				: c.mode == SRC_OURS ? EGRESS_IP
+						     : IP4(1, 2, 3, 4));
+		s.keep_src_ip = c.mode == SRC_ORIGINAL;
+		s.dst_ip = be32(DEST_IP);
+		s.src_port = be16(OUR_SPORT);
+		s.keep_src_port = c.keep_sport;
+		s.dst_port = be16(DEST_UDP);
+		s.ttl = c.ttl;
+		s.in_dst_ip = be32(OUR_IP);
+		s.in_dst_port = be16(OUR_UDP);
+		s.vlan = true;
+		s.vlan_tci = tci;
+		uf_tmpl_build(&tv, &s);
+		CHECK_EQ(t.hdr_len, 42);
+		CHECK_EQ(tv.hdr_len, 46);
+		make_info(&info, in, &c);
+		p = uf_in_sum(&info, in + 42, be32(OUR_IP), be16(OUR_UDP));
+		memset(out, 0xee, sizeof(out));
+		memset(outv, 0xee, sizeof(outv));
+		uf_hdr_write(out, &t, &info, p, c.out_cksum);
+		uf_hdr_write(outv, &tv, &info, p, c.out_cksum);
+		CHECK(memcmp(outv, out, 12) == 0, "combo %d: MAC addresses", n);
+		CHECK_EQ(uf_t_get16(outv + 12), 0x8100);
+		CHECK_EQ(uf_t_get16(outv + 14), tci);
+		CHECK(memcmp(outv + 16, out + 12, 30) == 0, "combo %d: tagged header differs", n);
+		CHECK_EQ(outv[46], 0xee); /* nothing written past the header */
+		CHECK_EQ(out[42], 0xee);
+	}
+}
+
+/* The VLAN id of a frame, the tag taken out and put back in place. */
+static void
+test_vlan_demux(void)
+{
+	uint8_t buf[128], f0[64];
+	struct fspec fs;
+	bool in_frame;
+	uint8_t *f = buf + 4;
+	int i;
+
+	memset(buf, 0, sizeof(buf));
+	fspec_default(&fs, NULL, 0);
+	build_udp(f, &fs);
+	memcpy(f0, f, sizeof(f0));
+	/* untagged: VLAN 0, nothing in the frame */
+	CHECK_EQ(uf_vlan_of(f, 60, 0, 0, &in_frame), 0);
+	CHECK(!in_frame, "untagged");
+	/* a tag the PMD took out: its TCI, the frame as it is */
+	CHECK_EQ(uf_vlan_of(f, 60, RTE_MBUF_F_RX_VLAN_STRIPPED, 0xe07b, &in_frame), 0x07b);
+	CHECK(!in_frame, "stripped by the PMD");
+	/* put one in: PCP 7, VLAN 123; the frame starts 4 bytes earlier */
+	uf_vlan_insert(buf, 0xe07b);
+	CHECK_MEM(buf, f0, 12);
+	CHECK_EQ(uf_t_get16(buf + 12), 0x8100);
+	CHECK_EQ(uf_t_get16(buf + 14), 0xe07b);
+	CHECK_MEM(buf + 16, f0 + 12, 48);
+	CHECK_EQ(uf_vlan_of(buf, 64, 0, 0, &in_frame), 123);
+	CHECK(in_frame, "tag in the frame");
+	/* a frame too short to hold the tag's TCI reads as untagged (the classifier drops it) */
+	CHECK_EQ(uf_vlan_of(buf, 17, 0, 0, &in_frame), 0);
+	CHECK(!in_frame, "short");
+	/* take it out: the original frame, 4 bytes on */
+	uf_vlan_strip(buf);
+	CHECK_MEM(buf + 4, f0, 60);
+	/* 802.1ad is not parsed: VLAN 0 (the untagged port's classifier: vlan_unknown) */
+	memcpy(f, f0, sizeof(f0));
+	f[12] = 0x88;
+	f[13] = 0xa8;
+	CHECK_EQ(uf_vlan_of(f, 60, 0, 0, &in_frame), 0);
+	CHECK(!in_frame, "802.1ad");
+	for (i = 0; i < 4096; i += 4095) {
+		uf_vlan_insert(buf, (uint16_t)i);
+		CHECK_EQ(uf_vlan_of(buf, 64, 0, 0, &in_frame), i);
+		uf_vlan_strip(buf);
+	}
+}
+
 int
 main(void)
 {
@@ -1638,5 +1763,7 @@ main(void)
 	RUN(test_icmp_echo_all_zero);
 	RUN(test_classify_short_icmp);
 	RUN(test_icmp_group_sender);
+	RUN(test_tmpl_vlan);
+	RUN(test_vlan_demux);
 	return uf_t_summary();
 }

@@ -176,6 +176,12 @@ test_restart_keys(void)
 	CHECK_EQ(d.n_hot, 0);
 	CHECK_EQ(diff_with("ip: 10.0.0.10/24", "ip: 10.0.0.10/24\n    mtu: 9000"), 1);
 	CHECK_STR(d.restart, "ports[0].mtu");
+	/* 802.1Q: a port's VLAN and priority bits are the device's set-up (restart) */
+	CHECK_EQ(diff_with("ip: 10.0.0.10/24", "ip: 10.0.0.10/24\n    vlan: 5"), 1);
+	CHECK_STR(d.restart, "ports[0].vlan");
+	CHECK_EQ(diff_with("ip: 10.0.0.10/24", "ip: 10.0.0.10/24\n    vlan: 5\n    vlan_pcp: 3"),
+		 2);
+	CHECK_STR(d.restart, "ports[0].vlan, ports[0].vlan_pcp");
 	CHECK_EQ(diff_with("ip: 10.0.0.10/24", "ip: 10.0.0.11/24"), 1);
 	CHECK_STR(d.restart, "ports[0].ip");
 	CHECK_EQ(diff_with("ip: 10.0.0.10/24", "ip: 10.0.0.10/24\n    rx_desc: 512"), 1);
