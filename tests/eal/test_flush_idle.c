@@ -31,6 +31,7 @@
 #include "uf_plan.h"
 
 #include "../unit/uf_test.h"
+#include "uf_ring_port.h"
 
 #define LONE 20           /* datagrams sent one at a time */
 #define WAIT_MS 200       /* the most one may take */
@@ -125,7 +126,6 @@ main(int argc, char **argv)
 				     .dest_resolved = resolved,
 				     .version = 1,
 				     .socket = -1 };
-	struct rte_eth_conf conf;
 	struct uf_shared sh;
 	struct uf_config *cfg;
 	struct uf_worker *w;
@@ -133,31 +133,14 @@ main(int argc, char **argv)
 	struct rte_mbuf *burst[64];
 	double us, worst = 0;
 	unsigned i, late = 0;
-	int r;
 
 	(void)argc;
 	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
 		fprintf(stderr, "EAL init failed\n");
 		return 1;
 	}
-	pool = rte_pktmbuf_pool_create("in", 1023, 0, 0, 2176, SOCKET_ID_ANY);
-	rx_ring = rte_ring_create("flush_rx", 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	tx_ring = rte_ring_create("flush_tx", 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (pool == NULL || rx_ring == NULL || tx_ring == NULL) {
-		fprintf(stderr, "setup failed\n");
+	if (uf_ring_port_open("flush", &pool, &rx_ring, &tx_ring, &port, &port_mac) != 0)
 		return 1;
-	}
-	memset(&conf, 0, sizeof(conf));
-	r = rte_eth_from_rings("flush_port", &rx_ring, 1, &tx_ring, 1, SOCKET_ID_ANY);
-	if (r < 0 || rte_eth_dev_configure((uint16_t)r, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL, pool) != 0 ||
-	    rte_eth_tx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL) != 0 ||
-	    rte_eth_dev_start((uint16_t)r) != 0) {
-		fprintf(stderr, "port setup failed\n");
-		return 1;
-	}
-	port = (uint16_t)r;
-	rte_eth_macaddr_get(port, &port_mac);
 
 	cfg = uf_config_parse(cfg_text, sizeof(cfg_text) - 1, "flush_idle", &err);
 	if (cfg == NULL) {

@@ -16,18 +16,7 @@
 
 #include "uf_config.h"
 #include "uf_test.h"
-
-#define NAME "t.yaml"
-
-static struct uf_ip6
-ip6_of(const char *s)
-{
-	struct uf_ip6 a;
-
-	if (inet_pton(AF_INET6, s, a.b) != 1)
-		abort();
-	return a;
-}
+#include "uf_test_cfg.h"
 
 static bool
 ip6_is(const struct uf_ip6 *a, const char *s)
@@ -36,85 +25,6 @@ ip6_is(const struct uf_ip6 *a, const char *s)
 
 	return memcmp(a->b, b.b, 16) == 0;
 }
-
-/* 1-based line and column of the nth occurrence of needle in text, plus off chars */
-static bool
-where(const char *text, const char *needle, int nth, int off, int *line, int *col)
-{
-	const char *p = text, *c;
-
-	for (; nth > 0; nth--) {
-		p = strstr(p, needle);
-		if (p == NULL)
-			return false;
-		if (nth > 1)
-			p++;
-	}
-	p += off;
-	*line = 1;
-	*col = 1;
-	for (c = text; c < p; c++) {
-		if (*c == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-	return true;
-}
-
-static struct uf_config *
-parse(const char *text, struct uf_err *err)
-{
-	memset(err, 0, sizeof(*err));
-	return uf_config_parse(text, strlen(text), NAME, err);
-}
-
-static struct uf_config *
-parse_ok(const char *file, int fline, const char *text)
-{
-	struct uf_err err;
-	struct uf_config *c = parse(text, &err);
-
-	uf_t_check(c != NULL, file, fline, "parses: %s", err.msg);
-	return c;
-}
-#define PARSE_OK(text) parse_ok(__FILE__, __LINE__, (text))
-
-/* rejected with "t.yaml:LINE:COL: KEY: ...WHAT..." at the nth needle (+ off) */
-static void
-expect_err_at(const char *file, int fline, const char *text, const char *needle, int nth, int off,
-	      const char *key, const char *what)
-{
-	struct uf_config *cfg;
-	struct uf_err err;
-	char prefix[256];
-	int line = 1, col = 1;
-
-	if (!where(text, needle, nth, off, &line, &col)) {
-		uf_t_check(false, file, fline, "test bug: \"%s\" is not in the text", needle);
-		return;
-	}
-	snprintf(prefix, sizeof(prefix), "%s:%d:%d: %s: ", NAME, line, col, key);
-	cfg = parse(text, &err);
-	uf_t_check(cfg == NULL, file, fline, "expected an error \"%s...\", the config parsed",
-		   prefix);
-	if (cfg != NULL) {
-		uf_config_free(cfg);
-		return;
-	}
-	uf_t_check(err.code == UF_EXIT_CONFIG, file, fline, "code %d, want %d", err.code,
-		   UF_EXIT_CONFIG);
-	uf_t_check(strncmp(err.msg, prefix, strlen(prefix)) == 0, file, fline,
-		   "message should start \"%s\": got \"%s\"", prefix, err.msg);
-	uf_t_check(strstr(err.msg, what) != NULL, file, fline,
-		   "message should contain \"%s\": got \"%s\"", what, err.msg);
-}
-#define EXPECT_ERR(text, needle, key, what) \
-	expect_err_at(__FILE__, __LINE__, (text), (needle), 1, 0, (key), (what))
-#define EXPECT_ERR_NTH(text, needle, nth, off, key, what) \
-	expect_err_at(__FILE__, __LINE__, (text), (needle), (nth), (off), (key), (what))
 
 /* a dual-stack port, a v4-only port, a v6-only port */
 #define PORTS                                                     \

@@ -13,16 +13,6 @@
 #include "uf_pkt6.h"
 #include "uf_test.h"
 
-static struct uf_ip6
-ip6_of(const char *s)
-{
-	struct uf_ip6 a;
-
-	if (inet_pton(AF_INET6, s, a.b) != 1)
-		abort();
-	return a;
-}
-
 static void
 put16(uint8_t *p, uint16_t v)
 {

@@ -34,16 +34,6 @@ be16(uint16_t host)
 	return v;
 }
 
-static struct uf_ip6
-ip6_of(const char *s)
-{
-	struct uf_ip6 a;
-
-	if (inet_pton(AF_INET6, s, a.b) != 1)
-		abort();
-	return a;
-}
-
 static const struct rte_ether_addr our_mac = { { 0x02, 0, 0, 0, 0, 0x01 } };
 static const struct rte_ether_addr peer_mac = { { 0x02, 0, 0, 0, 0, 0x02 } };
 static const struct rte_ether_addr next_mac = { { 0x02, 0, 0, 0, 0, 0x03 } };

@@ -53,6 +53,19 @@ ip_of(const char *s)
 	return a.s_addr;
 }
 
+#ifdef UF_COMMON_H
+/* an IPv6 address from its text (a test's own literal: abort if bad) */
+static inline struct uf_ip6
+ip6_of(const char *s)
+{
+	struct uf_ip6 a;
+
+	if (inet_pton(AF_INET6, s, a.b) != 1)
+		abort();
+	return a;
+}
+#endif
+
 #define CHECK(cond, ...) uf_t_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 
 /* CHECK_EQ(got, want): integers (signed or unsigned, up to 64 bits) */

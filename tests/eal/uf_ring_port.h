@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * An eal test's port on rings (net_ring via rte_eth_from_rings): the test enqueues mbufs it
+ * built on rx, the worker under test receives them through the real ethdev API and what it
+ * sends lands on tx for the test to read. Used by test_flush_idle.c and test_rx_cksum.c.
+ */
+#ifndef UF_RING_PORT_H
+#define UF_RING_PORT_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+/* pool "in" and rings/port named after `name`; 0, or -1 after saying what failed */
+static inline int
+uf_ring_port_open(const char *name, struct rte_mempool **pool, struct rte_ring **rx,
+		  struct rte_ring **tx, uint16_t *port, struct rte_ether_addr *mac)
+{
+	char rn[RTE_RING_NAMESIZE];
+	struct rte_eth_conf conf;
+	int r;
+
+	*pool = rte_pktmbuf_pool_create("in", 1023, 0, 0, 2176, SOCKET_ID_ANY);
+	snprintf(rn, sizeof(rn), "%s_rx", name);
+	*rx = rte_ring_create(rn, 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(rn, sizeof(rn), "%s_tx", name);
+	*tx = rte_ring_create(rn, 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (*pool == NULL || *rx == NULL || *tx == NULL) {
+		fprintf(stderr, "setup failed\n");
+		return -1;
+	}
+	memset(&conf, 0, sizeof(conf));
+	snprintf(rn, sizeof(rn), "%s_port", name);
+	r = rte_eth_from_rings(rn, rx, 1, tx, 1, SOCKET_ID_ANY);
+	if (r < 0 || rte_eth_dev_configure((uint16_t)r, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL, *pool) != 0 ||
+	    rte_eth_tx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_dev_start((uint16_t)r) != 0) {
+		fprintf(stderr, "port setup failed\n");
+		return -1;
+	}
+	*port = (uint16_t)r;
+	return rte_eth_macaddr_get(*port, mac) == 0 ? 0 : -1;
+}
+
+#endif /* UF_RING_PORT_H */
