@@ -33,26 +33,34 @@ uf_parse_ipv4(const char *s, rte_be32_t *ip)
 	return 0;
 }
 
-int
-uf_parse_ipv4_prefix(const char *s, rte_be32_t *ip, uint8_t *len)
+/* "ADDR/LEN": ADDR copied into buf (bufsz), LEN (digits only, at most max) into *len */
+static int
+split_prefix(const char *s, char *buf, size_t bufsz, unsigned long max, uint8_t *len)
 {
-	char buf[32];
 	const char *slash = strchr(s, '/');
 	char *end;
 	unsigned long l;
 
-	if (slash == NULL || (size_t)(slash - s) >= sizeof(buf))
+	if (slash == NULL || (size_t)(slash - s) >= bufsz || !isdigit((unsigned char)slash[1]))
 		return -1;
 	memcpy(buf, s, slash - s);
 	buf[slash - s] = '\0';
-	if (uf_parse_ipv4(buf, ip) < 0 || slash[1] == '\0')
-		return -1;
 	errno = 0;
 	l = strtoul(slash + 1, &end, 10);
-	if (errno != 0 || *end != '\0' || l > 32 || !isdigit((unsigned char)slash[1]))
+	if (errno != 0 || *end != '\0' || l > max)
 		return -1;
 	*len = (uint8_t)l;
 	return 0;
+}
+
+int
+uf_parse_ipv4_prefix(const char *s, rte_be32_t *ip, uint8_t *len)
+{
+	char buf[32];
+
+	if (split_prefix(s, buf, sizeof(buf), 32, len) < 0)
+		return -1;
+	return uf_parse_ipv4(buf, ip);
 }
 
 int
@@ -74,22 +82,10 @@ int
 uf_parse_ipv6_prefix(const char *s, struct uf_ip6 *ip, uint8_t *len)
 {
 	char buf[INET6_ADDRSTRLEN + 1];
-	const char *slash = strchr(s, '/');
-	char *end;
-	unsigned long l;
 
-	if (slash == NULL || (size_t)(slash - s) >= sizeof(buf))
+	if (split_prefix(s, buf, sizeof(buf), 128, len) < 0)
 		return -1;
-	memcpy(buf, s, slash - s);
-	buf[slash - s] = '\0';
-	if (uf_parse_ipv6(buf, ip) < 0 || !isdigit((unsigned char)slash[1]))
-		return -1;
-	errno = 0;
-	l = strtoul(slash + 1, &end, 10);
-	if (errno != 0 || *end != '\0' || l > 128)
-		return -1;
-	*len = (uint8_t)l;
-	return 0;
+	return uf_parse_ipv6(buf, ip);
 }
 
 const char *
