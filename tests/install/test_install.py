@@ -156,7 +156,7 @@ def case_man_pages():
         assert not missing, "udpfan.yaml(5) lacks %s" % missing
         # and no key the docs lack: every entry of the KEYS section is a docs row
         # (a section may hold dots itself: destinations[].pool.balance)
-        entries = re.findall(r"\.TP\n\\fB([a-z_\[\].]+\.[a-z_]+)\\fR", page)
+        entries = re.findall(r"\.TP\n\\fB([a-z0-9_\[\].]+\.[a-z0-9_]+)\\fR", page)
         assert sorted(entries) == sorted(keys), set(entries) ^ set(keys)
         # udpfan(8) documents every long option udpfan --help lists
         helptext = subprocess.run([UDPFAN, "--help"], stdout=subprocess.PIPE, text=True).stdout
