@@ -344,6 +344,8 @@ usage(FILE *f)
 		"  --no-huge          EAL --no-huge (ring/pcap vdevs)\n"
 		"  --json PATH        also write the summary there\n"
 		"  --ready FILE       create FILE once sending has begun\n"
+		"  --hold MS          after the summary, keep the port open (not polled) until its\n"
+		"                     link goes down or MS ms pass (memif: let the peer close first)\n"
 		"  --queues N         TX queues (1..8, default 1); N > 1: each burst is one flow,\n"
 		"                     flow f always on queue f %% N (as RSS would spread them)\n"
 		"  --linger MS        keep the port open MS ms after the last frame (default 100):\n"
@@ -816,6 +818,7 @@ main(int argc, char **argv)
 		rc = fail(&err);
 	}
 	free(buf);
+	uf_tool_hold(&port, o.t.hold_ms);
 out:
 	if (back != NULL) {
 		uf_sink_count_free(back);

@@ -67,6 +67,8 @@ usage(FILE *f)
 		"                     per destination (p50/p99/p99.9 in the summary)\n"
 		"  --json PATH        also write the summary there\n"
 		"  --ready FILE       create FILE once receiving\n"
+		"  --hold MS          after the summary, keep the port open (not polled) until its\n"
+		"                     link goes down or MS ms pass (memif: let the peer close first)\n"
 		"\n"
 		"Exit codes: 0 done, 2 usage, 3 environment (EAL, device, bind), 1 other.\n");
 }

@@ -64,6 +64,7 @@ struct __rte_cache_aligned dlcore {
 
 static struct dlcore dl;
 static struct uf_tool_port dport;
+static uint32_t hold_ms; /* --hold */
 static unsigned int worker;
 static bool eal_up;
 static bool launched;
@@ -207,6 +208,7 @@ dpdk_start(const struct sink_opts *o, struct uf_err *err)
 	char line[2048];
 	int i, ret;
 
+	hold_ms = o->t.hold_ms;
 	if (uf_tool_eal_init(&o->t.eal, err, line, sizeof(line)) != 0)
 		return -1;
 	eal_up = true;
@@ -302,6 +304,8 @@ dpdk_json(FILE *f)
 static void
 dpdk_fini(void)
 {
+	if (eal_up)
+		uf_tool_hold(&dport, hold_ms);
 	uf_tool_port_close(&dport);
 	uf_sink_count_free(&dl.cnt);
 	if (eal_up)

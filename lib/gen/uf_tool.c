@@ -501,6 +501,17 @@ uf_tool_opt(int c, const char *arg, struct uf_tool_opts *t)
 	case 'R':
 		t->ready = arg;
 		return true;
+	case 'Z': {
+		char *end;
+		unsigned long v = strtoul(arg, &end, 10);
+
+		if (*arg == '\0' || *end != '\0' || v > 600000) {
+			uf_tool_usage_err("--hold: \"%s\" is not 0..600000 ms", arg);
+			exit(UF_EXIT_CONFIG);
+		}
+		t->hold_ms = (uint32_t)v;
+		return true;
+	}
 	default:
 		return false;
 	}
@@ -513,4 +524,18 @@ uf_tool_usage_err(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (%s --help)\n", uf_tool_name);
 	return UF_EXIT_CONFIG;
+}
+
+void
+uf_tool_hold(const struct uf_tool_port *p, uint32_t ms)
+{
+	const uint64_t end = rte_get_timer_cycles() + (uint64_t)ms * rte_get_timer_hz() / 1000;
+	struct rte_eth_link link;
+
+	while (rte_get_timer_cycles() < end) {
+		if (rte_eth_link_get_nowait(p->port_id, &link) == 0 &&
+		    link.link_status == RTE_ETH_LINK_DOWN)
+			return;
+		rte_delay_us_sleep(10000);
+	}
 }

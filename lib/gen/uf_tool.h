@@ -37,6 +37,7 @@ struct uf_tool_opts {
 	struct uf_tool_eal eal;
 	const char *json;  /* also write the summary there */
 	const char *ready; /* create this file once running */
+	uint32_t hold_ms;  /* --hold: see uf_tool_hold() */
 };
 
 /* their getopt_long entries (the includer has <getopt.h>) */
@@ -47,8 +48,19 @@ struct uf_tool_opts {
 	{ "in-memory", no_argument, NULL, 'm' },             \
 	{ "no-huge", no_argument, NULL, 'H' },               \
 	{ "json", required_argument, NULL, 'j' },            \
-	{ "ready", required_argument, NULL, 'R' }
+	{ "ready", required_argument, NULL, 'R' },          \
+	{ "hold", required_argument, NULL, 'Z' }
 /* clang-format on */
+
+/*
+ * --hold MS: after the summary, with nothing polling any more, keep the port open until its
+ * link goes down (the peer closed first) or MS ms pass. A memif peer that closes while the
+ * other side's datapath reads its rings can crash that side (DPDK unmaps the regions on its
+ * interrupt thread: docs/pmd-quirks.md, net_memif); a tool that holds lets the forwarder stop
+ * first, and its own disconnect then meets no reader.
+ */
+struct uf_tool_port;
+void uf_tool_hold(const struct uf_tool_port *p, uint32_t ms);
 
 /* If getopt's c is one of UF_TOOL_LONGOPTS, store arg in t and return true. */
 bool uf_tool_opt(int c, const char *arg, struct uf_tool_opts *t);

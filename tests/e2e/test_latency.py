@@ -88,14 +88,45 @@ def stop_udpfan(p, stats):
 
 
 def run_gen(tmp, sock, extra):
+    """Start udpfan-gen and return (its process, its summary) once the summary is written:
+    it then holds its memif port open, not polling, until udpfan has stopped (--hold;
+    docs/pmd-quirks.md, net_memif: a client that closes while udpfan's worker reads the
+    rings can crash udpfan). finish_gen() checks how it ended."""
+    path = os.path.join(tmp, "gen.json")
     argv = [GEN, "--dev", "net_memif0,role=client,socket=%s,mac=%s" % (sock, GEN_MAC),
             "--ip", GEN_IP + "/24", "--dst", "%s:2055" % FWD_IP, "--dst-mac", FWD_MAC,
             "--rate", str(RATE), "--burst", "8", "--count", str(COUNT), "--duration", "30",
-            "--lcores", "0@0,1@0", "--file-prefix", "uflat-g"] + extra
-    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=90)
-    assert r.returncode == 0, "udpfan-gen exit %d: %s" % (r.returncode, r.stderr[-3000:])
-    return json.loads(r.stdout)
+            "--lcores", "0@0,1@0", "--file-prefix", "uflat-g", "--json", path,
+            "--hold", "60000"] + extra
+    err = open(os.path.join(tmp, "gen.err"), "w")
+    g = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+
+    def summary():
+        try:
+            with open(path) as f:
+                return json.loads(f.read())
+        except (OSError, ValueError):
+            return None
+
+    if not wait_for(lambda: summary() is not None or g.poll() is not None, 90) or \
+            summary() is None:
+        if g.poll() is None:
+            g.kill()
+        g.wait()
+        raise AssertionError("udpfan-gen exit %s: %s" % (
+            g.returncode, open(err.name).read()[-3000:]))
+    return g, summary()
+
+
+def finish_gen(g, tmp):
+    """After udpfan stopped: the generator saw its link go down and exited cleanly."""
+    try:
+        g.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        g.kill()
+        g.wait()
+    assert g.returncode == 0, "udpfan-gen exit %d after udpfan stopped: %s" % (
+        g.returncode, open(os.path.join(tmp, "gen.err")).read()[-3000:])
 
 
 def case_round_trip():
@@ -103,9 +134,10 @@ def case_round_trip():
         sock = os.path.join(tmp, "memif.sock")
         p, stats = start_udpfan(tmp, sock, 2)
         try:
-            g = run_gen(tmp, sock, ["--netflow-v5", "--latency"])
+            gp, g = run_gen(tmp, sock, ["--netflow-v5", "--latency"])
         finally:
             st = stop_udpfan(p, stats)
+        finish_gen(gp, tmp)
         assert g["sent"] == COUNT and g["netflow_v5"] and g["stamp"], g
         back = g["returned"]
         dests = back["destinations"]
@@ -148,9 +180,10 @@ def case_no_stamp_no_latency():
         sock = os.path.join(tmp, "memif.sock")
         p, stats = start_udpfan(tmp, sock, 1)
         try:
-            g = run_gen(tmp, sock, [])
+            gp, g = run_gen(tmp, sock, [])
         finally:
             st = stop_udpfan(p, stats)
+        finish_gen(gp, tmp)
         assert "returned" not in g and not g["stamp"], g
         # the copies did come back (the generator saw them as plain received frames)
         f = st["fwd"]
