@@ -408,7 +408,11 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (uf_tool_opt(c, optarg, &o->t))
+		int taken = uf_tool_opt(c, optarg, &o->t);
+
+		if (taken < 0)
+			return UF_EXIT_CONFIG;
+		if (taken > 0)
 			continue;
 		switch (c) {
 		case 'd':

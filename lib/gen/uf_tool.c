@@ -479,41 +479,41 @@ uf_tool_touch(const char *path)
 	return 0;
 }
 
-bool
+int
 uf_tool_opt(int c, const char *arg, struct uf_tool_opts *t)
 {
 	switch (c) {
 	case 'l':
 		t->eal.lcores = arg;
-		return true;
+		return 1;
 	case 'F':
 		t->eal.file_prefix = arg;
-		return true;
+		return 1;
 	case 'm':
 		t->eal.in_memory = true;
-		return true;
+		return 1;
 	case 'H':
 		t->eal.no_huge = true;
-		return true;
+		return 1;
 	case 'j':
 		t->json = arg;
-		return true;
+		return 1;
 	case 'R':
 		t->ready = arg;
-		return true;
+		return 1;
 	case 'Z': {
 		char *end;
 		unsigned long v = strtoul(arg, &end, 10);
 
 		if (*arg == '\0' || *end != '\0' || v > 600000) {
 			uf_tool_usage_err("--hold: \"%s\" is not 0..600000 ms", arg);
-			exit(UF_EXIT_CONFIG);
+			return -1;
 		}
 		t->hold_ms = (uint32_t)v;
-		return true;
+		return 1;
 	}
 	default:
-		return false;
+		return 0;
 	}
 }
 

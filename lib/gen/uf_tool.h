@@ -62,8 +62,9 @@ struct uf_tool_opts {
 struct uf_tool_port;
 void uf_tool_hold(const struct uf_tool_port *p, uint32_t ms);
 
-/* If getopt's c is one of UF_TOOL_LONGOPTS, store arg in t and return true. */
-bool uf_tool_opt(int c, const char *arg, struct uf_tool_opts *t);
+/* If getopt's c is one of UF_TOOL_LONGOPTS, store arg in t and return 1; 0: not one of them;
+ * -1: a bad value, said on stderr (the caller exits with UF_EXIT_CONFIG). */
+int uf_tool_opt(int c, const char *arg, struct uf_tool_opts *t);
 
 /* "<tool>: error: <fmt with arg> (<tool> --help)" on stderr; returns UF_EXIT_CONFIG. */
 int uf_tool_usage_err(const char *fmt, const char *arg);

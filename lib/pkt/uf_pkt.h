@@ -461,6 +461,18 @@ uf_in_sum(const struct uf_rx_info *in, const uint8_t *payload, rte_be32_t in_dst
 	return s;
 }
 
+/* A completed UDP checksum into *field (0 goes out as 0xffff, RFC 768): true if it changed. */
+static inline bool
+uf_udp_ck_store(uint16_t *field, uint16_t ck)
+{
+	if (ck == 0)
+		ck = 0xffff;
+	if (ck == *field)
+		return false;
+	*field = ck;
+	return true;
+}
+
 /*
  * Complete a checksum the sender left to offload (docs/architecture.md#partial-checksums).
  * A local sender on veth, tap or virtio hands its frame on with CHECKSUM_PARTIAL: the UDP
@@ -503,12 +515,7 @@ uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
 	ck = (uint16_t)~uf_ck_fold(
 			uf_in_sum(&t, f + in->payload_off, dst_ip,
 				  uf_rd16(f + in->payload_off - UF_UDP_HDR + UF_UDP_DPORT)));
-	if (ck == 0)
-		ck = 0xffff;
-	if (ck == in->udp_cksum)
-		return false;
-	in->udp_cksum = ck;
-	return true;
+	return uf_udp_ck_store(&in->udp_cksum, ck);
 }
 
 /*

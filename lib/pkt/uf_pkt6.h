@@ -284,12 +284,7 @@ uf_csum6_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx6_info *in)
 	/* the sum over pseudo-header, UDP header (its checksum field as 0) and payload */
 	ck = (uint16_t)~uf_ck_fold((uint64_t)ph + rte_raw_cksum(udp, ulen) +
 				   uf_ck_neg16(uf_rd16(udp + UF_UDP_CKSUM)));
-	if (ck == 0)
-		ck = 0xffff;
-	if (ck == in->udp_cksum)
-		return false;
-	in->udp_cksum = ck;
-	return true;
+	return uf_udp_ck_store(&in->udp_cksum, ck);
 }
 
 /* ---- checksum derivation ---- */
