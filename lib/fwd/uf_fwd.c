@@ -86,6 +86,97 @@ lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
 }
 
 /*
+ * An IPv6 frame on a port with ports[].ip6 (docs/architecture.md#ipv6-in-progress), seen
+ * only on the careful path: the IPv4 classifier said not_ipv4, so an IPv4 datagram pays
+ * nothing for it. uf_classify6 (any UDP port: the plan finds the listener, worker_fan6);
+ * a datagram waits in w->rx6_* for the fan-out after the burst's IPv4 ones; ICMPv6 for us
+ * (UF_V_CONTROL) goes to the control lcore as ARP does. Another EtherType stays not_ipv4.
+ * Returns the verdict; UF_V_DROP with *why set.
+ */
+static __rte_noinline enum uf_verdict
+worker_rx6(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, enum uf_drop *why)
+{
+	const struct uf_wport *wp = &w->ports[pi];
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct uf_rx6_info *in = &w->rx6_in[w->n_rx6];
+	enum uf_verdict v;
+
+	if (m->data_len < RTE_ETHER_HDR_LEN ||
+	    uf_rd16(f + UF_ETH_TYPE) != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
+		return UF_V_DROP;
+	v = uf_classify6(f, m->data_len, m->ol_flags, &wp->id6, in, why);
+	if (v != UF_V_FORWARD)
+		return v;
+	/* a partial checksum from a local sender: the IPv6 copies always carry one */
+	if (unlikely(wp->id.partial_csum) && uf_csum6_complete(f, m->ol_flags, in))
+		w->ctr.csum_completed++;
+	w->rx6_m[w->n_rx6++] = m;
+	return UF_V_FORWARD;
+}
+
+/*
+ * The IPv6 datagrams of a burst on port index pi: each one's listener (uf_plan_listener6:
+ * its address and UDP port; none: not_for_us), then each run of one listener's datagrams
+ * through uf_fanout_mixed with its view of the plan, counted as its listener's where there
+ * are several (as worker_rx_listeners does).
+ */
+static __rte_noinline void
+worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
+{
+	const struct uf_wport *wp = &w->ports[pi];
+	const struct uf_plan *view[UF_MAX_BURST];
+	struct rte_mbuf *drop[UF_MAX_BURST];
+	uint8_t lis[UF_MAX_BURST];
+	const uint16_t n = w->n_rx6;
+	uint16_t i, j, nk = 0, nd = 0;
+
+	w->n_rx6 = 0;
+	uf_senders_epoch(w, plan);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = w->rx6_m[i];
+		const struct uf_rx6_info in = w->rx6_in[i];
+		const rte_be16_t dport = uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) +
+						 in.payload_off - UF_UDP_HDR + UF_UDP_DPORT);
+		const struct uf_plan *v;
+		int l = 0;
+
+		v = uf_plan_listener6(plan, pi, &wp->id6.ip6[in.dst_idx], dport, &l);
+		if (unlikely(v == NULL)) {
+			drop[nd++] = m;
+			continue;
+		}
+		if (plan->n_listeners > 1)
+			w->lctr[l].rx++;
+		view[nk] = v;
+		lis[nk] = (uint8_t)l;
+		w->rx6_m[nk] = m;
+		w->rx6_in[nk++] = in;
+	}
+	if (unlikely(nd > 0)) {
+		w->ctr.drop[UF_DROP_NOT_FOR_US] += nd;
+		rte_pktmbuf_free_bulk(drop, nd);
+	}
+	for (i = 0; i < nk; i = j) {
+		for (j = (uint16_t)(i + 1); j < nk && view[j] == view[i]; j++)
+			;
+		if (plan->n_listeners > 1) {
+			struct uf_lis_ctr *lc = &w->lctr[lis[i]], b, e;
+
+			lis_take(w, &b);
+			uf_fanout_mixed(w, view[i], w->rx6_m + i, NULL, w->rx6_in + i,
+					(uint16_t)(j - i));
+			lis_take(w, &e);
+#define LIS_ADD(f, h) lc->f += e.f - b.f;
+			UF_LIS_COUNTERS(LIS_ADD)
+#undef LIS_ADD
+		} else {
+			uf_fanout_mixed(w, view[i], w->rx6_m + i, NULL, w->rx6_in + i,
+					(uint16_t)(j - i));
+		}
+	}
+}
+
+/*
  * A burst on a port of a plan with several listeners (docs/architecture.md#listeners): the
  * frame checks pass a UDP datagram to any of the port's IPs and UDP ports, and the same pass
  * looks its listener up (uf_plan_listener: one table load, no loop over the listeners).
@@ -148,6 +239,14 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			ctl_mark(w, pi, m);
 			ctl[nc++] = m;
 		} else {
+			if (unlikely(why == UF_DROP_NOT_IPV4) && w->ports[pi].has_ip6 &&
+			    (v = worker_rx6(w, pi, m, &why)) != UF_V_DROP) {
+				if (v == UF_V_CONTROL) {
+					ctl_mark(w, pi, m);
+					ctl[nc++] = m;
+				}
+				continue;
+			}
 			w->ctr.drop[why]++;
 			drop[nd++] = m;
 		}
@@ -190,6 +289,8 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			}
 		}
 	}
+	if (unlikely(w->n_rx6 != 0))
+		worker_fan6(w, plan, pi);
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
@@ -241,14 +342,25 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 			ctl_mark(w, pi, m);
 			ctl[nc++] = m;
 		} else {
+			/* an IPv6 frame, on a port with ip6: worker_rx6 (off the IPv4 path) */
+			if (unlikely(why == UF_DROP_NOT_IPV4) && w->ports[pi].has_ip6 &&
+			    (v = worker_rx6(w, pi, m, &why)) != UF_V_DROP) {
+				if (v == UF_V_CONTROL) {
+					ctl_mark(w, pi, m);
+					ctl[nc++] = m;
+				}
+				continue;
+			}
 			w->ctr.drop[why]++;
 			drop[nd++] = m;
 		}
 	}
 
-	/* pass 2: fan the datagrams out */
+	/* pass 2: fan the datagrams out (the IPv6 ones after the IPv4 ones) */
 	if (likely(nf > 0))
 		uf_fanout_burst(w, plan, fwd, in, nf);
+	if (unlikely(w->n_rx6 != 0))
+		worker_fan6(w, plan, pi);
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
@@ -534,6 +646,8 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 			w->port_idx[p->port_id] = (uint8_t)i;
 		w->ports[i].port_id = p->port_id;
 		w->ports[i].id = p->id;
+		w->ports[i].id6 = p->id6;
+		w->ports[i].has_ip6 = p->id6.n_ip6 > 0;
 		w->ports[i].vlan = p->vlan;
 		w->ports[i].alias = p->dev != i;
 		w->txb[i].port_id = p->port_id;

@@ -15,6 +15,7 @@
 
 #include "uf_counters.h"
 #include "uf_pkt.h"
+#include "uf_pkt6.h"
 #include "uf_plan.h"
 
 struct rte_ring;
@@ -70,6 +71,10 @@ struct uf_wport {
 	uint16_t vlan; /* this port's VLAN id, 0: untagged */
 	uint16_t vlan_id[UF_MAX_PORTS];
 	uint8_t vlan_pi[UF_MAX_PORTS];
+	/* IPv6 (docs/architecture.md#ipv6-in-progress): the port has ports[].ip6; its frames
+	 * with EtherType IPv6 go to uf_classify6 (else they count as not_ipv4) */
+	bool has_ip6;
+	struct uf_port6_id id6;
 };
 
 /* Everything shared between the control lcore and the workers. The flags are plain fields,
@@ -145,6 +150,10 @@ struct uf_worker {
 	uint32_t senders_epoch;
 	uint64_t senders[2][UF_MAX_DESTS][UF_SENDERS_WORDS];
 	int paused; /* acknowledges uf_shared.pause (__atomic) */
+	/* IPv6 datagrams of the burst being classified, fanned out after its IPv4 ones */
+	uint16_t n_rx6;
+	struct rte_mbuf *rx6_m[UF_MAX_BURST];
+	struct uf_rx6_info rx6_in[UF_MAX_BURST];
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 } __rte_cache_aligned;
 
@@ -158,7 +167,8 @@ struct uf_worker_port {
 	int socket;       /* the device's NUMA node */
 	const char *name; /* for the cross-socket warning */
 	struct uf_port_id id;
-	uint16_t pad_to; /* 60 where the PMD does not pad, else 0 */
+	struct uf_port6_id id6; /* n_ip6 0: no IPv6 on the port */
+	uint16_t pad_to;        /* 60 where the PMD does not pad, else 0 */
 	/* 802.1Q: this port's VLAN (0: untagged) and the port that owns its device (itself,
 	 * or an earlier one: this one is then an alias, not polled) */
 	uint16_t vlan;
