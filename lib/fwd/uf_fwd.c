@@ -86,32 +86,37 @@ lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
 }
 
 /*
- * An IPv6 frame on a port with ports[].ip6 (docs/architecture.md#ipv6-in-progress), seen
- * only on the careful path: the IPv4 classifier said not_ipv4, so an IPv4 datagram pays
- * nothing for it. uf_classify6 (any UDP port: the plan finds the listener, worker_fan6);
- * a datagram waits in w->rx6_* for the fan-out after the burst's IPv4 ones; ICMPv6 for us
- * (UF_V_CONTROL) goes to the control lcore as ARP does. Another EtherType stays not_ipv4.
- * Returns the verdict; UF_V_DROP with *why set.
+ * One IPv6 frame (EtherType IPv6, one segment, no tag left) on a port with ports[].ip6
+ * (docs/architecture.md#ipv6-in-progress): uf_classify6 (any UDP port: the plan finds the
+ * listener, worker_fan6). A datagram waits in w->rx6_* (UF_RX6_TAKEN); ICMPv6 for us is
+ * marked for the control lcore as ARP is (UF_RX6_CONTROL); anything else is counted by its
+ * reason (UF_RX6_DROPPED).
  */
-static __rte_noinline enum uf_verdict
-worker_rx6(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, enum uf_drop *why)
+#define UF_RX6_TAKEN 0
+#define UF_RX6_CONTROL 1
+#define UF_RX6_DROPPED 2
+static __rte_noinline int
+worker_rx6(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m)
 {
-	const struct uf_wport *wp = &w->ports[pi];
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct uf_rx6_info *in = &w->rx6_in[w->n_rx6];
+	enum uf_drop why = UF_DROP_MALFORMED;
 	enum uf_verdict v;
 
-	if (m->data_len < RTE_ETHER_HDR_LEN ||
-	    uf_rd16(f + UF_ETH_TYPE) != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
-		return UF_V_DROP;
-	v = uf_classify6(f, m->data_len, m->ol_flags, &wp->id6, in, why);
-	if (v != UF_V_FORWARD)
-		return v;
+	v = uf_classify6(f, m->data_len, m->ol_flags, &w->port6[pi], in, &why);
+	if (v == UF_V_CONTROL) {
+		ctl_mark(w, pi, m);
+		return UF_RX6_CONTROL;
+	}
+	if (v != UF_V_FORWARD) {
+		w->ctr.drop[why]++;
+		return UF_RX6_DROPPED;
+	}
 	/* a partial checksum from a local sender: the IPv6 copies always carry one */
-	if (unlikely(wp->id.partial_csum) && uf_csum6_complete(f, m->ol_flags, in))
+	if (unlikely(w->ports[pi].id.partial_csum) && uf_csum6_complete(f, m->ol_flags, in))
 		w->ctr.csum_completed++;
 	w->rx6_m[w->n_rx6++] = m;
-	return UF_V_FORWARD;
+	return UF_RX6_TAKEN;
 }
 
 /*
@@ -123,7 +128,6 @@ worker_rx6(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m, enum uf_drop *w
 static __rte_noinline void
 worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 {
-	const struct uf_wport *wp = &w->ports[pi];
 	const struct uf_plan *view[UF_MAX_BURST];
 	struct rte_mbuf *drop[UF_MAX_BURST];
 	uint8_t lis[UF_MAX_BURST];
@@ -140,7 +144,7 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 		const struct uf_plan *v;
 		int l = 0;
 
-		v = uf_plan_listener6(plan, pi, &wp->id6.ip6[in.dst_idx], dport, &l);
+		v = uf_plan_listener6(plan, pi, &w->port6[pi].ip6[in.dst_idx], dport, &l);
 		if (unlikely(v == NULL)) {
 			drop[nd++] = m;
 			continue;
@@ -174,6 +178,48 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 					(uint16_t)(j - i));
 		}
 	}
+}
+
+/*
+ * The IPv6 frames of a burst on a port with ports[].ip6, taken from its drops: the IPv4
+ * classifier counted every frame with EtherType IPv6 as not_ipv4 (one segment, no tag left:
+ * the others have other reasons), so an IPv4 datagram pays nothing for IPv6, not even a
+ * test per frame: this runs once per burst that had drops. Each one is uncounted there and
+ * goes to worker_rx6; the datagrams are fanned out (worker_fan6, after the burst's IPv4
+ * ones), control frames appended to ctl from nc on. Returns the drops left (compacted in
+ * drop) | the control frames added << 16.
+ */
+static __rte_noinline uint32_t
+worker_rx6_sweep(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		 struct rte_mbuf **drop, uint16_t nd, struct rte_mbuf **ctl, uint16_t nc)
+{
+	uint16_t k, kept = 0, added = 0;
+
+	for (k = 0; k < nd; k++) {
+		struct rte_mbuf *m = drop[k];
+
+		if (m->nb_segs != 1 || (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
+		    m->data_len < RTE_ETHER_HDR_LEN ||
+		    uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) + UF_ETH_TYPE) !=
+				    rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+			drop[kept++] = m;
+			continue;
+		}
+		w->ctr.drop[UF_DROP_NOT_IPV4]--; /* counted again by its own reason */
+		switch (worker_rx6(w, pi, m)) {
+		case UF_RX6_CONTROL:
+			ctl[nc + added++] = m;
+			break;
+		case UF_RX6_DROPPED:
+			drop[kept++] = m;
+			break;
+		default:
+			break;
+		}
+	}
+	if (w->n_rx6 != 0)
+		worker_fan6(w, plan, pi);
+	return kept | (uint32_t)added << 16;
 }
 
 /*
@@ -239,14 +285,6 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			ctl_mark(w, pi, m);
 			ctl[nc++] = m;
 		} else {
-			if (unlikely(why == UF_DROP_NOT_IPV4) && w->ports[pi].has_ip6 &&
-			    (v = worker_rx6(w, pi, m, &why)) != UF_V_DROP) {
-				if (v == UF_V_CONTROL) {
-					ctl_mark(w, pi, m);
-					ctl[nc++] = m;
-				}
-				continue;
-			}
 			w->ctr.drop[why]++;
 			drop[nd++] = m;
 		}
@@ -289,8 +327,13 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			}
 		}
 	}
-	if (unlikely(w->n_rx6 != 0))
-		worker_fan6(w, plan, pi);
+	/* IPv6 frames are among the drops (not_ipv4): worker_rx6_sweep, off the IPv4 path */
+	if (unlikely(nd != 0) && w->port6[pi].n_ip6 > 0) {
+		const uint32_t r = worker_rx6_sweep(w, plan, pi, drop, nd, ctl, nc);
+
+		nd = (uint16_t)r;
+		nc = (uint16_t)(nc + (r >> 16));
+	}
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
@@ -342,15 +385,6 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 			ctl_mark(w, pi, m);
 			ctl[nc++] = m;
 		} else {
-			/* an IPv6 frame, on a port with ip6: worker_rx6 (off the IPv4 path) */
-			if (unlikely(why == UF_DROP_NOT_IPV4) && w->ports[pi].has_ip6 &&
-			    (v = worker_rx6(w, pi, m, &why)) != UF_V_DROP) {
-				if (v == UF_V_CONTROL) {
-					ctl_mark(w, pi, m);
-					ctl[nc++] = m;
-				}
-				continue;
-			}
 			w->ctr.drop[why]++;
 			drop[nd++] = m;
 		}
@@ -359,8 +393,13 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	/* pass 2: fan the datagrams out (the IPv6 ones after the IPv4 ones) */
 	if (likely(nf > 0))
 		uf_fanout_burst(w, plan, fwd, in, nf);
-	if (unlikely(w->n_rx6 != 0))
-		worker_fan6(w, plan, pi);
+	/* IPv6 frames are among the drops (not_ipv4): worker_rx6_sweep, off the IPv4 path */
+	if (unlikely(nd != 0) && w->port6[pi].n_ip6 > 0) {
+		const uint32_t r = worker_rx6_sweep(w, plan, pi, drop, nd, ctl, nc);
+
+		nd = (uint16_t)r;
+		nc = (uint16_t)(nc + (r >> 16));
+	}
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
@@ -646,8 +685,7 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 			w->port_idx[p->port_id] = (uint8_t)i;
 		w->ports[i].port_id = p->port_id;
 		w->ports[i].id = p->id;
-		w->ports[i].id6 = p->id6;
-		w->ports[i].has_ip6 = p->id6.n_ip6 > 0;
+		w->port6[i] = p->id6;
 		w->ports[i].vlan = p->vlan;
 		w->ports[i].alias = p->dev != i;
 		w->txb[i].port_id = p->port_id;

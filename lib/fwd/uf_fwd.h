@@ -71,10 +71,6 @@ struct uf_wport {
 	uint16_t vlan; /* this port's VLAN id, 0: untagged */
 	uint16_t vlan_id[UF_MAX_PORTS];
 	uint8_t vlan_pi[UF_MAX_PORTS];
-	/* IPv6 (docs/architecture.md#ipv6-in-progress): the port has ports[].ip6; its frames
-	 * with EtherType IPv6 go to uf_classify6 (else they count as not_ipv4) */
-	bool has_ip6;
-	struct uf_port6_id id6;
 };
 
 /* Everything shared between the control lcore and the workers. The flags are plain fields,
@@ -150,11 +146,17 @@ struct uf_worker {
 	uint32_t senders_epoch;
 	uint64_t senders[2][UF_MAX_DESTS][UF_SENDERS_WORDS];
 	int paused; /* acknowledges uf_shared.pause (__atomic) */
-	/* IPv6 datagrams of the burst being classified, fanned out after its IPv4 ones */
+	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
+	/*
+	 * IPv6 (docs/architecture.md#ipv6-in-progress), after everything the IPv4 path uses
+	 * (its code and offsets stay as they were): each port's IPv6 facts (n_ip6 0: no
+	 * ports[].ip6, its IPv6 frames count as not_ipv4), read-only once launched; the
+	 * burst's IPv6 datagrams, fanned out after its IPv4 ones, this worker's.
+	 */
+	struct uf_port6_id port6[UF_MAX_PORTS];
 	uint16_t n_rx6;
 	struct rte_mbuf *rx6_m[UF_MAX_BURST];
 	struct uf_rx6_info rx6_in[UF_MAX_BURST];
-	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 } __rte_cache_aligned;
 
 /* Point the TX buffers at the shared per-port link state (w->shared set) and set the stall

@@ -413,7 +413,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "worker: %s\n", err.msg);
 		return 1;
 	}
-	CHECK(w->ports[1].alias && w->ports[0].n_vlans == 2 && w->ports[1].has_ip6,
+	CHECK(w->ports[1].alias && w->ports[0].n_vlans == 2 && w->port6[1].n_ip6 == 1,
 	      "t is a tagged alias of p's device, with ip6");
 
 	mac(0x05, &sender);
