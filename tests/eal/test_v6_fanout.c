@@ -2,7 +2,8 @@
  * IPv6 through the worker, byte-exact (issue #17; docs/architecture.md#ipv6-in-progress):
  * v6 -> v6, v6 -> v4, v4 -> v6 and v4 -> v4 in one plan, tagged (802.1Q) in and out, an
  * IPv6 multicast destination (33:33 MAC, no neighbour), `source: original` v6 -> v6, IPv6
- * rules (first match), and the IPv6 drops by reason (extension header, fragment header,
+ * rules (first match), an IPv6 pool (round-robin) and a sampled IPv6 destination, and the
+ * IPv6 drops by reason (extension header, fragment header,
  * zero checksum, not our UDP port, no rule) and ICMPv6 to the control ring.
  *
  * The frames go in through a net_ring port (rte_eth_from_rings) and uf_worker_rx, as the
@@ -69,7 +70,13 @@ static const char cfg_text[] =
 		"  - name: in6t\n    port: t\n    ip: \"2001:db8:1::10\"\n    udp_port: 5002\n"
 		"    destinations:\n"
 		"      - { ip: \"2001:db8::28\", udp_port: 8000, mac: \"02:00:00:00:00:28\", port: p }\n"
-		"      - { ip: 198.18.1.29, udp_port: 8001, mac: \"02:00:00:00:00:29\" }\n";
+		"      - { ip: 198.18.1.29, udp_port: 8001, mac: \"02:00:00:00:00:29\" }\n"
+		"  - name: in6p\n    port: p\n    ip: \"2001:db8::10\"\n    udp_port: 5003\n"
+		"    destinations:\n"
+		"      - pool:\n          balance: round-robin\n          members:\n"
+		"            - { ip: \"2001:db8::31\", udp_port: 9000, mac: \"02:00:00:00:00:31\" }\n"
+		"            - { ip: \"2001:db8::32\", udp_port: 9000, mac: \"02:00:00:00:00:32\" }\n"
+		"      - { ip: \"2001:db8::33\", udp_port: 9001, mac: \"02:00:00:00:00:33\", sample: 2 }\n";
 
 static void
 ip6(const char *s, uint8_t *out)
@@ -548,19 +555,50 @@ main(int argc, char **argv)
 	CHECK_EQ(n_ctl, 1);
 	rte_pktmbuf_free_bulk(ctl, n_ctl);
 
+	/* a pool of two IPv6 members (round-robin: the worker's turns 0, 1, 0, 1) and an IPv6
+	 * destination sampled 1 in 2 (datagrams 0 and 2), four senders in one burst */
+	n_in = 0;
+	for (i = 0; i < 4; i++) {
+		char src[40];
+		struct expect *e;
+		struct rte_ether_addr mm;
+
+		snprintf(src, sizeof(src), "2001:db8:7::%u", i + 1);
+		in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, src, "2001:db8::10",
+					       (uint16_t)(41000 + i), 5003, 60, 0, pl, 24,
+					       IPPROTO_UDP, false));
+		mac(i % 2 == 0 ? 0x31 : 0x32, &mm);
+		e = expect_add();
+		e->len = frame6(e->f, &mm, &port_mac, -1, "2001:db8::10",
+				i % 2 == 0 ? "2001:db8::31" : "2001:db8::32", (uint16_t)(41000 + i),
+				9000, 64, 0, pl, 24, IPPROTO_UDP, false);
+		if (i % 2 == 0) {
+			mac(0x33, &mm);
+			e = expect_add();
+			e->len = frame6(e->f, &mm, &port_mac, -1, "2001:db8::10", "2001:db8::33",
+					(uint16_t)(41000 + i), 9001, 64, 0, pl, 24, IPPROTO_UDP,
+					false);
+		}
+	}
+	run(w, "pool and sampling", in, n_in);
+	CHECK_EQ(w->ctr.sampled_out, 2);
+	CHECK_EQ(w->lctr[3].forwarded, 4);
+	CHECK_EQ(w->lctr[3].sampled_out, 2);
+
 	/* the ledger (docs/loss-accounting.md) */
 	for (i = 0; i < UF_DROP_MAX; i++) {
 		drops += w->ctr.drop[i];
 		CHECK(w->ctr.drop[i] == want_drop[i], "drop.%s = %" PRIu64 ", want %" PRIu64,
 		      uf_drop_names[i], w->ctr.drop[i], want_drop[i]);
 	}
-	CHECK_EQ(w->ctr.rx, 5 + 7);
+	CHECK_EQ(w->ctr.rx, 5 + 7 + 4);
 	CHECK_EQ(w->ctr.control, 1);
-	CHECK_EQ(w->ctr.forwarded, 6);
+	CHECK_EQ(w->ctr.forwarded, 6 + 4);
 	CHECK_EQ(w->ctr.rx, w->ctr.forwarded + w->ctr.control + drops);
-	CHECK_EQ(w->ctr.fanout, 5 + 1 + 3 + 3 + 2 + 5);
-	CHECK_EQ(w->ctr.copies_attempted, w->ctr.fanout);
-	CHECK_EQ(w->ctr.tx_ok, w->ctr.fanout);
+	CHECK_EQ(w->ctr.fanout, 5 + 1 + 3 + 3 + 2 + 5 + 4 * 2);
+	CHECK_EQ(w->ctr.copies_attempted + w->ctr.sampled_out, w->ctr.fanout);
+	CHECK_EQ(w->ctr.tx_ok, w->ctr.copies_attempted);
+	CHECK_EQ(w->ctr.tx_ok, 5 + 1 + 3 + 3 + 2 + 5 + 6);
 	/* listener counters: in6 got 3 forwarded (and the no_rule), in4 2, in6t 1 */
 	CHECK_EQ(w->lctr[0].forwarded, 3);
 	CHECK_EQ(w->lctr[0].drop_no_rule, 1);
