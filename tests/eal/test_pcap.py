@@ -973,6 +973,83 @@ def case_listeners():
     assert sum(x["tx_ok"] for x in st["listeners"]) == f["tx_ok"], (st["listeners"], f)
 
 
+def udp6_frame(dst_mac, src_mac, src, dst, sport, dport, payload, hlim=64, tclass=0, nh=17,
+               zero_ck=False):
+    """Eth/IPv6/UDP computed here: the checksum over RFC 8200's pseudo-header; nh other than
+    17: an 8-byte extension header of that type in front of the UDP header"""
+    s6, d6 = ipaddress.IPv6Address(src).packed, ipaddress.IPv6Address(dst).packed
+    length = 8 + len(payload)
+    hdr = struct.pack("!HHHH", sport, dport, length, 0)
+    ck = 0 if zero_ck else csum(s6 + d6 + struct.pack("!IxxxB", length, 17) + hdr + payload)
+    udp = hdr[:6] + struct.pack("!H", ck or (0 if zero_ck else 0xFFFF)) + payload
+    ext = b"" if nh == 17 else bytes([17]) + bytes(7)
+    ip6 = struct.pack("!IHBB", 6 << 28 | tclass << 20, len(ext) + len(udp), nh, hlim) + s6 + d6
+    return eth(dst_mac, src_mac, 0x86DD, ip6 + ext + udp)
+
+
+def case_ipv6_preview():
+    """The IPv6 datapath through the real udpfan (branch s-v6dp, UDPFAN_IPV6_PREVIEW=1):
+    v6 -> v6 and v6 -> v4 from an IPv6 listener, v4 -> v6 from an IPv4 one on the same port,
+    static MACs; the copies byte-exact against frames computed here, the IPv6 drops by
+    reason, the ledger."""
+    wd = tmpdir()
+    cfg = "\n".join([
+        "eal: { lcores: \"0-1\", no_huge: true, memory_mb: 256, file_prefix: ufeal }",
+        "ports:",
+        "  - name: wan",
+        "    device: \"net_pcap0,rx_pcap=%s/in.pcap,tx_pcap=%s/out.pcap\"" % (wd, wd),
+        "    ip: %s/24" % PORT_IP,
+        "    ip6: [\"2001:db8::10/64\"]",
+        "listeners:",
+        "  - name: in6",
+        "    port: wan",
+        "    ip: \"2001:db8::10\"",
+        "    udp_port: %d" % LISTEN,
+        "    destinations:",
+        "      - { ip: \"2001:db8::21\", udp_port: 6000, mac: \"02:18:00:00:00:21\", ttl: 9 }",
+        "      - { ip: 198.18.0.22, udp_port: 6001, mac: \"02:18:00:00:00:22\" }",
+        "  - name: in4",
+        "    port: wan",
+        "    udp_port: %d" % (LISTEN + 1),
+        "    destinations:",
+        "      - { ip: \"2001:db8::23\", udp_port: 6002, mac: \"02:18:00:00:00:23\" }",
+        "stats: { interval_s: 0.5 }",
+        "arp: { gratuitous: true }"]) + "\n"
+    pl6, pl4 = b"hello, IPv6 world", seq_payload(3, 40)[:40]
+    v6 = udp6_frame(PORT_MAC, SENDER_MAC, "2001:db8::2", "2001:db8::10", 40000, LISTEN, pl6,
+                    tclass=0xB9)
+    v4 = udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, PORT_IP, 40001, LISTEN + 1, pl4, ident=77,
+                   tos=0x28)
+    hbh = udp6_frame(PORT_MAC, SENDER_MAC, "2001:db8::2", "2001:db8::10", 1, LISTEN, b"x" * 8,
+                     nh=0)
+    zero = udp6_frame(PORT_MAC, SENDER_MAC, "2001:db8::2", "2001:db8::10", 1, LISTEN,
+                      b"x" * 8, zero_ck=True)
+    frames = [v6, v4, hbh, zero, v6]
+    write_pcap(wd + "/in.pcap", frames)
+    os.environ["UDPFAN_IPV6_PREVIEW"] = "1"
+    try:
+        _, _, objs = run_udpfan(cfg, wd)
+    finally:
+        del os.environ["UDPFAN_IPV6_PREVIEW"]
+    f = ledger(final(objs))
+    assert f["rx"] == 5 and f["forwarded"] == 3 and f["control"] == 0, f
+    want = {"ipv6_ext_hdr": 1, "malformed": 1}
+    for k, v in f["drop"].items():
+        assert v == want.get(k, 0), "drop.%s = %d (%r)" % (k, v, f["drop"])
+    assert f["copies_attempted"] == 5 and f["tx_ok"] == 5, f
+    c66 = udp6_frame("02:18:00:00:00:21", PORT_MAC, "2001:db8::10", "2001:db8::21", 40000, 6000,
+                     pl6, hlim=9, tclass=0xB8)
+    c64 = udp_frame("02:18:00:00:00:22", PORT_MAC, PORT_IP, "198.18.0.22", 40000, 6001, pl6,
+                    ident=0, tos=0xB8)
+    c46 = udp6_frame("02:18:00:00:00:23", PORT_MAC, "2001:db8::10", "2001:db8::23", 40001, 6002,
+                     pl4, tclass=0x28)
+    out = read_pcap(wd + "/out.pcap")
+    got6 = [o for o in out if o[12:14] == b"\x86\xdd"]
+    got4 = [o for o in out if o[12:14] == b"\x08\x00" and o[23] == 17]
+    assert sorted(got6) == sorted([c66, c46, c66]), [o.hex() for o in got6]
+    assert got4 == [c64, c64], [o.hex() for o in got4]
+
+
 def main():
     s = Suite()
     for n in (1, 2, 8):
@@ -1000,6 +1077,7 @@ def main():
     s.run(case_pool_round_robin_sampled)
     s.run(case_pool_in_listener)
     s.run(case_listeners)
+    s.run(case_ipv6_preview)
     s.finish()
 
 
