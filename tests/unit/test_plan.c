@@ -3,6 +3,7 @@
  * multicast MACs. The config is built by hand so that only lib/plan is under test.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
@@ -615,6 +616,109 @@ test_ipv4_is_mcast(void)
 	CHECK(!uf_ipv4_is_mcast(rte_be_to_cpu_32(ip_of("198.18.0.1"))), "198.18.0.1");
 }
 
+/*
+ * IPv6 (docs/architecture.md#ipv6-in-progress): an IPv6 listener on wan (2001:db8::10, UDP
+ * 5000) with an IPv6 destination, an IPv4 one and an IPv6 multicast one nobody resolved,
+ * and two IPv6 rules (2001:db8:bad::/48 -> [1], ::/0 -> [0, 2]).
+ */
+static void
+test_plan_ipv6(void)
+{
+	static uint16_t r0_to[] = { 1 }, r1_to[] = { 0, 2 };
+	struct uf_cfg_rule r6[2];
+	struct uf_plan *plan;
+	struct uf_ip6 a;
+	uint32_t set = 99;
+	int l = -1;
+
+	setup();
+	cfg.ports[0].n_ip6 = 1;
+	cfg.ports[0].ip6[0] = ip6_of("2001:db8::10");
+	cfg.ports[0].ip6_prefix_len[0] = 64;
+	cfg.n_listeners = 1;
+	cfg.listeners[0].port = 0;
+	cfg.listeners[0].udp_port = 5000;
+	cfg.listeners[0].is_ip6 = true;
+	cfg.listeners[0].ip6 = cfg.ports[0].ip6[0];
+	cfg.listeners[0].n_dests = 3;
+	dests[0] = (struct uf_cfg_dest){ .is_ip6 = true,
+					 .ip6 = ip6_of("2001:db8::21"),
+					 .udp_port = 6000,
+					 .source = UF_SRC_OURS,
+					 .sample = 1,
+					 .ttl = 9 };
+	dests[1].source = UF_SRC_OURS; /* v6 -> v4: original is refused by the config */
+	dests[2] = (struct uf_cfg_dest){ .is_ip6 = true,
+					 .ip6 = ip6_of("ff0e::1"),
+					 .udp_port = 6002,
+					 .source = UF_SRC_OURS,
+					 .sample = 1,
+					 .ttl = 64 };
+	r6[0] = (struct uf_cfg_rule){ .is_ip6 = true,
+				      .prefix6 = ip6_of("2001:db8:bad::"),
+				      .len = 48,
+				      .n_to = 1,
+				      .to = r0_to };
+	r6[1] = (struct uf_cfg_rule){ .is_ip6 = true, .len = 0, .n_to = 2, .to = r1_to };
+	cfg.rules = r6;
+	cfg.n_rules = 2;
+	plan = build(1);
+	CHECK(plan != NULL, "built");
+	if (plan == NULL)
+		return;
+	CHECK(plan->has6 && plan->in_is6 && !plan->fast && plan->d6 != NULL, "an IPv6 view");
+	CHECK_MEM(plan->in_dst_ip6.b, cfg.ports[0].ip6[0].b, 16);
+	/* the IPv6 destination's template, byte by byte */
+	{
+		const uint8_t *h = plan->d6[0].t6.hdr;
+
+		CHECK(plan->d6[0].is6 && !plan->d6[0].vlan, "IPv6, untagged");
+		CHECK_MEM(h, dest_mac[0].addr_bytes, 6);
+		CHECK_MEM(h + 6, port_mac[0].addr_bytes, 6);
+		CHECK_EQ(uf_t_get16(h + 12), 0x86dd);
+		CHECK_EQ(h[14] >> 4, 6);
+		CHECK_EQ(h[14 + 6], 17);
+		CHECK_EQ(h[14 + 7], 9); /* hop limit: ttl */
+		CHECK_MEM(h + 14 + 8, cfg.ports[0].ip6[0].b, 16);
+		CHECK_MEM(h + 14 + 24, dests[0].ip6.b, 16);
+		CHECK_EQ(uf_t_get16(h + 54), 7000); /* forward.source_port */
+		CHECK_EQ(uf_t_get16(h + 56), 6000);
+	}
+	CHECK_EQ(plan->dests[0].max_payload, 1500 - 48);
+	CHECK_EQ(plan->dests[1].max_payload, 1500 - 28);
+	CHECK(!plan->d6[1].is6, "the IPv4 destination keeps its uf_tmpl");
+	/* multicast: 33:33 + the group's last 32 bits, resolved without a neighbour */
+	{
+		static const uint8_t mc[6] = { 0x33, 0x33, 0, 0, 0, 1 };
+
+		CHECK_MEM(plan->d6[2].t6.hdr, mc, 6);
+		CHECK(plan->dests[2].resolved, "multicast resolved");
+	}
+	/* rules, first match; the listener by port, address and UDP port */
+	CHECK_EQ(plan->n_rules6, 2);
+	a = ip6_of("2001:db8:bad::1");
+	CHECK(uf_plan_lookup6(plan, &a, &set) && set == 0, "bad::1: set %u", set);
+	a = ip6_of("2001:db8::5");
+	CHECK(uf_plan_lookup6(plan, &a, &set) && set == 1, "::5 (::/0): set %u", set);
+	CHECK_EQ(plan->set_dests[plan->sets[1].first + 1], 2);
+	CHECK_EQ(plan->n_lis6, 1);
+	CHECK(uf_plan_listener6(plan, 0, &cfg.ports[0].ip6[0], rte_cpu_to_be_16(5000), &l) ==
+					      plan &&
+			      l == 0,
+	      "the listener");
+	CHECK(uf_plan_listener6(plan, 0, &cfg.ports[0].ip6[0], rte_cpu_to_be_16(5001), &l) == NULL,
+	      "another UDP port");
+	CHECK(uf_plan_listener6(plan, 1, &cfg.ports[0].ip6[0], rte_cpu_to_be_16(5000), &l) == NULL,
+	      "another port");
+	uf_plan_free(plan);
+
+	/* an IPv4 config has no IPv6 side */
+	setup();
+	plan = build(1);
+	CHECK(plan != NULL && plan->d6 == NULL && !plan->has6 && plan->n_lis6 == 0, "IPv4 only");
+	uf_plan_free(plan);
+}
+
 int
 main(void)
 {
@@ -629,5 +733,6 @@ main(void)
 	RUN(test_ipv4_is_mcast);
 	RUN(test_plan_many_members);
 	RUN(test_plan_catch_all);
+	RUN(test_plan_ipv6);
 	return uf_t_summary();
 }
