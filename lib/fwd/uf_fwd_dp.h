@@ -638,16 +638,17 @@ uf_senders_epoch(struct uf_worker *w, const struct uf_plan *plan)
 
 /*
  * A plan view that involves IPv6 (plan->has6: an IPv6 listener or an IPv6 destination;
- * docs/architecture.md#ipv6-in-progress). Correctness first: every copy is a fresh buffer
- * (no in-place rewrite, no chain: a received frame's headers are 42 or 62 bytes and the
- * copies' 42 to 66, which the IPv4 bodies' arithmetic does not cover), each header written
+ * docs/architecture.md#ipv6-in-progress). Correctness first: every copy but the last is a
+ * fresh buffer, the last the received mbuf rewritten in place (its headers, 42 to 66 bytes
+ * whatever the family, give way to the copy's, 42 to 66: the headroom takes the
+ * difference), no chain (forward.fanout does not apply), each header written
  * by its destination's family: uf_hdr6_write (the UDP checksum always: mandatory in IPv6),
  * or the IPv4 writer (for an IPv6 datagram, from the stand-in uf_rx_info_from6 gives and a
  * template made by uf_tmpl_from6). An IPv6 destination on a tagged port: the header is
  * written 4 bytes in and the tag put in front (uf_vlan_insert). Rules, too_big, sampling,
  * pools and resolution, the counters and the partial-allocation rule (the first copies in
- * set order miss, tx_drop.nombuf) are those of uf_fanout_body's generic specialisation;
- * the received mbuf is freed once its copies are written. The IPv4 bodies never see such
+ * set order miss, tx_drop.nombuf; the in-place copy always goes) are those of
+ * uf_fanout_body's generic specialisation. The IPv4 bodies never see such
  * a plan (it is never fast; uf_fanout_generic hands it here).
  * ins6 NULL: IPv4 datagrams (ins4); else IPv6 ones.
  */
@@ -670,7 +671,7 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		uint16_t select_buf[UF_MAX_DESTS], unresolved[UF_MAX_DESTS], sampled[UF_MAX_DESTS];
 		struct rte_mbuf *bufs[UF_MAX_DESTS];
 		const uint16_t *copy_to;
-		uint16_t n_copies, n_unresolved = 0, n_sampled = 0, got, missed;
+		uint16_t n_copies, n_unresolved = 0, n_sampled = 0, want, got, missed;
 		uint32_t n_failover = 0, p_sum, src_neg, nh;
 		const uint8_t *payload;
 
@@ -707,7 +708,9 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 					     sampled, &n_sampled, &n_failover);
 			copy_to = select_buf;
 		}
-		got = n_copies > 0 ? uf_alloc_upto(w->copy_pool, bufs, n_copies) : 0;
+		/* buffers for all but the last copy, which is the received mbuf rewritten */
+		want = n_copies > 0 ? (uint16_t)(n_copies - 1) : 0;
+		got = want > 0 ? uf_alloc_upto(w->copy_pool, bufs, want) : 0;
 		n_forwarded++;
 		n_fanout += s->n;
 		n_attempted += n_copies + n_unresolved;
@@ -715,7 +718,11 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 			uf_select_commit(w, unresolved, n_unresolved, sampled, n_sampled);
 		if (unlikely(n_failover != 0))
 			w->ctr.pool_failover += n_failover;
-		missed = (uint16_t)(n_copies - got);
+		if (unlikely(n_copies == 0)) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		missed = (uint16_t)(want - got);
 		for (j = 0; j < missed; j++) {
 			/* the copies that found no buffer: the first ones */
 			w->dctr[copy_to[j]].copies++;
@@ -723,7 +730,7 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		}
 		n_copy_nombuf += missed;
 		copy_to += missed;
-		n_copies = got;
+		n_copies = (uint16_t)(n_copies - missed);
 
 		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
 		if (in6) {
@@ -737,23 +744,32 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		for (j = 0; j < n_copies; j++) {
 			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
 			const struct uf_dest6_rt *d6 = &plan->d6[copy_to[j]];
-			struct rte_mbuf *c = bufs[j];
-			uint8_t *h = rte_pktmbuf_mtod(c, uint8_t *);
+			const bool last = j + 1 == n_copies;
+			struct rte_mbuf *c = last ? m : bufs[j];
 			const uint16_t pad_to = w->txb[d->egress].pad_to;
-			uint32_t hl, len;
+			const uint32_t hl = d6->is6 ? (d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN
+								: UF_HDR6_LEN)
+						    : d->tmpl.hdr_len;
+			uint32_t len = hl + in->payload_len;
+			uint8_t *h;
 
+			if (last) {
+				/* in place: the received headers (their fields already read into
+				 * `in`) give way to the copy's, the payload stays where it is */
+				m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
+				m->ol_flags = 0;
+			}
+			h = rte_pktmbuf_mtod(c, uint8_t *);
 			if (d6->is6) {
-				hl = d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN : UF_HDR6_LEN;
 				uf_hdr6_write(h + (hl - UF_HDR6_LEN), &d6->t6, in->payload_len,
 					      in->tos, in->src_port, src6, p_sum, src_neg);
 				if (d6->vlan)
 					uf_vlan_insert(h, d6->vlan_tci);
 			} else {
-				hl = d->tmpl.hdr_len;
 				uf_hdr_write(h, &d->tmpl, in, p_sum, cksum);
 			}
-			rte_memcpy(h + hl, payload, in->payload_len);
-			len = hl + in->payload_len;
+			if (!last)
+				rte_memcpy(h + hl, payload, in->payload_len);
 			if (unlikely(len < pad_to)) {
 				memset(h + len, 0, pad_to - len);
 				len = pad_to;
@@ -762,7 +778,6 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 			c->pkt_len = len;
 			uf_fan_emit(w, d, c, true, false, NULL, NULL, burst);
 		}
-		rte_pktmbuf_free(m);
 	}
 	w->ctr.forwarded += n_forwarded;
 	w->ctr.fanout += n_fanout;
