@@ -344,7 +344,7 @@ main(int argc, char **argv)
 	struct rte_mbuf *in[16], *ctl[8];
 	uint8_t f[FLEN], pl[64];
 	const int tag = PCP << 13 | VLAN;
-	uint64_t drops = 0, want_drop[UF_DROP_MAX] = { 0 };
+	uint64_t drops = 0, tx_drops = 0, want_drop[UF_DROP_MAX] = { 0 };
 	unsigned i, d, n_in, n_ctl;
 
 	(void)argc;
@@ -585,22 +585,57 @@ main(int argc, char **argv)
 	CHECK_EQ(w->lctr[3].forwarded, 4);
 	CHECK_EQ(w->lctr[3].sampled_out, 2);
 
+	/* no copy buffer at all (docs/architecture.md#fan-out, the partial-allocation rule):
+	 * the first four copies in set order miss (tx_drop.nombuf), the last, the received
+	 * mbuf rewritten in place, goes */
+	{
+		struct rte_mempool *empty =
+				rte_pktmbuf_pool_create("empty", 1, 0, 0, 2176, SOCKET_ID_ANY);
+		struct rte_mbuf *hold = empty != NULL ? rte_pktmbuf_alloc(empty) : NULL;
+		struct expect *e;
+
+		CHECK(hold != NULL, "the copy pool emptied");
+		w->copy_pool = empty;
+		in[0] = mbuf_of(f,
+				frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
+				       40000, 5000, 60, 0, pl, 16, IPPROTO_UDP, false));
+		e = expect_add();
+		e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000,
+				6004, 64, 0, pl, 16, IPPROTO_UDP, false);
+		run(w, "no copy buffer", in, 1);
+		CHECK_EQ(w->ctr.tx_drop[UF_TXDROP_NOMBUF], 4);
+		/* copies: the first burst's, the mixed one's and this one; [1] the first
+		 * rule's too */
+		for (d = 0; d < 4; d++)
+			CHECK(w->dctr[d].tx_drop == 1 && w->dctr[d].copies == (d == 1 ? 4u : 3u),
+			      "dest %u: %" PRIu64 " tx_drop, %" PRIu64 " copies", d,
+			      w->dctr[d].tx_drop, w->dctr[d].copies);
+		CHECK(w->dctr[4].tx_drop == 0 && w->dctr[4].copies == 3,
+		      "dest 4: the in-place one");
+		w->copy_pool = pool;
+		rte_pktmbuf_free(hold);
+		rte_mempool_free(empty);
+	}
+
 	/* the ledger (docs/loss-accounting.md) */
 	for (i = 0; i < UF_DROP_MAX; i++) {
 		drops += w->ctr.drop[i];
 		CHECK(w->ctr.drop[i] == want_drop[i], "drop.%s = %" PRIu64 ", want %" PRIu64,
 		      uf_drop_names[i], w->ctr.drop[i], want_drop[i]);
 	}
-	CHECK_EQ(w->ctr.rx, 5 + 7 + 4);
+	CHECK_EQ(w->ctr.rx, 5 + 7 + 4 + 1);
 	CHECK_EQ(w->ctr.control, 1);
-	CHECK_EQ(w->ctr.forwarded, 6 + 4);
+	CHECK_EQ(w->ctr.forwarded, 6 + 4 + 1);
 	CHECK_EQ(w->ctr.rx, w->ctr.forwarded + w->ctr.control + drops);
-	CHECK_EQ(w->ctr.fanout, 5 + 1 + 3 + 3 + 2 + 5 + 4 * 2);
+	CHECK_EQ(w->ctr.fanout, 5 + 1 + 3 + 3 + 2 + 5 + 4 * 2 + 5);
 	CHECK_EQ(w->ctr.copies_attempted + w->ctr.sampled_out, w->ctr.fanout);
-	CHECK_EQ(w->ctr.tx_ok, w->ctr.copies_attempted);
-	CHECK_EQ(w->ctr.tx_ok, 5 + 1 + 3 + 3 + 2 + 5 + 6);
-	/* listener counters: in6 got 3 forwarded (and the no_rule), in4 2, in6t 1 */
-	CHECK_EQ(w->lctr[0].forwarded, 3);
+	for (i = 0; i < UF_TXDROP_MAX; i++)
+		tx_drops += w->ctr.tx_drop[i];
+	CHECK_EQ(tx_drops, 4);
+	CHECK_EQ(w->ctr.tx_ok + tx_drops, w->ctr.copies_attempted);
+	CHECK_EQ(w->ctr.tx_ok, 5 + 1 + 3 + 3 + 2 + 5 + 6 + 1);
+	/* listener counters: in6 got 4 forwarded (and the no_rule), in4 2, in6t 1 */
+	CHECK_EQ(w->lctr[0].forwarded, 4);
 	CHECK_EQ(w->lctr[0].drop_no_rule, 1);
 	CHECK_EQ(w->lctr[1].forwarded, 2);
 	CHECK_EQ(w->lctr[2].forwarded, 1);
