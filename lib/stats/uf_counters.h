@@ -20,12 +20,12 @@
 
 /* Why a received frame was not forwarded. X(ENUM, json_key, description) */
 #define UF_DROP_REASONS(X)                                                                      \
-	X(NOT_IPV4, not_ipv4, "neither IPv4 nor ARP (IPv6, LLDP, ...)")                         \
+	X(NOT_IPV4, not_ipv4, "neither IPv4 nor ARP (LLDP, IPv6 on a port without ip6, ...)")   \
 	X(VLAN_UNKNOWN, vlan_unknown, "802.1Q/802.1ad-tagged with a VLAN id no port claims")    \
-	X(NOT_UDP, not_udp, "IPv4 for us, but neither UDP nor ICMP")                            \
+	X(NOT_UDP, not_udp, "IPv4/IPv6 for us, but neither UDP nor ICMP/ICMPv6")                \
 	X(NOT_FOR_US, not_for_us, "another MAC, IP or UDP port than ours, or ARP about others") \
 	X(MALFORMED, malformed, "truncated, bad lengths, bad IPv4 header checksum, bad ARP")    \
-	X(FRAGMENT, fragment, "an IPv4 fragment (not reassembled)")                             \
+	X(FRAGMENT, fragment, "an IPv4 fragment or IPv6 fragment header (not reassembled)")     \
 	X(TOO_BIG, too_big, "the payload does not fit a destination port's MTU")                \
 	X(TOO_LONG, too_long, "longer than the receiving port's MTU (not UDP; jumbo/LRO)")      \
 	X(GRO_COALESCED, gro_coalesced, "UDP longer than the receiving port's MTU: GSO/GRO")    \
