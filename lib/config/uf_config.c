@@ -149,8 +149,7 @@ uf_config_check_supported(const struct uf_config *cfg, struct uf_err *err)
 	char key[96];
 	int i;
 
-	/* PREVIEW (s-ndp, issue #17): the IPv6 branches' own tests start IPv6 configs with
-	 * UDPFAN_IPV6_PREVIEW=1; removed when the three IPv6 branches are merged */
+	/* branch s-v6e2e only, removed at merge: the IPv6 e2e tests run with it */
 	if (getenv("UDPFAN_IPV6_PREVIEW") != NULL &&
 	    strcmp(getenv("UDPFAN_IPV6_PREVIEW"), "1") == 0)
 		return 0;
