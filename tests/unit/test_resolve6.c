@@ -174,9 +174,48 @@ test_next_hops(void)
 	uf_config_free(c);
 }
 
+/* a pool's entry has no address: no neighbour entry for it, at start or in a reload's table
+ * (a reload used to add one for 0.0.0.0 and ARP for it), its members one each */
+static void
+test_pool_entry(void)
+{
+	static const char pool_text[] = "ports:\n"
+					"  - { name: wan, device: net_ring0, ip: 10.0.0.10/24 }\n"
+					"listen: { port: wan, udp_port: 5000 }\n"
+					"destinations:\n"
+					"  - { ip: 10.0.0.20, udp_port: 6000 }\n"
+					"  - pool:\n"
+					"      members:\n"
+					"        - { ip: 10.0.0.30, udp_port: 2055 }\n"
+					"        - { ip: 10.0.0.31, udp_port: 2055 }\n";
+	struct uf_config *c = PARSE_OK(pool_text);
+	struct uf_err err;
+	int i;
+
+	if (c == NULL)
+		return;
+	CHECK_EQ(c->n_dests, 4);
+	CHECK(c->dests[1].is_pool, "the pool's entry");
+	CHECK_EQ(uf_resolve_init(&res, c, 0, &err), 0);
+	CHECK_EQ(res.neigh.n, 3);
+	CHECK_EQ(res.dest_neigh[1], -1);
+	CHECK_EQ(uf_neigh_find(&res.neigh, 0, 0), -1);
+	res2 = res;
+	uf_neigh_init(&res2.neigh, &res.neigh.prm);
+	for (i = 0; i < c->n_dests; i++)
+		CHECK_EQ(uf_resolve_dest(&res2, c, i, &res.neigh, 100), 0);
+	CHECK_EQ(res2.neigh.n, 3);
+	CHECK_EQ(res2.dest_neigh[1], -1);
+	CHECK(res2.dest_resolved[1], "the plan looks at its members");
+	CHECK_EQ(uf_neigh_find(&res2.neigh, 0, 0), -1);
+	uf_resolve_fini(&res);
+	uf_config_free(c);
+}
+
 int
 main(void)
 {
 	RUN(test_next_hops);
+	RUN(test_pool_entry);
 	return uf_t_summary();
 }
