@@ -272,9 +272,20 @@ handle_ndp(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m
 		return false;
 	}
 	if (n.type == UF_ICMP6_NA) {
-		if (uf_neigh_find6(cf->neigh, pi, &n.target) >= 0) {
-			changed = uf_neigh_learn6(cf->neigh, pi, &n.target,
-						  n.has_lla ? &n.lla : NULL,
+		int ni = uf_neigh_find6(cf->neigh, pi, &n.target);
+
+		if (ni >= 0) {
+			const struct uf_neigh *e = &cf->neigh->e[ni];
+			const struct rte_ether_addr *lla = n.has_lla ? &n.lla : NULL;
+
+			/* Linux answers our unicast NS (a FAILED entry's probe to the MAC it had)
+			 * Solicited, without a TLLA option: from that MAC, it says the neighbour
+			 * is back there (RFC 4861 7.2.5 treats a solicited NA in PROBE alike) */
+			if (lla == NULL && (n.flags & UF_NA_SOLICITED) != 0 &&
+			    e->state == UF_NS_FAILED && !rte_is_zero_ether_addr(&e->mac) &&
+			    rte_is_same_ether_addr(&e->mac, &n.eth_src))
+				lla = &n.eth_src;
+			changed = uf_neigh_learn6(cf->neigh, pi, &n.target, lla,
 						  (n.flags & UF_NA_OVERRIDE) != 0, ms);
 			cf->ctr->ndp_na_learned++;
 		} else {
