@@ -207,12 +207,14 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	const bool partial = pid->partial_csum && plan->udp_cksum;
 	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST];
 	struct uf_rx_info in[UF_MAX_BURST];
+	struct uf_dp_pat pat;
 	uint16_t nd = 0, nc = 0, nf = 0, i;
 
 	if (unlikely(plan->n_listeners > 1)) {
 		worker_rx_listeners(w, plan, pi, pkts, n);
 		return;
 	}
+	uf_dp_pat_init(&pat, pid, false); /* the fast test's fixed fields, once per burst */
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
@@ -229,8 +231,8 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 			drop[nd++] = m;
 			continue;
 		}
-		v = uf_classify_dp(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, m->ol_flags,
-				   pid, &in[nf], &why);
+		v = uf_classify_dp_pat(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+				       m->ol_flags, pid, &pat, &in[nf], &why, false);
 		if (likely(v == UF_V_FORWARD)) {
 			if (unlikely(partial) &&
 			    uf_csum_complete(rte_pktmbuf_mtod(m, const uint8_t *), m->ol_flags,
