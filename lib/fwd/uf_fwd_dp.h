@@ -648,48 +648,81 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
  * never needs (no buffer to take, no chaining, no copy list): the size check (too_big), the
  * header write, the TX buffer (its fill level in a register), and the counters per burst.
  * Same frames and counters as the body (fanout_diff, eal, compares it with the generic one).
+ * In three steps (uf_single_begin, uf_single_one per datagram, uf_single_end), so that the
+ * worker's classifying pass can hand each datagram over as it finds it (uf_fwd.c).
  */
+struct uf_single {
+	const struct uf_dest_rt *d;
+	struct uf_txbuf *b;
+	rte_be32_t in_dst_ip;
+	rte_be16_t in_dst_port;
+	uint16_t di, max_payload, pad, fill, burst;
+	bool cksum;
+	uint32_t n_forwarded, n_too_big;
+};
+
+static __rte_always_inline void
+uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *plan)
+{
+	const struct uf_set *set = &plan->sets[0];
+
+	RTE_ASSERT(plan->fast && set->n == 1);
+	s->cksum = plan->udp_cksum;
+	s->burst = w->burst;
+	s->di = plan->set_dests[set->first];
+	s->max_payload = set->max_payload;
+	s->d = &plan->dests[s->di];
+	s->b = &w->txb[s->d->egress];
+	s->pad = s->b->pad_to;
+	s->fill = s->b->n;
+	s->in_dst_ip = plan->in_dst_ip;
+	s->in_dst_port = plan->in_dst_port;
+	s->n_forwarded = 0;
+	s->n_too_big = 0;
+}
+
+static __rte_always_inline void
+uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
+	      const struct uf_rx_info *in, const bool vlan)
+{
+	uint32_t p_sum = 0;
+
+	if (unlikely(in->payload_len > s->max_payload)) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	s->n_forwarded++;
+	if (s->cksum)
+		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
+				  s->in_dst_ip, s->in_dst_port);
+	uf_inplace(m, s->d, in, p_sum, s->cksum, s->pad, vlan);
+	uf_txb_push(w, s->b, &s->fill, m, s->di, s->burst);
+}
+
+static __rte_always_inline void
+uf_single_end(struct uf_worker *w, const struct uf_single *s)
+{
+	s->b->n = s->fill;
+	w->dctr[s->di].copies += s->n_forwarded;
+	w->ctr.forwarded += s->n_forwarded;
+	w->ctr.fanout += s->n_forwarded;
+	w->ctr.copies_attempted += s->n_forwarded;
+	if (unlikely(s->n_too_big != 0))
+		w->ctr.drop[UF_DROP_TOO_BIG] += s->n_too_big;
+}
+
 static __rte_always_inline void
 uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 		 const struct uf_rx_info *ins, uint16_t n, const bool vlan)
 {
-	const bool cksum = plan->udp_cksum;
-	const uint16_t burst = w->burst;
-	const struct uf_set *set = &plan->sets[0];
-	const uint16_t di = plan->set_dests[set->first], max_payload = set->max_payload;
-	const struct uf_dest_rt *d = &plan->dests[di];
-	struct uf_txbuf *b = &w->txb[d->egress];
-	const uint16_t pad = b->pad_to;
-	uint16_t fill = b->n, i;
-	uint32_t n_forwarded = 0, n_too_big = 0;
+	struct uf_single s;
+	uint16_t i;
 
-	RTE_ASSERT(plan->fast && set->n == 1);
-	for (i = 0; i < n; i++) {
-		const struct uf_rx_info *in = &ins[i];
-		struct rte_mbuf *m = pkts[i];
-		uint32_t p_sum = 0;
-
-		if (unlikely(in->payload_len > max_payload)) {
-			n_too_big++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		n_forwarded++;
-		if (cksum)
-			p_sum = uf_in_sum(in,
-					  rte_pktmbuf_mtod_offset(m, const uint8_t *,
-								  in->payload_off),
-					  plan->in_dst_ip, plan->in_dst_port);
-		uf_inplace(m, d, in, p_sum, cksum, pad, vlan);
-		uf_txb_push(w, b, &fill, m, di, burst);
-	}
-	b->n = fill;
-	w->dctr[di].copies += n_forwarded;
-	w->ctr.forwarded += n_forwarded;
-	w->ctr.fanout += n_forwarded;
-	w->ctr.copies_attempted += n_forwarded;
-	if (unlikely(n_too_big != 0))
-		w->ctr.drop[UF_DROP_TOO_BIG] += n_too_big;
+	uf_single_begin(&s, w, plan);
+	for (i = 0; i < n; i++)
+		uf_single_one(w, &s, pkts[i], &ins[i], vlan);
+	uf_single_end(w, &s);
 }
 
 /* A fast plan with a tagged destination: the same specialisations, the header's form per
