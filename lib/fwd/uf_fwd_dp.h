@@ -194,26 +194,35 @@ uf_hdr_len(const struct uf_tmpl *t, const bool vlan)
 	return vlan ? t->hdr_len : UF_HDR_LEN;
 }
 
+/* g: the datagram's shared header parts (several copies), or NULL: one copy, from the input
+ * and p_sum (a constant at each call site) */
 static __rte_always_inline void
 uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
-	       bool udp_cksum, const bool vlan)
+	       const struct uf_hdr_dg *g, bool udp_cksum, const bool vlan)
 {
-	if (vlan)
-		uf_hdr_write(h, t, in, p_sum, udp_cksum);
-	else
+	/* each form with its constant offsets, as it would be alone */
+	if (vlan && unlikely(t->hdr_len != UF_HDR_LEN)) {
+		if (g != NULL)
+			uf_hdr_write_dg_l2(h, t, g, udp_cksum, UF_ETH_VLAN_LEN);
+		else
+			uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, UF_ETH_VLAN_LEN);
+	} else if (g != NULL) {
+		uf_hdr_write_dg_l2(h, t, g, udp_cksum, RTE_ETHER_HDR_LEN);
+	} else {
 		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, RTE_ETHER_HDR_LEN);
+	}
 }
 
 static __rte_always_inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
-	    const uint8_t *payload, uint32_t p_sum, bool udp_cksum, uint16_t pad_to,
+	    const uint8_t *payload, const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to,
 	    const bool vlan)
 {
 	uint8_t *h = rte_pktmbuf_mtod(c, uint8_t *);
 	const uint32_t hl = uf_hdr_len(&d->tmpl, vlan); /* 42, or 46 tagged */
 	uint32_t len = hl + in->payload_len;
 
-	uf_hdr_write_v(h, &d->tmpl, in, p_sum, udp_cksum, vlan);
+	uf_hdr_write_v(h, &d->tmpl, in, 0, g, udp_cksum, vlan);
 	rte_memcpy(h + hl, payload, in->payload_len);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
@@ -226,7 +235,8 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_i
 /* Rewrite the received mbuf into the last copy: no allocation, no payload copy. */
 static __rte_always_inline void
 uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_info *in,
-	   uint32_t p_sum, bool udp_cksum, uint16_t pad_to, const bool vlan)
+	   uint32_t p_sum, const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to,
+	   const bool vlan)
 {
 	/* 42, or 46 tagged: 4 bytes of headroom more */
 	const uint32_t hl = uf_hdr_len(&d->tmpl, vlan);
@@ -236,7 +246,7 @@ uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_in
 	/* drop the received headers (any IP options) and trailing padding */
 	m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
 	h = rte_pktmbuf_mtod(m, uint8_t *);
-	uf_hdr_write_v(h, &d->tmpl, in, p_sum, udp_cksum, vlan);
+	uf_hdr_write_v(h, &d->tmpl, in, p_sum, g, udp_cksum, vlan);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
 		len = pad_to;
@@ -455,6 +465,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		uint32_t n_failover = 0;
 		const uint8_t *payload;
 		uint32_t p_sum = 0;
+		struct uf_hdr_dg dg;
 		bool chain;
 
 		if (!simple_plan) {
@@ -550,6 +561,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
 		if (cksum)
 			p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+		uf_hdr_dg_init(&dg, in, p_sum); /* what every copy's header shares */
 
 		if (unlikely(chain)) {
 			/* m becomes the shared payload segment of n_copies frames */
@@ -564,7 +576,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 				const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
 				struct rte_mbuf *h = bufs[j];
 
-				uf_hdr_write_v(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, p_sum,
+				uf_hdr_write_v(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, 0, &dg,
 					       cksum, vlan);
 				h->data_len = (uint16_t)uf_hdr_len(&d->tmpl, vlan);
 				h->pkt_len = uf_hdr_len(&d->tmpl, vlan) + in->payload_len;
@@ -578,7 +590,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		for (j = 0; j + 1 < n_copies; j++) {
 			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
 
-			uf_copy_one(bufs[j], d, in, payload, p_sum, cksum,
+			uf_copy_one(bufs[j], d, in, payload, &dg, cksum,
 				    one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan);
 			uf_fan_emit(w, d, bufs[j], !simple_plan, one_egress, egress_txb,
 				    &egress_fill, burst);
@@ -589,7 +601,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 					simple_plan ? plan_last
 						    : &plan->dests[copy_to[n_copies - 1]];
 
-			uf_inplace(m, d, in, p_sum, cksum,
+			uf_inplace(m, d, in, 0, &dg, cksum,
 				   one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan);
 			uf_fan_emit(w, d, m, !simple_plan, one_egress, egress_txb, &egress_fill,
 				    burst);
@@ -696,7 +708,7 @@ uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
 	if (s->cksum)
 		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
 				  s->in_dst_ip, s->in_dst_port);
-	uf_inplace(m, s->d, in, p_sum, s->cksum, s->pad, vlan);
+	uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan);
 	uf_txb_push(w, s->b, &s->fill, m, s->di, s->burst);
 }
 
