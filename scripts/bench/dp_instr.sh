@@ -5,7 +5,8 @@
 # warm-up + 3 x 200) bursts x 32):
 #   self  uf_worker_rx's own cost with everything inlined into it (classifier, fan-out, TX
 #         buffer, inlined DPDK mempool code): the figure docs/benchmarks.md tracks;
-#   own   the self cost of every uf_* function (out-of-line udpfan code included);
+#   own   the self cost of every uf_* and worker_rx* function (udpfan's out-of-line code too:
+#         the VLAN and listener paths);
 #   all   everything called from uf_worker_rx, the PMD's tx_burst and mempool calls included.
 # Usage (repository root, after ninja -C build): scripts/bench/dp_instr.sh [BUILD_DIR] [-g]
 # DPDK runs under the machine's lock (/tmp/udpfan-e2e.lock).
@@ -27,7 +28,7 @@ for n in 1 4; do
 		function num(s) { gsub(",", "", s); return s + 0 }
 		/PROGRAM TOTALS/ { all = num($1) }
 		/:uf_worker_rx / { self = num($1) }
-		$3 ~ /:uf_/ { own += num($1) }
+		$3 ~ /:(uf_|worker_rx)/ { own += num($1) }
 		END { printf "N=%d rc=%d forwarded=%s  per datagram: self %.1f  own %.1f  all %.1f\n",
 			n, rc, fwd, self / d, own / d, all / d }'
 done
