@@ -107,8 +107,10 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	uint8_t lis[UF_MAX_BURST];
 	uint16_t cnt[UF_MAX_LISTENERS + 1] = { 0 };
 	uint16_t nd = 0, nc = 0, nf = 0, i;
+	struct uf_dp_pat pat;
 	uint32_t l;
 
+	uf_dp_pat_init(&pat, pid, true); /* once per burst, as in worker_rx_port_body */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -127,7 +129,7 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			continue;
 		}
 		f = rte_pktmbuf_mtod(m, const uint8_t *);
-		v = uf_classify_dp_ex(f, m->data_len, m->ol_flags, pid, &in[nf], &why, true);
+		v = uf_classify_dp_pat(f, m->data_len, m->ol_flags, pid, &pat, &in[nf], &why, true);
 		if (likely(v == UF_V_FORWARD)) {
 			/* the UDP header ends where the payload starts */
 			li = uf_plan_listener(plan, pi, uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST),
