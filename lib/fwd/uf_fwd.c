@@ -244,8 +244,10 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	uint8_t lis[UF_MAX_BURST];
 	uint16_t cnt[UF_MAX_LISTENERS + 1] = { 0 };
 	uint16_t nd = 0, nc = 0, nf = 0, i;
+	struct uf_dp_pat pat;
 	uint32_t l;
 
+	uf_dp_pat_init(&pat, pid, true); /* once per burst, as in worker_rx_port_body */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -264,7 +266,7 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			continue;
 		}
 		f = rte_pktmbuf_mtod(m, const uint8_t *);
-		v = uf_classify_dp_ex(f, m->data_len, m->ol_flags, pid, &in[nf], &why, true);
+		v = uf_classify_dp_pat(f, m->data_len, m->ol_flags, pid, &pat, &in[nf], &why, true);
 		if (likely(v == UF_V_FORWARD)) {
 			/* the UDP header ends where the payload starts */
 			li = uf_plan_listener(plan, pi, uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST),
@@ -340,10 +342,16 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_plan *plan,
 					  uint16_t pi, struct rte_mbuf **pkts, uint16_t n);
 
-/* One burst of logical port pi's frames (untagged, or with their tag taken out) */
+/*
+ * One burst of logical port pi's frames (untagged, or with their tag taken out). `single`:
+ * N = 1 of a simple untagged plan (uf_fanout_single's case), where each datagram is rewritten
+ * and queued in the pass that classifies it (uf_single_one): no second pass over the burst,
+ * no datagram facts stored and read back. Otherwise pass 2 fans the burst's datagrams out.
+ * The same frames and counters either way (fanout_diff, eal).
+ */
 static __rte_always_inline void
-worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
-	       uint16_t n)
+worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		    struct rte_mbuf **pkts, uint16_t n, const bool single)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
 	/* partial checksums matter only where the copies carry one; decided per port at
@@ -351,18 +359,20 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	const bool partial = pid->partial_csum && plan->udp_cksum;
 	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST];
 	struct uf_rx_info in[UF_MAX_BURST];
+	struct uf_single one;
+	struct uf_dp_pat pat;
 	uint16_t nd = 0, nc = 0, nf = 0, i;
 
-	if (unlikely(plan->n_listeners > 1)) {
-		worker_rx_listeners(w, plan, pi, pkts, n);
-		return;
-	}
+	uf_dp_pat_init(&pat, pid, false); /* the fast test's fixed fields, once per burst */
+	if (single)
+		uf_single_begin(&one, w, plan);
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+		struct uf_rx_info one_in, *info = single ? &one_in : &in[nf];
 		enum uf_drop why;
 		enum uf_verdict v;
 
@@ -373,14 +383,17 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 			drop[nd++] = m;
 			continue;
 		}
-		v = uf_classify_dp(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, m->ol_flags,
-				   pid, &in[nf], &why);
+		v = uf_classify_dp_pat(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+				       m->ol_flags, pid, &pat, info, &why, false);
 		if (likely(v == UF_V_FORWARD)) {
 			if (unlikely(partial) &&
 			    uf_csum_complete(rte_pktmbuf_mtod(m, const uint8_t *), m->ol_flags,
-					     &in[nf]))
+					     info))
 				w->ctr.csum_completed++;
-			fwd[nf++] = m;
+			if (single)
+				uf_single_one(w, &one, m, info, false);
+			else
+				fwd[nf++] = m;
 		} else if (v == UF_V_CONTROL) {
 			ctl_mark(w, pi, m);
 			ctl[nc++] = m;
@@ -391,7 +404,9 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	}
 
 	/* pass 2: fan the datagrams out (the IPv6 ones after the IPv4 ones) */
-	if (likely(nf > 0))
+	if (single)
+		uf_single_end(w, &one);
+	else if (likely(nf > 0))
 		uf_fanout_burst(w, plan, fwd, in, nf);
 	/* IPv6 frames are among the drops (not_ipv4): worker_rx6_sweep, off the IPv4 path */
 	if (unlikely(nd != 0) && w->port6[pi].n_ip6 > 0) {
@@ -401,6 +416,18 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 		nc = (uint16_t)(nc + (r >> 16));
 	}
 	rx_tail(w, ctl, nc, drop, nd);
+}
+
+static __rte_always_inline void
+worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
+	       uint16_t n)
+{
+	if (unlikely(plan->n_listeners > 1))
+		worker_rx_listeners(w, plan, pi, pkts, n);
+	else if (likely(plan->fast && !plan->any_vlan && plan->sets[0].n == 1))
+		worker_rx_port_body(w, plan, pi, pkts, n, true);
+	else
+		worker_rx_port_body(w, plan, pi, pkts, n, false);
 }
 
 void

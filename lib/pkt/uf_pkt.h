@@ -226,6 +226,25 @@ uf_ipv4_hdr_ok(const uint8_t *ip, uint32_t ihl)
 	return rte_raw_cksum(ip, ihl) == 0xffff;
 }
 
+/* The same for a header without options whose version byte is known to be 0x45 (the fast
+ * test's pattern): then the sum is never 0 and needs no test. Two 64-bit words and one 32-bit
+ * one, added with end-around carry (a sum modulo 2^64 - 1, which 0xffff divides: the same
+ * remainder as the integer sum): four adds where uf_ipv4_hdr_ok has five loads and four. */
+static __rte_always_inline bool
+uf_ipv4_hdr_ok_45(const uint8_t *ip)
+{
+	uint64_t a, b, s;
+
+	memcpy(&a, ip, 8);
+	memcpy(&b, ip + 8, 8);
+	s = a + b;
+	s += s < a; /* the carry out, back in at the bottom */
+	a = s;
+	s += uf_rd32(ip + 16);
+	s += s < a;
+	return s % 0xffff == 0;
+}
+
 /*
  * Classify one frame. `rx_ck` are the mbuf's RX flags (RTE_MBUF_F_RX_IP_CKSUM_* and
  * RTE_MBUF_F_RX_L4_CKSUM_*): a NIC-verified IPv4 header is not summed again, and a frame the
@@ -330,29 +349,131 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 }
 
 /*
+ * The fast test's fixed fields (x86 with SSE4.1: RTE_ARCH_X86 and __SSE4_1__): bytes 0..47
+ * of a frame as three 16-byte words, each XORed with what it must hold and tested under a
+ * mask (PTEST), so the destination MAC, the EtherType, version/IHL, the fragment bits, the
+ * protocol, our IP and our UDP port of one frame cost a dozen instructions, not one compare
+ * each. Built once per burst (uf_dp_pat_init); where the vector unit is missing the scalar
+ * test below does the same with the same verdicts (docs/benchmarks.md, issue 20).
+ */
+#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
+#include <smmintrin.h>
+#define UF_DP_SIMD 1
+#define UF_DP_SIMD_LEN 48 /* a frame this long is read as three words */
+#else
+#define UF_DP_SIMD 0
+#endif
+
+struct uf_dp_pat {
+#if UF_DP_SIMD
+	__m128i want[3], mask[3]; /* want: already masked */
+#endif
+	/* port->max_len, or 0 where the port does not listen: no frame passes */
+	uint32_t max_len;
+};
+
+static __rte_always_inline void
+uf_dp_pat_init(struct uf_dp_pat *p, const struct uf_port_id *port, const bool any_dst)
+{
+#if UF_DP_SIMD
+	uint8_t want[48], mask[48];
+	const rte_be16_t ethertype = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4),
+			 frag = rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK);
+	const uint32_t ip = RTE_ETHER_HDR_LEN, udp = RTE_ETHER_HDR_LEN + UF_IPV4_HDR_MIN;
+	int k;
+
+	memset(want, 0, sizeof(want));
+	memset(mask, 0, sizeof(mask));
+	memcpy(want, port->mac.addr_bytes, RTE_ETHER_ADDR_LEN);
+	memset(mask, 0xff, RTE_ETHER_ADDR_LEN);
+	memcpy(want + UF_ETH_TYPE, &ethertype, 2);
+	memset(mask + UF_ETH_TYPE, 0xff, 2);
+	want[ip + UF_IP_VHL] = UF_IPV4_VHL_NO_OPT;
+	mask[ip + UF_IP_VHL] = 0xff;
+	memcpy(mask + ip + UF_IP_FRAG, &frag, 2); /* want 0: not a fragment */
+	want[ip + UF_IP_PROTO] = IPPROTO_UDP;
+	mask[ip + UF_IP_PROTO] = 0xff;
+	if (!any_dst) {
+		memcpy(want + ip + UF_IP_DST, &port->ip, 4);
+		memset(mask + ip + UF_IP_DST, 0xff, 4);
+		memcpy(want + udp + UF_UDP_DPORT, &port->listen_udp, 2);
+		memset(mask + udp + UF_UDP_DPORT, 0xff, 2);
+	}
+	for (k = 0; k < 3; k++) {
+		p->want[k] = _mm_loadu_si128((const __m128i *)(want + 16 * k));
+		p->mask[k] = _mm_loadu_si128((const __m128i *)(mask + 16 * k));
+	}
+#else
+	RTE_SET_USED(any_dst);
+#endif
+	p->max_len = port->listen ? port->max_len : 0;
+}
+
+/*
  * The fast test for what nearly every frame is: Ethernet/IPv4 without options to our MAC, IP
- * and UDP port, not a fragment, lengths consistent and within the MTU, header checksum right. The conditions
- * are combined without branching between them (callgrind: 100 instructions per frame with
- * the reason-by-reason walk, 45 with this); any failure goes to uf_classify_full, which
- * finds the reason. Same verdicts, same counters, either way.
+ * and UDP port, not a fragment, the UDP length filling the IP payload, lengths within the
+ * frame and the MTU, header checksum right. The conditions are combined without branching
+ * between them (callgrind: 100 instructions per frame with the reason-by-reason walk, 45 with
+ * this); any failure goes to uf_classify_full, which finds the reason. Same verdicts, same
+ * counters, either way. `pat`: uf_dp_pat_init's for this port and any_dst.
  */
 static __rte_always_inline enum uf_verdict
-uf_classify_dp_ex(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
-		  struct uf_rx_info *info, enum uf_drop *reason, const bool any_dst)
+uf_classify_dp_pat(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+		   const struct uf_dp_pat *pat, struct uf_rx_info *info, enum uf_drop *reason,
+		   const bool any_dst)
 {
 	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
+	/* no IP options: the UDP header follows 20 bytes in */
+	const uint8_t *udp = ip + UF_IPV4_HDR_MIN;
 
+#if UF_DP_SIMD
+	if (likely(len >= UF_DP_SIMD_LEN)) {
+		const __m128i x0 = _mm_and_si128(
+				_mm_xor_si128(_mm_loadu_si128((const __m128i *)f), pat->want[0]),
+				pat->mask[0]);
+		const __m128i x1 = _mm_and_si128(
+				_mm_xor_si128(_mm_loadu_si128((const __m128i *)(f + 16)),
+					      pat->want[1]),
+				pat->mask[1]);
+		const __m128i x2 = _mm_and_si128(
+				_mm_xor_si128(_mm_loadu_si128((const __m128i *)(f + 32)),
+					      pat->want[2]),
+				pat->mask[2]);
+		const __m128i x = _mm_or_si128(_mm_or_si128(x0, x1), x2);
+		/* the BAD bit is set in both BAD and NONE (IP and L4 alike), so a frame the NIC
+		 * found bad, or says it could not check ("none": rare, left to uf_classify_full),
+		 * or whose tag it stripped, takes the careful path */
+		const uint64_t bad_ck =
+				rx_ck & (RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD |
+					 RTE_MBUF_F_RX_VLAN_STRIPPED);
+		const uint32_t tot = uf_be16(uf_rd16(ip + UF_IP_LEN)),
+			       ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
+
+		/* ulen + 20 == tot and ulen >= 8: tot >= 28 and ulen <= tot - 20 follow */
+		if (likely(_mm_testz_si128(x, x) && bad_ck == 0 && ulen + UF_IPV4_HDR_MIN == tot &&
+			   ulen >= UF_UDP_HDR && RTE_ETHER_HDR_LEN + tot <= len &&
+			   len <= pat->max_len &&
+			   ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_GOOD) != 0 || /* BAD bit clear: GOOD */
+			    uf_ipv4_hdr_ok_45(ip)))) {
+			info->payload_off = UF_HDR_LEN;
+			info->payload_len = (uint16_t)(ulen - UF_UDP_HDR);
+			info->src_ip = uf_rd32(ip + UF_IP_SRC);
+			info->src_port = uf_rd16(udp + UF_UDP_SPORT);
+			info->ip_id = uf_rd16(ip + UF_IP_ID);
+			info->tos = ip[UF_IP_TOS] & 0xfc; /* DSCP kept, ECN not */
+			info->udp_cksum = uf_rd16(udp + UF_UDP_CKSUM);
+			return UF_V_FORWARD;
+		}
+		return uf_classify_full_ex(f, len, rx_ck, port, info, reason, any_dst);
+	}
+#endif
 	if (likely(len >= UF_HDR_LEN)) {
-		/* one test for three: the BAD bit is set in both BAD and NONE (IP and L4 alike),
-		 * so a frame the NIC found bad, or says it could not check ("none": rare, left to
-		 * uf_classify_full), or whose tag it stripped, takes the careful path */
+		/* as above: BAD set in BAD and NONE */
 		const uint64_t bad_ck =
 				rx_ck & (RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD |
 					 RTE_MBUF_F_RX_VLAN_STRIPPED);
 		const uint32_t mac = (uf_rd32(f) ^ uf_rd32(port->mac.addr_bytes)) |
 				     (uint32_t)(uf_rd16(f + 4) ^ uf_rd16(port->mac.addr_bytes + 4));
-		/* no IP options: the UDP header follows 20 bytes in */
-		const uint8_t *udp = ip + UF_IPV4_HDR_MIN;
 		const uint32_t hdr = (uint32_t)(uf_rd16(f + UF_ETH_TYPE) ^
 						rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) |
 				     (uint32_t)(ip[UF_IP_VHL] ^ UF_IPV4_VHL_NO_OPT) |
@@ -367,10 +488,9 @@ uf_classify_dp_ex(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct u
 		const uint32_t tot = uf_be16(uf_rd16(ip + UF_IP_LEN)),
 			       ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
 
-		if (likely((mac | hdr | bad_ck) == 0 && port->listen &&
-			   tot >= UF_IPV4_HDR_MIN + UF_UDP_HDR && RTE_ETHER_HDR_LEN + tot <= len &&
-			   len <= port->max_len && ulen >= UF_UDP_HDR &&
-			   ulen <= tot - UF_IPV4_HDR_MIN &&
+		if (likely((mac | hdr | bad_ck) == 0 && tot >= UF_IPV4_HDR_MIN + UF_UDP_HDR &&
+			   RTE_ETHER_HDR_LEN + tot <= len && len <= pat->max_len &&
+			   ulen >= UF_UDP_HDR && ulen <= tot - UF_IPV4_HDR_MIN &&
 			   ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_GOOD) != 0 || /* BAD bit clear: GOOD */
 			    uf_ipv4_hdr_ok(ip, UF_IPV4_HDR_MIN)))) {
 			info->payload_off = UF_HDR_LEN;
@@ -384,6 +504,17 @@ uf_classify_dp_ex(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct u
 		}
 	}
 	return uf_classify_full_ex(f, len, rx_ck, port, info, reason, any_dst);
+}
+
+/* The fast test with the port's pattern built on the spot (tests, the listeners' path). */
+static __rte_always_inline enum uf_verdict
+uf_classify_dp_ex(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+		  struct uf_rx_info *info, enum uf_drop *reason, const bool any_dst)
+{
+	struct uf_dp_pat pat;
+
+	uf_dp_pat_init(&pat, port, any_dst);
+	return uf_classify_dp_pat(f, len, rx_ck, port, &pat, info, reason, any_dst);
 }
 
 static __rte_always_inline enum uf_verdict
@@ -519,9 +650,92 @@ uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
 }
 
 /*
+ * What every copy of one datagram shares in its header, computed once per datagram (at N = 4
+ * the copies' loop reloaded and re-added each of these per copy: a store into a copy may
+ * alias the datagram's facts for the compiler): the fields taken from the input, and the
+ * parts of the two checksum sums that do not depend on the destination. The sums are the
+ * same integers uf_hdr_write always added, in another order: the same checksums.
+ */
+struct uf_hdr_dg {
+	uint32_t ip_sum;     /* total length + id + TOS: ip_base's complement */
+	uint32_t ip_sum_src; /* the same + the sender's IP, for keep_src_ip */
+	uint32_t u_sum;      /* P (uf_in_sum) - the sender's IP: the source IP replaced */
+	uint32_t u_sum_src;  /* P: the source IP kept */
+	uint32_t u_sport;    /* - the sender's UDP port: the source port replaced */
+	rte_be32_t src_ip;
+	rte_be16_t tot, ulen, ip_id, sport;
+	uint8_t tos;
+};
+
+static __rte_always_inline void
+uf_hdr_dg_init(struct uf_hdr_dg *g, const struct uf_rx_info *in, uint32_t p_sum)
+{
+	const uint16_t plen = in->payload_len;
+
+	g->tos = in->tos;
+	g->ip_id = in->ip_id;
+	g->sport = in->src_port;
+	g->src_ip = in->src_ip;
+	g->tot = uf_be16(plen + UF_IPV4_HDR_MIN + UF_UDP_HDR);
+	g->ulen = uf_be16(plen + UF_UDP_HDR);
+	g->ip_sum = (uint32_t)g->tot + g->ip_id + uf_be16(g->tos);
+	g->ip_sum_src = uf_ck_add32(g->ip_sum, g->src_ip);
+	g->u_sum_src = p_sum;
+	g->u_sum = p_sum + uf_ck_neg32(g->src_ip);
+	g->u_sport = uf_ck_neg16(g->sport);
+}
+
+/*
  * Write one copy's header at `h` (l2 + 28 bytes, l2 the template's Ethernet header with or
- * without a tag) from the template and the input's fields. `p_sum` is uf_in_sum() of the
- * input, computed once per datagram.
+ * without a tag) from the template and the datagram's shared parts (uf_hdr_dg_init).
+ */
+static __rte_always_inline void
+uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *g, bool udp_cksum,
+		   const uint32_t l2)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + l2);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + l2 + UF_IPV4_HDR_MIN);
+	/* every input first, into locals, the stores last: a byte store into h may alias `t`
+	 * for the compiler, which otherwise reloads each field after each store */
+	const bool keep_src_ip = t->keep_src_ip, keep_sport = t->keep_sport;
+	uint32_t ipsum, usum;
+	uint16_t ipck, uck;
+
+	/* branches on the template's mode, not masks: per destination they always go the
+	 * same way and predict perfectly, and the common mode skips the work (callgrind: 35
+	 * fewer instructions per copy than the masked form) */
+	if (unlikely(keep_src_ip)) {
+		ipsum = t->ip_base + g->ip_sum_src;
+		usum = t->udp_delta + g->u_sum_src;
+	} else {
+		ipsum = t->ip_base + g->ip_sum;
+		usum = t->udp_delta + g->u_sum;
+	}
+	if (!keep_sport)
+		usum += g->u_sport;
+	ipck = (uint16_t)~uf_ck_fold32(ipsum);
+	uck = (uint16_t)~uf_ck_fold32(usum);
+	if (uck == 0)
+		uck = 0xffff;
+
+	memcpy(h, t->hdr, l2 + UF_IPV4_HDR_MIN + UF_UDP_HDR);
+	ip->type_of_service = g->tos;
+	ip->total_length = g->tot;
+	ip->packet_id = g->ip_id;
+	if (unlikely(keep_src_ip))
+		ip->src_addr = g->src_ip;
+	ip->hdr_checksum = ipck;
+	if (keep_sport)
+		udp->src_port = g->sport;
+	udp->dgram_len = g->ulen;
+	if (udp_cksum)
+		udp->dgram_cksum = uck;
+}
+
+/*
+ * The same for one copy alone, from the input's fields: `p_sum` is uf_in_sum() of the input.
+ * Only what the template's mode needs is summed (uf_hdr_dg_init sums both modes' parts, which
+ * pays from the second copy on: callgrind, 12 more instructions per datagram at N = 1).
  */
 static __rte_always_inline void
 uf_hdr_write_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
@@ -529,9 +743,7 @@ uf_hdr_write_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + l2);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + l2 + UF_IPV4_HDR_MIN);
-	/* every input first, into locals, the stores last: a byte store into h may alias `in`
-	 * and `t` for the compiler, which otherwise reloads each field after each store (perf:
-	 * the copies' loop at N = 4) */
+	/* every input first, into locals, the stores last (as above) */
 	const uint16_t plen = in->payload_len;
 	const uint8_t tos = in->tos;
 	const rte_be16_t ip_id = in->ip_id, sport = in->src_port;
@@ -542,9 +754,6 @@ uf_hdr_write_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in
 	uint32_t ipsum, usum;
 	uint16_t ipck, uck;
 
-	/* branches on the template's mode, not masks: per destination they always go the
-	 * same way and predict perfectly, and the common mode skips the work (callgrind: 35
-	 * fewer instructions per copy than the masked form) */
 	ipsum = t->ip_base + tot + ip_id + uf_be16(tos);
 	usum = p_sum + t->udp_delta;
 	if (unlikely(keep_src_ip))

@@ -1044,7 +1044,8 @@ def case_ipv6_preview():
     c46 = udp6_frame("02:18:00:00:00:23", PORT_MAC, "2001:db8::10", "2001:db8::23", 40001, 6002,
                      pl4, tclass=0x28)
     out = read_pcap(wd + "/out.pcap")
-    got6 = [o for o in out if o[12:14] == b"\x86\xdd"]
+    # IPv6 UDP only (udpfan's own NDP, the unsolicited NA at start, is ICMPv6)
+    got6 = [o for o in out if o[12:14] == b"\x86\xdd" and o[20] == 17]
     got4 = [o for o in out if o[12:14] == b"\x08\x00" and o[23] == 17]
     assert sorted(got6) == sorted([c66, c46, c66]), [o.hex() for o in got6]
     assert got4 == [c64, c64], [o.hex() for o in got4]

@@ -4,7 +4,8 @@
  * reason and the same datagram facts for every frame (uf_pkt.h promises "same verdicts,
  * same counters, either way"; docs/testing.md#fuzzing). A difference aborts.
  *
- * Input: byte 0 picks the mbuf's RX checksum flags and whether the port listens; the rest
+ * Input: byte 0 picks the mbuf's RX checksum flags, whether the port listens and its MTU
+ * (bit 5 clear: 1500, so that frames can pass the fast test; set: unknown); the rest
  * is the frame, in a buffer of exactly its length so that any read past it is caught by
  * ASan. The port is the test bed's: 02:18:00:00:00:10, 198.18.0.10, UDP 5000.
  */
@@ -42,6 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	rx_ck = ip_ck[data[0] & 3] | l4_ck[(data[0] >> 2) & 3];
 	port.listen = (data[0] & 0x10) == 0;
+	port.max_len = uf_port_max_len((data[0] & 0x20) == 0 ? 1500 : 0);
 	len = size - 1;
 	f = malloc(len > 0 ? len : 1);
 	if (f == NULL)
