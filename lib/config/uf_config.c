@@ -149,6 +149,11 @@ uf_config_check_supported(const struct uf_config *cfg, struct uf_err *err)
 	char key[96];
 	int i;
 
+	/* branch s-v6e2e only, removed at merge: the IPv6 e2e tests run with it */
+	if (getenv("UDPFAN_IPV6_PREVIEW") != NULL &&
+	    strcmp(getenv("UDPFAN_IPV6_PREVIEW"), "1") == 0)
+		return 0;
+
 	for (i = 0; i < cfg->n_listeners; i++) {
 		const struct uf_cfg_listener *l = &cfg->listeners[i];
 
