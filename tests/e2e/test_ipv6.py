@@ -16,15 +16,19 @@ ledger identities hold on the final stats (uflive.Udpfan.stop).
 
 A VLAN case puts a kernel VLAN sub-interface (`ip link add link ... type vlan id ...`) with
 IPv6 addresses on the sender's and a sink's side against tagged udpfan ports; a kernel
-without 8021q (this development VM) skips it with the reason.
+without 8021q (this development VM) skips it with the reason. vlan6_raw is the same with
+user-space IPv6 hosts on raw AF_PACKET sockets (tests/tools/vlan_host6.py: NDP and UDP on a
+VLAN), which runs everywhere.
 
 Until the three IPv6 branches are merged, the configuration gate (uf_config_check_supported)
 is lifted by UDPFAN_IPV6_PREVIEW=1 on branch s-v6e2e only; the lead removes it at merge."""
+import json
 import os
+import subprocess
 import time
 
-from testbed import FWD_IP, FWD_IP6, GW_IP, GW_IP6, Testbed
-from uflive import Sink, Udpfan, send
+from testbed import FWD_IP, FWD_IP6, GW_IP, GW_IP6, Testbed, wait_for
+from uflive import PY, TOOLS, Sink, Udpfan, send
 from ufrun import SkipCase, Suite, tmpdir
 
 os.environ["UDPFAN_IPV6_PREVIEW"] = "1"
@@ -224,6 +228,77 @@ stats: { interval_s: 0.5 }
     assert st["fwd"]["forwarded"] == 300 and st["fwd"]["tx_ok"] == 600, st["fwd"]
 
 
+class RawHost6:
+    """tests/tools/vlan_host6.py in a namespace: an IPv6 host on a VLAN in user space"""
+
+    def __init__(self, tb, ns, iface, vid, ip, wd, port=0, send_to="", extra=()):
+        self.ready = os.path.join(wd, "ready6-%s-%d" % (ns, vid))
+        argv = [PY, os.path.join(TOOLS, "vlan_host6.py"), "--iface", iface, "--vid", str(vid),
+                "--ip", ip, "--port", str(port), "--ready", self.ready, "--idle", "3",
+                "--duration", "60"] + list(extra)
+        if send_to:
+            argv += ["--send-to", send_to]
+        self.proc = tb.popen(ns, argv, stdout=subprocess.PIPE, text=True)
+        if not wait_for(lambda: os.path.exists(self.ready), 10):
+            raise AssertionError("vlan_host6 in %s did not start" % ns)
+
+    def result(self, timeout=90):
+        out, _ = self.proc.communicate(timeout=timeout)
+        return json.loads(out)
+
+
+def case_vlan6_raw(kind):
+    """the VLAN case with user-space IPv6 hosts on raw AF_PACKET sockets (this VM's kernel
+    has no 8021q): the sender on VLAN 100 resolves udpfan's VLAN 100 address by NDP and
+    sends N datagrams; udpfan resolves the VLAN 200 host and the untagged kernel sink by NDP
+    and sends each datagram tagged 200 (PCP 3) and untagged; 50 frames of VLAN 300 count as
+    vlan_unknown. Every interface at the kernel's defaults."""
+    wd = tmpdir()
+    n = 300
+    v100, v200 = "2001:db8:100::", "2001:db8:200::"
+    with Testbed(prefix="ufw", sinks=2, ipv6=True) as tb:
+        dev = tb.vdev(kind)
+        cfg = """eal: { lcores: "0-1", file_prefix: ufv6 }
+ports:
+  - { name: lan, device: "%s", ip6: ["%s/64"] }
+  - { name: v100, device: "%s", ip6: ["%s10/64"], vlan: 100 }
+  - { name: v200, device: "%s", ip6: ["%s10/64"], vlan: 200, vlan_pcp: 3 }
+listen: { port: v100, udp_port: 5000 }
+destinations:
+  - { ip: "%s21", udp_port: 6000, port: v200 }
+  - { ip: "%s", udp_port: 6001, port: lan }
+stats: { interval_s: 0.5 }
+arp: { retry_ms: 100 }
+""" % (dev, FWD_IP6, dev, v100, dev, v200, v200, tb.sink_ip6[1])
+        uf = Udpfan(tb, cfg, wd)
+        s200 = RawHost6(tb, tb.sink_ns[0], "sink0", 200, v200 + "21", wd, port=6000)
+        plain = Sink(tb, tb.sink_ns[1], [6001], wd, bind="::")
+        out = tb.nsx(tb.ns_src, "%s %s --iface src0 --dst-mac %s --src-mac %s --src 198.18.100.2 "
+                     "--dst 198.18.100.10 --port 5000 --vid 300 --count 50 --rate 1000" %
+                     (PY, os.path.join(TOOLS, "vlan_send.py"), tb.fwd_mac, tb.src_mac),
+                     capture=True)
+        assert '"sent": 50' in out, out
+        # the raw host may come up after udpfan's first solicitations: the retries find it
+        wait_reachable(uf, 15)
+        snd = RawHost6(tb, tb.ns_src, "src0", 100, v100 + "2", wd, send_to=v100 + "10",
+                       extra=["--count", str(n), "--rate", "1000"])
+        sres = snd.result()
+        uf.wait_stats(lambda s: s["fwd"]["forwarded"] >= n and
+                      s["fwd"]["drop"]["vlan_unknown"] >= 50, 10)
+        time.sleep(1.0)
+        st = uf.stop()
+        r200, rp = s200.result(), plain.result()["6001"]
+    f = st["fwd"]
+    what = (sres, f, r200, rp)
+    assert sres["sent"] == n and sres["resolved"] == tb.fwd_mac, what  # NDP on VLAN 100
+    assert f["drop"]["vlan_unknown"] == 50, what
+    assert f["forwarded"] == n and f["tx_ok"] == 2 * n, what
+    assert r200["unique"] == n and r200["dups"] == 0 and r200["bad_csum"] == 0, what
+    assert r200["pcp"] in ([3], []) and r200["ns_answered"] >= 1, what
+    assert rp["distinct"] == n and rp["duplicates"] == 0, what
+    assert {k.rsplit(":", 1)[0] for k in rp["senders"]} == {"[%s]" % FWD_IP6}, what
+
+
 def main():
     s = Suite(root=True)
     for offload in (True, False):
@@ -232,6 +307,7 @@ def main():
         s.run(case_v4_to_v6, "af_xdp", offload)
         s.run(case_v6_to_v4, "af_xdp", offload)
     s.run(case_vlan6, "af_packet")
+    s.run(case_vlan6_raw, "af_packet")
     s.finish()
 
 
