@@ -88,9 +88,10 @@ def check_sinks(res, count, senders):
         assert who == {senders[(ns, port)]}, (ns, port, r["senders"])
 
 
-def run_case(tb, wd, cfg, sinks, send_dst, count, senders, offload):
-    """udpfan with cfg, the sinks {(ns, port): family}, N datagrams from the sender to
-    send_dst:5000; returns the final stats and the sinks' results"""
+def run_case(tb, wd, cfg, sinks, send_dst, count, senders, offload, nh6, nh4):
+    """udpfan with cfg, the sinks [(ns, port)], count datagrams from the sender to
+    send_dst:5000; nh6/nh4: how many IPv6/IPv4 next hops udpfan resolves. Returns the final
+    stats."""
     socks = {}
     for ns in sorted({ns for ns, _ in sinks}):
         ports = sorted(p for n, p in sinks if n == ns)
@@ -116,6 +117,13 @@ def run_case(tb, wd, cfg, sinks, send_dst, count, senders, offload):
     assert f["csum_completed"] == (count if offload else 0), f
     for d in st["destinations"]:
         assert d["tx_ok"] == count and d["tx_drop"] == 0, d
+    # every IPv6 frame classified (none is not_ipv4 on a port with ip6), NDP both ways
+    assert f["drop"]["not_ipv4"] == 0, f["drop"]
+    assert st["icmp6"]["echo_answered"] >= 3, st["icmp6"]
+    assert st["ndp"]["ns_answered"] >= 1, st["ndp"]  # the sender's solicitation
+    assert st["ndp"]["ns_sent"] >= nh6 and st["ndp"]["na_learned"] >= nh6, st["ndp"]
+    assert all(v == 0 for k, v in st["ndp"].items() if k.startswith("bad_")), st["ndp"]
+    assert st["arp"]["replies_learned"] >= nh4, st["arp"]
     return st
 
 
@@ -130,7 +138,7 @@ def case_v6_to_v6(kind, offload=True):
                          for ip in tb.sink_ip6 + [tb.far_ip6]) + "\n"
         sinks = [(ns, 6000) for ns in tb.sink_ns + [tb.ns_far]]
         senders = {k: "[%s]" % FWD_IP6 for k in sinks}
-        st = run_case(tb, wd, cfg, sinks, FWD_IP6, N, senders, offload)
+        st = run_case(tb, wd, cfg, sinks, FWD_IP6, N, senders, offload, 3, 0)
     far = st["destinations"][2]
     assert far["next_hop"] == tb.gw_ll6 and far["mac"] == tb.gw_mac, far
     for d, ip in zip(st["destinations"][:2], tb.sink_ip6):
@@ -152,7 +160,7 @@ def case_v4_to_v6(kind, offload=True):
         senders = {k: "[%s]" % FWD_IP6 for k in sinks}
         # the IPv6 socket names an IPv4 sender as a mapped address
         senders[(tb.sink_ns[0], 6001)] = "[::ffff:%s]" % FWD_IP
-        st = run_case(tb, wd, cfg, sinks, FWD_IP, N, senders, offload)
+        st = run_case(tb, wd, cfg, sinks, FWD_IP, N, senders, offload, 3, 1)
     far = st["destinations"][2]
     assert far["next_hop"] == GW_IP6 and far["mac"] == tb.gw_mac, far
 
@@ -171,7 +179,7 @@ def case_v6_to_v4(kind, offload=True):
         sinks = [(ns, 6001) for ns in tb.sink_ns + [tb.ns_far]] + [(tb.sink_ns[1], 6000)]
         senders = {k: "[::ffff:%s]" % FWD_IP for k in sinks}
         senders[(tb.sink_ns[1], 6000)] = "[%s]" % FWD_IP6
-        st = run_case(tb, wd, cfg, sinks, FWD_IP6, N, senders, offload)
+        st = run_case(tb, wd, cfg, sinks, FWD_IP6, N, senders, offload, 1, 3)
     far = st["destinations"][2]
     assert far["next_hop"] == GW_IP and far["mac"] == tb.gw_mac, far
 
