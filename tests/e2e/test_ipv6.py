@@ -201,8 +201,8 @@ def case_vlan6(kind):
     with Testbed(prefix="ufw", sinks=2, ipv6=True) as tb:
         if not has_8021q(tb):
             raise SkipCase("the kernel has no 8021q (ip link add ... type vlan refused): no "
-                           "kernel VLAN sub-interface to talk to; test_vlan.py's raw hosts "
-                           "are IPv4 only")
+                           "kernel VLAN sub-interface to talk to; vlan6_raw runs the case "
+                           "with user-space hosts")
         v100, v200 = "2001:db8:100::", "2001:db8:200::"
         for ns, ifn, vid, ip in ((tb.ns_src, "src0", 100, v100 + "2"),
                                  (tb.sink_ns[0], "sink0", 200, v200 + "21")):
