@@ -29,7 +29,7 @@ import time
 
 from testbed import FWD_IP, FWD_IP6, GW_IP, GW_IP6, Testbed, wait_for
 from uflive import PY, TOOLS, Sink, Udpfan, send
-from ufrun import SkipCase, Suite, tmpdir
+from ufrun import SkipCase, Suite, read_stats, tmpdir
 
 os.environ["UDPFAN_IPV6_PREVIEW"] = "1"
 
@@ -184,6 +184,70 @@ def case_v6_to_v4(kind, offload=True):
     assert far["next_hop"] == GW_IP and far["mac"] == tb.gw_mac, far
 
 
+def case_sink_down_and_back6(kind):
+    """NDP's state machine on a kernel IPv6 sink (docs/configuration.md#ipv6): its link goes
+    down mid-run, udpfan finds it FAILED and counts its copies as no_neighbor while the other
+    sinks lose nothing; once back it is re-resolved within about one retry_ms of unicast
+    probes, as ARP's case_sink_down_and_back in test_neighbors.py. The kernel flushes the
+    sink's address at link down (keep_addr_on_down 0, the default): it is put back, as a
+    host's network manager would. That sink alone has accept_dad 0: with DAD, a returning
+    address is tentative for a random 0-1 s (rtr_solicit_delay) plus 1 s (retrans_time) and
+    the host cannot answer meanwhile, which would make the moment it can answer, and so the
+    bound, a guess"""
+    wd = tmpdir()
+    rate, seconds, retry_ms, interval = 2000, 14, 100, 0.1
+    count = rate * seconds
+    with Testbed(prefix="ufd", sinks=3, ipv6=True) as tb:
+        sinks = [Sink(tb, ns, [6000], wd, idle=seconds + 5, bind="::") for ns in tb.sink_ns]
+        tb.nsx(tb.sink_ns[0], "sysctl -qw net.ipv6.conf.sink0.accept_dad=0")
+        cfg = header(tb, kind, 'ip6: ["%s/64"]' % FWD_IP6).replace(
+            "arp: { retry_ms: 100 }", "arp: { reachable_s: 2, retry_ms: %d, max_probes: 3 }" %
+            retry_ms).replace("interval_s: 0.5", "interval_s: %s" % interval)
+        cfg += "listen: { port: lan, udp_port: 5000 }\ndestinations:\n"
+        cfg += "\n".join('  - { ip: "%s", udp_port: 6000 }' % ip for ip in tb.sink_ip6) + "\n"
+        uf = Udpfan(tb, cfg, wd)
+        wait_reachable(uf)
+        sender = send(tb, count, rate, size=32, dst=FWD_IP6, wait=False)
+        time.sleep(3)
+        tb.link(tb.sink_ns[0], "sink0", False)
+        assert uf.wait_stats(lambda s: s["destinations"][0]["state"] == "failed", 8), \
+            "the dead sink was not detected: %r" % uf.latest()["destinations"][0]
+        time.sleep(2.5)
+        t_up = time.time()
+        tb.link(tb.sink_ns[0], "sink0", True)
+        # the address back (flushed at link down); no DAD on this sink: it answers now
+        tb.nsx(tb.sink_ns[0], "ip -6 addr replace %s/64 dev sink0" % tb.sink_ip6[0])
+        t_dad = time.time()
+        assert uf.wait_stats(lambda s: s["destinations"][0]["state"] == "reachable", 5), \
+            "the sink was not re-resolved: %r" % uf.latest()["destinations"][0]
+        sender.communicate(timeout=seconds + 30)
+        res = [s.result()["6000"] for s in sinks]
+        st = uf.stop()
+        objs = read_stats(uf.stats)
+    d0 = st["destinations"][0]
+    assert d0["no_neighbor"] > 0 and st["fwd"]["tx_drop"]["no_neighbor"] == d0["no_neighbor"], d0
+    assert d0["tx_ok"] + d0["tx_drop"] == count, d0
+    for r in res[1:]:
+        assert r["distinct"] == count, "a healthy sink lost datagrams: %r" % r
+    r0 = res[0]
+    assert r0["max_seq"] >= count - rate, "the sink got nothing after coming back: %r" % r0
+    assert 0 < r0["distinct"] <= d0["tx_ok"], (r0, d0)
+    before = [o for o in objs if o["time"] <= t_dad and not o["final"]]
+    assert before, "no stats object before the address was back"
+    lost_after = d0["no_neighbor"] - before[-1]["destinations"][0]["no_neighbor"]
+    lost_ms = 1000.0 * lost_after / rate
+    print("copies lost after the sink's address was back: %d (%.0f ms at %d/s)" % (lost_after, lost_ms,
+                                                                          rate))
+    for o in objs:  # the timeline around the sink's return, for whoever reads a failure
+        if t_up - 0.3 <= o["time"] <= t_dad + 1.5:
+            d = o["destinations"][0]
+            print("  %+.3f s after the address: %-10s no_neighbor %6d  ndp ns_sent %d na_learned %d" %
+                  (o["time"] - t_dad, d["state"], d["no_neighbor"], o["ndp"]["ns_sent"],
+                   o["ndp"]["na_learned"]))
+    assert lost_ms <= 2 * retry_ms + 1000 * interval + 50, \
+        "%d copies (%.0f ms) lost after the sink was back" % (lost_after, lost_ms)
+
+
 def has_8021q(tb):
     ok = tb.nsx(tb.ns_src, "ip link add link src0 name src0.99 type vlan id 99",
                 check=False) == 0
@@ -314,6 +378,7 @@ def main():
         s.run(case_v6_to_v6, "af_packet", offload)
         s.run(case_v4_to_v6, "af_xdp", offload)
         s.run(case_v6_to_v4, "af_xdp", offload)
+    s.run(case_sink_down_and_back6, "af_xdp")
     s.run(case_vlan6, "af_packet")
     s.run(case_vlan6_raw, "af_packet")
     s.finish()
