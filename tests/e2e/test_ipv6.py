@@ -248,6 +248,37 @@ def case_sink_down_and_back6(kind):
         "%d copies (%.0f ms) lost after the sink was back" % (lost_after, lost_ms)
 
 
+def case_multicast6(kind):
+    """an IPv6 multicast destination (docs/configuration.md#ipv6: ff00::/8, no mac, its
+    33:33 MAC): two kernel sinks that joined the group (MLD reports, the bridge's defaults)
+    each get every datagram once, beside a unicast sink resolved by NDP"""
+    wd = tmpdir()
+    group = "ff0e::db8:18:1"
+    with Testbed(prefix="ufm", sinks=3, ipv6=True) as tb:
+        cfg = header(tb, kind, 'ip6: ["%s/64"]' % FWD_IP6)
+        cfg += "listen: { port: lan, udp_port: 5000 }\ndestinations:\n"
+        cfg += '  - { ip: "%s", udp_port: 6000 }\n' % tb.sink_ip6[0]
+        cfg += '  - { ip: "%s", udp_port: 6002, ttl: 8 }\n' % group
+        uni = Sink(tb, tb.sink_ns[0], [6000], wd, bind="::")
+        members = [Sink(tb, ns, [6002], wd, bind="::", join=["%s%%sink0" % group])
+                   for ns in tb.sink_ns[1:]]
+        uf = Udpfan(tb, cfg, wd)
+        assert uf.wait_stats(lambda s: s["destinations"][0]["state"] == "reachable", 10), \
+            uf.latest()["destinations"]
+        out = send(tb, N, RATE, size=48, dst=FWD_IP6)
+        assert out["sent"] == N, out
+        ru = uni.result()["6000"]
+        rm = [m.result()["6002"] for m in members]
+        st = uf.stop()
+    assert ru["distinct"] == N, ru
+    for r in rm:
+        assert r["distinct"] == N and r["duplicates"] == 0, r
+        assert {k.rsplit(":", 1)[0] for k in r["senders"]} == {"[%s]" % FWD_IP6}, r
+    d = st["destinations"][1]
+    assert d["tx_ok"] == N and d["tx_drop"] == 0 and d["mac"] == "33:33:00:18:00:01", d
+    assert st["fwd"]["tx_ok"] == 2 * N, st["fwd"]
+
+
 def has_8021q(tb):
     ok = tb.nsx(tb.ns_src, "ip link add link src0 name src0.99 type vlan id 99",
                 check=False) == 0
@@ -379,6 +410,7 @@ def main():
         s.run(case_v4_to_v6, "af_xdp", offload)
         s.run(case_v6_to_v4, "af_xdp", offload)
     s.run(case_sink_down_and_back6, "af_xdp")
+    s.run(case_multicast6, "af_xdp")
     s.run(case_vlan6, "af_packet")
     s.run(case_vlan6_raw, "af_packet")
     s.finish()

@@ -74,8 +74,9 @@ class Sink:
     (a copy udpfan counted as sent that no socket could receive), unless bad_csum_ok."""
 
     def __init__(self, tb, ns, ports, workdir, idle=3.0, timeout=120, listing=False,
-                 bad_csum_ok=False, bind=""):
-        """bind: the address to listen on ("::" takes IPv6 and IPv4; default 0.0.0.0)"""
+                 bad_csum_ok=False, bind="", join=()):
+        """bind: the address to listen on ("::" takes IPv6 and IPv4; default 0.0.0.0);
+        join: IPv6 multicast groups to join, "GROUP%IFACE" each"""
         self.ns = ns
         self.bad_csum_ok = bad_csum_ok
         self.ready = os.path.join(workdir, "ready-%s-%s" % (ns, ports[0]))
@@ -87,6 +88,8 @@ class Sink:
             argv += ["--port", str(p)]
         if bind:
             argv += ["--bind", bind]
+        for j in join:
+            argv += ["--join", j]
         if listing:
             argv.append("--list")
         self.proc = tb.popen(ns, argv, stdout=subprocess.PIPE, text=True)

@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--port", type=int, action="append", required=True)
     ap.add_argument("--bind", default="0.0.0.0",
                     help="address to bind; an IPv6 one (\"::\") takes IPv4 too (V6ONLY off)")
+    ap.add_argument("--join", action="append", default=[],
+                    help="GROUP%%IFACE: join that IPv6 multicast group on IFACE (with --bind ::)")
     ap.add_argument("--idle", type=float, default=2.0)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--ready", help="touch this file once bound")
@@ -82,6 +84,11 @@ def main():
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
         s.bind((args.bind, p))
+        for j in args.join:
+            group, _, iface = j.partition("%")
+            mreq = socket.inet_pton(socket.AF_INET6, group) + struct.pack(
+                "@I", socket.if_nametoindex(iface))
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP, mreq)
         socks[s.fileno()] = (s, p)
     snmp0, snmp60 = snmp(), snmp6()
     if args.ready:
