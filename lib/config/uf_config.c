@@ -95,6 +95,14 @@ uf_config_parse(const char *text, size_t len, const char *name, struct uf_err *e
 	return cfg;
 }
 
+static bool
+ipv6_preview(void)
+{
+	const char *v = getenv("UDPFAN_IPV6_PREVIEW");
+
+	return v != NULL && strcmp(v, "1") == 0;
+}
+
 struct uf_config *
 uf_config_load(const char *path, struct uf_err *err)
 {
@@ -124,7 +132,9 @@ uf_config_load(const char *path, struct uf_err *err)
 	buf[n] = '\0';
 	cfg = uf_config_parse(buf, n, path, err);
 	free(buf);
-	if (cfg != NULL && uf_config_check_supported(cfg, err) < 0) {
+	/* UDPFAN_IPV6_PREVIEW=1: the IPv6 datapath's branch (s-v6dp) lets IPv6 through for its
+	 * own tests; removed at the merge, with the gate (docs/architecture.md#ipv6-in-progress) */
+	if (cfg != NULL && !ipv6_preview() && uf_config_check_supported(cfg, err) < 0) {
 		uf_config_free(cfg);
 		return NULL;
 	}

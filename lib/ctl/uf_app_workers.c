@@ -59,10 +59,20 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 		wp[i].name = p->cfg->name;
 		wp[i].id.mac = p->mac;
 		wp[i].id.ip = p->cfg->ip;
-		wp[i].id.listen = i == cfg->listen.port;
+		/* an IPv4 listener's port (an IPv6 one's frames are uf_classify6's) */
+		wp[i].id.listen = i == cfg->listen.port &&
+				  !(cfg->n_listeners > 0 && cfg->listeners[0].is_ip6);
 		/* several listeners: each port with one (the plan's lmap finds which) */
 		for (int l = 0; l < cfg->n_listeners; l++)
-			wp[i].id.listen |= cfg->listeners[l].port == i;
+			wp[i].id.listen |= cfg->listeners[l].port == i && !cfg->listeners[l].is_ip6;
+		/* IPv6 (docs/architecture.md#ipv6-in-progress): any UDP port passes the
+		 * classifier, the plan's IPv6 listeners say which are forwarded */
+		wp[i].id6.mac = p->mac;
+		wp[i].id6.n_ip6 = p->cfg->n_ip6;
+		memcpy(wp[i].id6.ip6, p->cfg->ip6, sizeof(wp[i].id6.ip6));
+		wp[i].id6.listen = p->cfg->n_ip6 > 0;
+		wp[i].id6.listen_udp = 0;
+		wp[i].id6.max_len = uf_port_max_len(p->plan.mtu);
 		wp[i].id.partial_csum = p->plan.partial_csum;
 		wp[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
 		wp[i].id.max_len = uf_port_max_len(p->plan.mtu);

@@ -86,6 +86,143 @@ lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
 }
 
 /*
+ * One IPv6 frame (EtherType IPv6, one segment, no tag left) on a port with ports[].ip6
+ * (docs/architecture.md#ipv6-in-progress): uf_classify6 (any UDP port: the plan finds the
+ * listener, worker_fan6). A datagram waits in w->rx6_* (UF_RX6_TAKEN); ICMPv6 for us is
+ * marked for the control lcore as ARP is (UF_RX6_CONTROL); anything else is counted by its
+ * reason (UF_RX6_DROPPED).
+ */
+#define UF_RX6_TAKEN 0
+#define UF_RX6_CONTROL 1
+#define UF_RX6_DROPPED 2
+static __rte_noinline int
+worker_rx6(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct uf_rx6_info *in = &w->rx6_in[w->n_rx6];
+	enum uf_drop why = UF_DROP_MALFORMED;
+	enum uf_verdict v;
+
+	v = uf_classify6(f, m->data_len, m->ol_flags, &w->port6[pi], in, &why);
+	if (v == UF_V_CONTROL) {
+		ctl_mark(w, pi, m);
+		return UF_RX6_CONTROL;
+	}
+	if (v != UF_V_FORWARD) {
+		w->ctr.drop[why]++;
+		return UF_RX6_DROPPED;
+	}
+	/* a partial checksum from a local sender: the IPv6 copies always carry one */
+	if (unlikely(w->ports[pi].id.partial_csum) && uf_csum6_complete(f, m->ol_flags, in))
+		w->ctr.csum_completed++;
+	w->rx6_m[w->n_rx6++] = m;
+	return UF_RX6_TAKEN;
+}
+
+/*
+ * The IPv6 datagrams of a burst on port index pi: each one's listener (uf_plan_listener6:
+ * its address and UDP port; none: not_for_us), then each run of one listener's datagrams
+ * through uf_fanout_mixed with its view of the plan, counted as its listener's where there
+ * are several (as worker_rx_listeners does).
+ */
+static __rte_noinline void
+worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
+{
+	const struct uf_plan *view[UF_MAX_BURST];
+	struct rte_mbuf *drop[UF_MAX_BURST];
+	uint8_t lis[UF_MAX_BURST];
+	const uint16_t n = w->n_rx6;
+	uint16_t i, j, nk = 0, nd = 0;
+
+	w->n_rx6 = 0;
+	uf_senders_epoch(w, plan);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = w->rx6_m[i];
+		const struct uf_rx6_info in = w->rx6_in[i];
+		const rte_be16_t dport = uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) +
+						 in.payload_off - UF_UDP_HDR + UF_UDP_DPORT);
+		const struct uf_plan *v;
+		int l = 0;
+
+		v = uf_plan_listener6(plan, pi, &w->port6[pi].ip6[in.dst_idx], dport, &l);
+		if (unlikely(v == NULL)) {
+			drop[nd++] = m;
+			continue;
+		}
+		if (plan->n_listeners > 1)
+			w->lctr[l].rx++;
+		view[nk] = v;
+		lis[nk] = (uint8_t)l;
+		w->rx6_m[nk] = m;
+		w->rx6_in[nk++] = in;
+	}
+	if (unlikely(nd > 0)) {
+		w->ctr.drop[UF_DROP_NOT_FOR_US] += nd;
+		rte_pktmbuf_free_bulk(drop, nd);
+	}
+	for (i = 0; i < nk; i = j) {
+		for (j = (uint16_t)(i + 1); j < nk && view[j] == view[i]; j++)
+			;
+		if (plan->n_listeners > 1) {
+			struct uf_lis_ctr *lc = &w->lctr[lis[i]], b, e;
+
+			lis_take(w, &b);
+			uf_fanout_mixed(w, view[i], w->rx6_m + i, NULL, w->rx6_in + i,
+					(uint16_t)(j - i));
+			lis_take(w, &e);
+#define LIS_ADD(f, h) lc->f += e.f - b.f;
+			UF_LIS_COUNTERS(LIS_ADD)
+#undef LIS_ADD
+		} else {
+			uf_fanout_mixed(w, view[i], w->rx6_m + i, NULL, w->rx6_in + i,
+					(uint16_t)(j - i));
+		}
+	}
+}
+
+/*
+ * The IPv6 frames of a burst on a port with ports[].ip6, taken from its drops: the IPv4
+ * classifier counted every frame with EtherType IPv6 as not_ipv4 (one segment, no tag left:
+ * the others have other reasons), so an IPv4 datagram pays nothing for IPv6, not even a
+ * test per frame: this runs once per burst that had drops. Each one is uncounted there and
+ * goes to worker_rx6; the datagrams are fanned out (worker_fan6, after the burst's IPv4
+ * ones), control frames appended to ctl from nc on. Returns the drops left (compacted in
+ * drop) | the control frames added << 16.
+ */
+static __rte_noinline uint32_t
+worker_rx6_sweep(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		 struct rte_mbuf **drop, uint16_t nd, struct rte_mbuf **ctl, uint16_t nc)
+{
+	uint16_t k, kept = 0, added = 0;
+
+	for (k = 0; k < nd; k++) {
+		struct rte_mbuf *m = drop[k];
+
+		if (m->nb_segs != 1 || (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
+		    m->data_len < RTE_ETHER_HDR_LEN ||
+		    uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) + UF_ETH_TYPE) !=
+				    rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+			drop[kept++] = m;
+			continue;
+		}
+		w->ctr.drop[UF_DROP_NOT_IPV4]--; /* counted again by its own reason */
+		switch (worker_rx6(w, pi, m)) {
+		case UF_RX6_CONTROL:
+			ctl[nc + added++] = m;
+			break;
+		case UF_RX6_DROPPED:
+			drop[kept++] = m;
+			break;
+		default:
+			break;
+		}
+	}
+	if (w->n_rx6 != 0)
+		worker_fan6(w, plan, pi);
+	return kept | (uint32_t)added << 16;
+}
+
+/*
  * A burst on a port of a plan with several listeners (docs/architecture.md#listeners): the
  * frame checks pass a UDP datagram to any of the port's IPs and UDP ports, and the same pass
  * looks its listener up (uf_plan_listener: one table load, no loop over the listeners).
@@ -190,6 +327,13 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			}
 		}
 	}
+	/* IPv6 frames are among the drops (not_ipv4): worker_rx6_sweep, off the IPv4 path */
+	if (unlikely(nd != 0) && w->port6[pi].n_ip6 > 0) {
+		const uint32_t r = worker_rx6_sweep(w, plan, pi, drop, nd, ctl, nc);
+
+		nd = (uint16_t)r;
+		nc = (uint16_t)(nc + (r >> 16));
+	}
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
@@ -246,9 +390,16 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 		}
 	}
 
-	/* pass 2: fan the datagrams out */
+	/* pass 2: fan the datagrams out (the IPv6 ones after the IPv4 ones) */
 	if (likely(nf > 0))
 		uf_fanout_burst(w, plan, fwd, in, nf);
+	/* IPv6 frames are among the drops (not_ipv4): worker_rx6_sweep, off the IPv4 path */
+	if (unlikely(nd != 0) && w->port6[pi].n_ip6 > 0) {
+		const uint32_t r = worker_rx6_sweep(w, plan, pi, drop, nd, ctl, nc);
+
+		nd = (uint16_t)r;
+		nc = (uint16_t)(nc + (r >> 16));
+	}
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
@@ -534,6 +685,7 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 			w->port_idx[p->port_id] = (uint8_t)i;
 		w->ports[i].port_id = p->port_id;
 		w->ports[i].id = p->id;
+		w->port6[i] = p->id6;
 		w->ports[i].vlan = p->vlan;
 		w->ports[i].alias = p->dev != i;
 		w->txb[i].port_id = p->port_id;

@@ -15,6 +15,7 @@
 
 #include "uf_counters.h"
 #include "uf_pkt.h"
+#include "uf_pkt6.h"
 #include "uf_plan.h"
 
 struct rte_ring;
@@ -146,6 +147,16 @@ struct uf_worker {
 	uint64_t senders[2][UF_MAX_DESTS][UF_SENDERS_WORDS];
 	int paused; /* acknowledges uf_shared.pause (__atomic) */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
+	/*
+	 * IPv6 (docs/architecture.md#ipv6-in-progress), after everything the IPv4 path uses
+	 * (its code and offsets stay as they were): each port's IPv6 facts (n_ip6 0: no
+	 * ports[].ip6, its IPv6 frames count as not_ipv4), read-only once launched; the
+	 * burst's IPv6 datagrams, fanned out after its IPv4 ones, this worker's.
+	 */
+	struct uf_port6_id port6[UF_MAX_PORTS];
+	uint16_t n_rx6;
+	struct rte_mbuf *rx6_m[UF_MAX_BURST];
+	struct uf_rx6_info rx6_in[UF_MAX_BURST];
 } __rte_cache_aligned;
 
 /* Point the TX buffers at the shared per-port link state (w->shared set) and set the stall
@@ -158,7 +169,8 @@ struct uf_worker_port {
 	int socket;       /* the device's NUMA node */
 	const char *name; /* for the cross-socket warning */
 	struct uf_port_id id;
-	uint16_t pad_to; /* 60 where the PMD does not pad, else 0 */
+	struct uf_port6_id id6; /* n_ip6 0: no IPv6 on the port */
+	uint16_t pad_to;        /* 60 where the PMD does not pad, else 0 */
 	/* 802.1Q: this port's VLAN (0: untagged) and the port that owns its device (itself,
 	 * or an earlier one: this one is then an alias, not polled) */
 	uint16_t vlan;

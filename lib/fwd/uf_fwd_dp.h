@@ -621,20 +621,171 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	}
 }
 
-/* The generic specialisation, out of line: it keeps its large stack arrays and its code out
- * of the simple plans' path (inlined, it made N = 1 measurably slower). */
-static __rte_noinline void
-uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-		  const struct uf_rx_info *ins, uint16_t n)
+/* A plan with pools: a new stats interval gets a clean sender-sketch bank (the control
+ * lcore reads the other) */
+static __rte_always_inline void
+uf_senders_epoch(struct uf_worker *w, const struct uf_plan *plan)
 {
 	if (plan->n_pools > 0 && w->shared != NULL) {
 		uint32_t ep = __atomic_load_n(&w->shared->senders_epoch, __ATOMIC_RELAXED);
 
-		/* a new stats interval: a clean bank (the control lcore reads the other) */
 		if (unlikely(ep != w->senders_epoch)) {
 			memset(w->senders[ep & 1], 0, sizeof(w->senders[0]));
 			w->senders_epoch = ep;
 		}
+	}
+}
+
+/*
+ * A plan view that involves IPv6 (plan->has6: an IPv6 listener or an IPv6 destination;
+ * docs/architecture.md#ipv6-in-progress). Correctness first: every copy is a fresh buffer
+ * (no in-place rewrite, no chain: a received frame's headers are 42 or 62 bytes and the
+ * copies' 42 to 66, which the IPv4 bodies' arithmetic does not cover), each header written
+ * by its destination's family: uf_hdr6_write (the UDP checksum always: mandatory in IPv6),
+ * or the IPv4 writer (for an IPv6 datagram, from the stand-in uf_rx_info_from6 gives and a
+ * template made by uf_tmpl_from6). An IPv6 destination on a tagged port: the header is
+ * written 4 bytes in and the tag put in front (uf_vlan_insert). Rules, too_big, sampling,
+ * pools and resolution, the counters and the partial-allocation rule (the first copies in
+ * set order miss, tx_drop.nombuf) are those of uf_fanout_body's generic specialisation;
+ * the received mbuf is freed once its copies are written. The IPv4 bodies never see such
+ * a plan (it is never fast; uf_fanout_generic hands it here).
+ * ins6 NULL: IPv4 datagrams (ins4); else IPv6 ones.
+ */
+static __rte_noinline void
+uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		const struct uf_rx_info *ins4, const struct uf_rx6_info *ins6, uint16_t n)
+{
+	const bool cksum = plan->udp_cksum, in6 = ins6 != NULL;
+	const uint16_t burst = w->burst;
+	uint64_t n_forwarded = 0, n_fanout = 0, n_attempted = 0;
+	uint32_t n_no_rule = 0, n_too_big = 0, n_no_neighbor = 0, n_copy_nombuf = 0;
+	uint16_t i, j;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct uf_rx_info stand_in;
+		const struct uf_rx_info *in = in6 ? &stand_in : &ins4[i];
+		const struct uf_ip6 *src6 = in6 ? &ins6[i].src_ip6 : NULL;
+		const struct uf_set *s = &plan->sets[0];
+		uint16_t select_buf[UF_MAX_DESTS], unresolved[UF_MAX_DESTS], sampled[UF_MAX_DESTS];
+		struct rte_mbuf *bufs[UF_MAX_DESTS];
+		const uint16_t *copy_to;
+		uint16_t n_copies, n_unresolved = 0, n_sampled = 0, got, missed;
+		uint32_t n_failover = 0, p_sum, src_neg, nh;
+		const uint8_t *payload;
+
+		if (in6)
+			uf_rx_info_from6(&ins6[i], &stand_in);
+		if (in6 ? plan->n_rules6 > 0 : plan->lpm != NULL) {
+			const bool hit = in6 ? uf_plan_lookup6(plan, src6, &nh)
+					     : uf_plan_lookup(plan, in->src_ip, &nh);
+
+			if (unlikely(!hit)) {
+				n_no_rule++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			s = &plan->sets[nh];
+		}
+		if (unlikely(in->payload_len > s->max_payload)) {
+			n_too_big++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (likely(s->simple)) {
+			copy_to = &plan->set_dests[s->first];
+			n_copies = s->n;
+		} else {
+			if (unlikely(!s->any_resolved)) {
+				n_no_neighbor++;
+				for (j = 0; j < s->n; j++)
+					w->dctr[plan->set_dests[s->first + j]].no_neighbor++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			n_copies = uf_select(w, plan, s, in, select_buf, unresolved, &n_unresolved,
+					     sampled, &n_sampled, &n_failover);
+			copy_to = select_buf;
+		}
+		got = n_copies > 0 ? uf_alloc_upto(w->copy_pool, bufs, n_copies) : 0;
+		n_forwarded++;
+		n_fanout += s->n;
+		n_attempted += n_copies + n_unresolved;
+		if (unlikely(n_unresolved | n_sampled))
+			uf_select_commit(w, unresolved, n_unresolved, sampled, n_sampled);
+		if (unlikely(n_failover != 0))
+			w->ctr.pool_failover += n_failover;
+		missed = (uint16_t)(n_copies - got);
+		for (j = 0; j < missed; j++) {
+			/* the copies that found no buffer: the first ones */
+			w->dctr[copy_to[j]].copies++;
+			w->dctr[copy_to[j]].tx_drop++;
+		}
+		n_copy_nombuf += missed;
+		copy_to += missed;
+		n_copies = got;
+
+		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+		if (in6) {
+			p_sum = uf_in6_sum(&ins6[i]);
+			src_neg = uf_in_src_neg6(src6);
+		} else {
+			/* the IPv6 copies need it even where the IPv4 ones carry no checksum */
+			p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+			src_neg = uf_in_src_neg4(in->src_ip);
+		}
+		for (j = 0; j < n_copies; j++) {
+			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+			const struct uf_dest6_rt *d6 = &plan->d6[copy_to[j]];
+			struct rte_mbuf *c = bufs[j];
+			uint8_t *h = rte_pktmbuf_mtod(c, uint8_t *);
+			const uint16_t pad_to = w->txb[d->egress].pad_to;
+			uint32_t hl, len;
+
+			if (d6->is6) {
+				hl = d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN : UF_HDR6_LEN;
+				uf_hdr6_write(h + (hl - UF_HDR6_LEN), &d6->t6, in->payload_len,
+					      in->tos, in->src_port, src6, p_sum, src_neg);
+				if (d6->vlan)
+					uf_vlan_insert(h, d6->vlan_tci);
+			} else {
+				hl = d->tmpl.hdr_len;
+				uf_hdr_write(h, &d->tmpl, in, p_sum, cksum);
+			}
+			rte_memcpy(h + hl, payload, in->payload_len);
+			len = hl + in->payload_len;
+			if (unlikely(len < pad_to)) {
+				memset(h + len, 0, pad_to - len);
+				len = pad_to;
+			}
+			c->data_len = (uint16_t)len;
+			c->pkt_len = len;
+			uf_fan_emit(w, d, c, true, false, NULL, NULL, burst);
+		}
+		rte_pktmbuf_free(m);
+	}
+	w->ctr.forwarded += n_forwarded;
+	w->ctr.fanout += n_fanout;
+	w->ctr.copies_attempted += n_attempted;
+	if (unlikely(n_no_rule | n_too_big | n_no_neighbor | n_copy_nombuf)) {
+		w->ctr.drop[UF_DROP_NO_RULE] += n_no_rule;
+		w->ctr.drop[UF_DROP_TOO_BIG] += n_too_big;
+		w->ctr.drop[UF_DROP_NO_NEIGHBOR] += n_no_neighbor;
+		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += n_copy_nombuf;
+	}
+}
+
+/* The generic specialisation, out of line: it keeps its large stack arrays and its code out
+ * of the simple plans' path (inlined, it made N = 1 measurably slower). A plan that involves
+ * IPv6 goes to uf_fanout_mixed. */
+static __rte_noinline void
+uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		  const struct uf_rx_info *ins, uint16_t n)
+{
+	uf_senders_epoch(w, plan);
+	if (unlikely(plan->has6)) {
+		uf_fanout_mixed(w, plan, pkts, ins, NULL, n);
+		return;
 	}
 	if (unlikely(plan->any_vlan))
 		uf_fanout_body(w, plan, pkts, ins, n, false, false, true);

@@ -56,7 +56,8 @@ uf_classify6(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_por
 	ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
 	if (ulen < UF_UDP_HDR || ulen > plen)
 		return uf_drop_as(reason, UF_DROP_MALFORMED);
-	if (!port->listen || uf_rd16(udp + UF_UDP_DPORT) != port->listen_udp)
+	if (!port->listen ||
+	    (port->listen_udp != 0 && uf_rd16(udp + UF_UDP_DPORT) != port->listen_udp))
 		return uf_drop_as(reason, UF_DROP_NOT_FOR_US);
 	if ((rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD ||
 	    uf_rd16(udp + UF_UDP_CKSUM) == 0)

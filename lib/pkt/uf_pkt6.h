@@ -184,8 +184,8 @@ struct uf_port6_id {
 	int n_ip6;
 	struct uf_ip6 ip6[UF_MAX_PORT_IP6]; /* ports[].ip6 */
 	bool listen;                        /* UDP to listen_udp on one of ip6 is forwarded */
-	rte_be16_t listen_udp;
-	uint32_t max_len; /* as uf_port_id.max_len */
+	rte_be16_t listen_udp; /* 0: any UDP port (the worker's plan finds the listener) */
+	uint32_t max_len;      /* as uf_port_id.max_len */
 };
 
 /* What the fan-out needs to know about an IPv6 datagram. */

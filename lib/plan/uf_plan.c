@@ -140,7 +140,95 @@ static bool
 plan_is_fast(const struct uf_plan *plan)
 {
 	return plan->lpm == NULL && plan->n_sets == 1 && plan->sets[0].simple &&
-	       plan->sets[0].n > 0;
+	       plan->sets[0].n > 0 && !plan->has6;
+}
+
+/* listener l of a config (a config built by hand may leave listeners[] empty: NULL) */
+static const struct uf_cfg_listener *
+lis_of(const struct uf_config *cfg, int l)
+{
+	return cfg->n_listeners > l ? &cfg->listeners[l] : NULL;
+}
+
+static bool
+lis_is6(const struct uf_config *cfg, int l)
+{
+	const struct uf_cfg_listener *cl = lis_of(cfg, l);
+
+	return cl != NULL && cl->is_ip6;
+}
+
+/* view lp of listener l (n_lis: the plan's count): its IPv6 facts (docs/architecture.md
+ * #ipv6-in-progress) */
+static void
+view6(struct uf_plan *lp, const struct uf_config *cfg, int l, int n_lis,
+      const struct uf_dest6_rt *d6, struct uf_rule6 *rules6)
+{
+	const struct uf_cfg_listener *cl = lis_of(cfg, l);
+	int i;
+
+	lp->d6 = d6;
+	lp->in_is6 = lis_is6(cfg, l);
+	lp->has6 = lp->in_is6;
+	for (i = 0; i < cfg->n_dests && !lp->has6; i++)
+		lp->has6 = cfg->dests[i].is_ip6 && !cfg->dests[i].is_pool &&
+			   (n_lis == 1 || cfg->dests[i].listener == l);
+	if (!lp->in_is6)
+		return;
+	lp->in_dst_ip6 = cl->ip6;
+	lp->in_dst_port = rte_cpu_to_be_16(cl->udp_port);
+	lp->rules6 = rules6 + (n_lis > 1 ? cl->first_rule : 0);
+	lp->n_rules6 = (uint16_t)(n_lis > 1 ? cl->n_rules : cfg->n_rules);
+}
+
+/* destination i's IPv6 side, and its IPv4 template for an IPv6 listener */
+static void
+dest6_build(struct uf_plan *plan, const struct uf_plan_input *in, int i,
+	    const struct uf_tmpl_spec *s4, struct uf_dest6_rt *d6)
+{
+	const struct uf_config *cfg = in->cfg;
+	const struct uf_cfg_dest *d = &cfg->dests[i];
+	const struct uf_cfg_port *eg = &cfg->ports[d->port];
+	const int n_lis = cfg->n_listeners > 1 ? cfg->n_listeners : 1;
+	const struct uf_cfg_listener *cl = lis_of(cfg, n_lis > 1 ? d->listener : 0);
+	struct uf_dest_rt *rt = &plan->dests[slot_of(in, i)];
+	const bool in6 = cl != NULL && cl->is_ip6;
+
+	d6->is6 = d->is_ip6;
+	if (!d->is_ip6) {
+		/* v6 -> v4: the IPv4 template's checksum delta for an IPv6 input */
+		if (in6)
+			uf_tmpl_from6(&rt->tmpl, s4, &cl->ip6);
+		return;
+	}
+	struct uf_tmpl6_spec s = {
+		.src_mac = in->port_mac[d->port],
+		.dst_mac = in->dest_mac[i],
+		/* ours: the egress port's first ip6 (docs/configuration.md#ipv6) */
+		.src_ip6 = d->source == UF_SRC_FIXED ? d->source_ip6 : eg->ip6[0],
+		.dst_ip6 = d->ip6,
+		.src_port = s4->src_port,
+		.dst_port = s4->dst_port,
+		.hop_limit = d->ttl,
+		.keep_src_ip = d->source == UF_SRC_ORIGINAL,
+		.keep_src_port = s4->keep_src_port,
+		.in_is_ip6 = in6,
+		.in_dst_ip = s4->in_dst_ip,
+		.in_dst_ip6 = in6 ? cl->ip6 : (struct uf_ip6){ { 0 } },
+		.in_dst_port = s4->in_dst_port,
+	};
+
+	/* multicast: the group's 33:33 MAC, no neighbour to wait for */
+	if (uf_ip6_is_mcast(&d->ip6)) {
+		uf_ip6_mcast_mac(&d->ip6, &s.dst_mac);
+		rt->resolved = true;
+	}
+	uf_tmpl6_build(&d6->t6, &s);
+	d6->vlan = eg->vlan != 0;
+	d6->vlan_tci = (uint16_t)(eg->vlan_pcp << 13 | eg->vlan);
+	/* Ethernet + IPv6 + UDP: 48 bytes of the MTU are headers */
+	rt->max_payload = (uint16_t)(in->port_mtu[d->port] - UF_IP6_HDR - UF_UDP_HDR);
+	memset(&rt->tmpl, 0, sizeof(rt->tmpl));
 }
 
 struct uf_plan *
@@ -155,7 +243,8 @@ uf_plan_build(const struct uf_plan_input *in)
 	const int n_listed = cfg->n_listed > 0 ? cfg->n_listed : cfg->n_dests;
 	int n_sets = 0, n_members = 0, n_maps = 0, i, l;
 	size_t off_sets, off_members, off_dests, off_lis, off_maps, off_pools, off_tables, total;
-	size_t n_table = 0;
+	size_t off_d6, off_rules6, n_table = 0;
+	bool any6 = false;
 	struct uf_plan *plan;
 	uint8_t *mem;
 	bool port_map[UF_MAX_PORTS] = { false };
@@ -182,6 +271,10 @@ uf_plan_build(const struct uf_plan_input *in)
 	}
 	for (i = 0; i < cfg->n_pools; i++)
 		n_table += uf_pool_buckets(cfg->pools[i].n) + cfg->pools[i].n;
+	for (i = 0; i < cfg->n_dests; i++)
+		any6 |= cfg->dests[i].is_ip6;
+	for (l = 0; l < cfg->n_listeners; l++)
+		any6 |= cfg->listeners[l].is_ip6;
 
 	off_dests = RTE_ALIGN_CEIL(sizeof(*plan), RTE_CACHE_LINE_SIZE);
 	off_sets = off_dests + (size_t)n_slots * sizeof(struct uf_dest_rt);
@@ -193,7 +286,9 @@ uf_plan_build(const struct uf_plan_input *in)
 				   RTE_CACHE_LINE_SIZE);
 	off_tables = RTE_ALIGN_CEIL(off_pools + (size_t)cfg->n_pools * sizeof(struct uf_pool_rt),
 				    RTE_CACHE_LINE_SIZE);
-	total = off_tables + n_table * sizeof(uint16_t);
+	off_d6 = RTE_ALIGN_CEIL(off_tables + n_table * sizeof(uint16_t), RTE_CACHE_LINE_SIZE);
+	off_rules6 = off_d6 + (any6 ? (size_t)n_slots * sizeof(struct uf_dest6_rt) : 0);
+	total = off_rules6 + (any6 ? (size_t)cfg->n_rules * sizeof(struct uf_rule6) : 0);
 
 	if (in->socket >= 0) {
 		mem = rte_zmalloc_socket("uf_plan", total, RTE_CACHE_LINE_SIZE, in->socket);
@@ -261,13 +356,35 @@ uf_plan_build(const struct uf_plan_input *in)
 		};
 
 		uf_tmpl_build(&rt->tmpl, &s);
-		plan->any_vlan |= s.vlan;
 		rt->egress = d->port;
 		rt->idx = slot_of(in, i);
 		rt->sample = d->sample;
 		rt->max_payload = (uint16_t)(in->port_mtu[d->port] - 28);
 		rt->resolved = in->dest_resolved[i];
 		rt->chain_ok = in->port_chain_ok[d->port];
+		if (any6)
+			dest6_build(plan, in, i, &s,
+				    (struct uf_dest6_rt *)(mem + off_d6) + slot_of(in, i));
+		/* (an IPv6 destination's tag is not in a uf_tmpl: the IPv4 bodies never see it) */
+		plan->any_vlan |= s.vlan && !d->is_ip6;
+	}
+	if (any6) {
+		struct uf_rule6 *r6 = (struct uf_rule6 *)(mem + off_rules6);
+
+		for (i = 0; i < cfg->n_rules; i++) {
+			r6[i].prefix = cfg->rules[i].prefix6;
+			r6[i].len = cfg->rules[i].len;
+		}
+		for (l = 0; l < cfg->n_listeners; l++) {
+			const struct uf_cfg_listener *cl = &cfg->listeners[l];
+
+			if (!cl->is_ip6)
+				continue;
+			plan->lis6_pi[plan->n_lis6] = (uint8_t)cl->port;
+			plan->lis6_l[plan->n_lis6] = (uint8_t)l;
+			plan->lis6_udp[plan->n_lis6] = rte_cpu_to_be_16(cl->udp_port);
+			plan->lis6_ip[plan->n_lis6++] = cl->ip6;
+		}
 	}
 	if (pools_build(plan, in, (uint16_t *)(mem + off_tables)) < 0) {
 		uf_plan_free(plan);
@@ -277,6 +394,9 @@ uf_plan_build(const struct uf_plan_input *in)
 
 	n_members = 0;
 	if (n_lis == 1) {
+		if (any6)
+			view6(plan, cfg, 0, 1, (struct uf_dest6_rt *)(mem + off_d6),
+			      (struct uf_rule6 *)(mem + off_rules6));
 		for (i = 0; i < n_sets; i++) {
 			if (cfg->n_rules > 0)
 				set_fill(plan, in, &plan->sets[i], cfg->rules[i].to, 0,
@@ -312,6 +432,9 @@ uf_plan_build(const struct uf_plan_input *in)
 		lp->pools = plan->pools;
 		lp->n_pools = plan->n_pools;
 		lp->n_listeners = 1;
+		if (any6)
+			view6(lp, cfg, l, n_lis, (struct uf_dest6_rt *)(mem + off_d6),
+			      (struct uf_rule6 *)(mem + off_rules6));
 		for (i = 0; i < cl->n_rules; i++) {
 			const struct uf_cfg_rule *r = &cfg->rules[cl->first_rule + i];
 
@@ -332,6 +455,7 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->catch_all = plan->lis[0].catch_all;
 	plan->in_dst_ip = plan->lis[0].in_dst_ip;
 	plan->n_sets = plan->lis[0].n_sets;
+	plan->has6 = plan->lis[0].has6;
 
 	n_maps = 0;
 	for (i = 0; i < cfg->n_ports; i++) {
@@ -345,7 +469,8 @@ uf_plan_build(const struct uf_plan_input *in)
 		for (l = n_lis - 1; l >= 0; l--) {
 			const struct uf_cfg_listener *cl = &cfg->listeners[l];
 
-			if (cl->port != i)
+			/* an IPv6 listener is found by uf_plan_listener6 */
+			if (cl->port != i || cl->is_ip6)
 				continue;
 			plan->lis_next[l] = map[cl->udp_port];
 			map[cl->udp_port] = (uint8_t)(l + 1);
@@ -438,7 +563,8 @@ rules_lpm(const struct uf_config *cfg, int first, int n, int socket)
 	for (i = 0; i < n; i++) {
 		const struct uf_cfg_rule *r = &cfg->rules[first + i];
 
-		if (r->len == 0)
+		/* an IPv6 listener's rules: plan->rules6 */
+		if (r->len == 0 || r->is_ip6)
 			continue;
 		ret = rte_lpm_add(lpm, rte_be_to_cpu_32(r->prefix), r->len, (uint32_t)i);
 		if (ret < 0) {

@@ -15,7 +15,28 @@
 
 #include "uf_config.h"
 #include "uf_pkt.h"
+#include "uf_pkt6.h"
 #include "uf_pool.h"
+
+/*
+ * IPv6 (docs/architecture.md#ipv6-in-progress). A destination's IPv6 side, by counter slot
+ * (plan->d6, NULL when nothing in the plan is IPv6): an IPv6 destination's Eth/IPv6/UDP
+ * template (uf_tmpl6 has no room for a tag: a tagged port's copy gets its tag put in after
+ * the header is written, uf_vlan_insert). An IPv4 destination of an IPv6 listener keeps its
+ * uf_dest_rt.tmpl, derived for IPv6 input (uf_tmpl_from6).
+ */
+struct uf_dest6_rt {
+	struct uf_tmpl6 t6;
+	bool is6;  /* an IPv6 destination: t6; else uf_dest_rt.tmpl (IPv4) */
+	bool vlan; /* is6 on a tagged port */
+	uint16_t vlan_tci;
+};
+
+/* An IPv6 listener's rule: its index in the listener is its set (first match, linear) */
+struct uf_rule6 {
+	struct uf_ip6 prefix;
+	uint8_t len;
+};
 
 /* One destination, as the worker sees it. */
 struct uf_dest_rt {
@@ -78,7 +99,60 @@ struct uf_plan {
 	const uint8_t *lmap[UF_MAX_PORTS]; /* NULL: no listener on the port */
 	rte_be32_t lis_ip[UF_MAX_LISTENERS];
 	uint8_t lis_next[UF_MAX_LISTENERS];
+	/*
+	 * IPv6 (docs/architecture.md#ipv6-in-progress). has6: this view's listener is IPv6 or
+	 * one of its destinations is: never fast, its datagrams go through uf_fanout_mixed
+	 * (copies only), and the IPv4 bodies never see it. in_is6/in_dst_ip6: an IPv6
+	 * listener's address (in_dst_port as for IPv4). rules6: its rules, first match by a
+	 * linear walk (n_rules6 compares at worst). d6: per destination, shared by the views.
+	 * Top level only: lis6_*, the IPv6 listeners (port index, UDP port, address, listener
+	 * index), walked for each IPv6 datagram (uf_plan_listener6).
+	 */
+	bool has6;
+	bool in_is6;
+	struct uf_ip6 in_dst_ip6;
+	uint16_t n_rules6;
+	const struct uf_rule6 *rules6;
+	const struct uf_dest6_rt *d6;
+	uint8_t n_lis6;
+	uint8_t lis6_pi[UF_MAX_LISTENERS];
+	uint8_t lis6_l[UF_MAX_LISTENERS];
+	rte_be16_t lis6_udp[UF_MAX_LISTENERS];
+	struct uf_ip6 lis6_ip[UF_MAX_LISTENERS];
 };
+
+/* The view of the plan for an IPv6 datagram to (dst, dport) on port index pi, and its
+ * listener index in *l; NULL: no IPv6 listener takes it (not_for_us). */
+static inline const struct uf_plan *
+uf_plan_listener6(const struct uf_plan *plan, uint16_t pi, const struct uf_ip6 *dst,
+		  rte_be16_t dport, int *l)
+{
+	int k;
+
+	for (k = 0; k < plan->n_lis6; k++) {
+		if (plan->lis6_pi[k] != pi || plan->lis6_udp[k] != dport ||
+		    !uf_ip6_eq(&plan->lis6_ip[k], dst))
+			continue;
+		*l = plan->lis6_l[k];
+		return plan->n_listeners > 1 ? &plan->lis[*l] : plan;
+	}
+	return NULL;
+}
+
+/* The set of an IPv6 datagram from src with rules (plan->n_rules6 > 0): the first rule
+ * that covers it; false: none (no_rule). */
+static inline bool
+uf_plan_lookup6(const struct uf_plan *plan, const struct uf_ip6 *src, uint32_t *set)
+{
+	uint16_t i;
+
+	for (i = 0; i < plan->n_rules6; i++)
+		if (uf_ip6_in_prefix(src, &plan->rules6[i].prefix, plan->rules6[i].len)) {
+			*set = i;
+			return true;
+		}
+	return false;
+}
 
 #define UF_SET_NONE UINT32_MAX
 

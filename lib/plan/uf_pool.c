@@ -16,8 +16,17 @@ uf_pool_buckets(uint16_t n)
 uint64_t
 uf_pool_member_id(const struct uf_cfg_dest *d)
 {
-	return uf_pool_mix64(((uint64_t)rte_be_to_cpu_32(d->ip) << 32) |
-			     ((uint64_t)d->udp_port << 16) | d->port);
+	uint32_t ip = rte_be_to_cpu_32(d->ip);
+
+	/* an IPv6 member: its address's four 32-bit words, mixed, stand for the IPv4 one */
+	if (d->is_ip6) {
+		uint32_t w[4];
+
+		memcpy(w, d->ip6.b, sizeof(w));
+		ip = (uint32_t)uf_pool_mix64((uint64_t)w[0] << 32 | w[1]) ^
+		     (uint32_t)(uf_pool_mix64((uint64_t)w[2] << 32 | w[3]) >> 32);
+	}
+	return uf_pool_mix64(((uint64_t)ip << 32) | ((uint64_t)d->udp_port << 16) | d->port);
 }
 
 /* the rendezvous winners of one bucket hash: among all members, and among those up */

@@ -20,6 +20,7 @@
 
 #include "uf_config.h"
 #include "uf_fwd_dp.h"
+#include "uf_pkt6.h"
 #include "uf_plan.h"
 
 #define BURST 32
@@ -59,6 +60,65 @@ build_input(uint8_t *f, uint16_t payload, uint32_t seq)
 		p[i] = (uint8_t)(seq + i);
 	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
 	return 42 + payload;
+}
+
+/* IPv6 (uf_dp_bench's IPv6 rows): Eth/IPv6/UDP from 2001:db8::2 to 2001:db8::10, 5000 */
+static __rte_unused size_t
+build_input6(uint8_t *f, uint16_t payload, uint32_t seq)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint8_t *p = (uint8_t *)(udp + 1);
+	uint16_t i;
+
+	memset(f, 0, 64);
+	rte_eth_macaddr_get(null_port, &eth->dst_addr);
+	eth->src_addr.addr_bytes[0] = 0x02;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16(8 + payload);
+	ip->proto = IPPROTO_UDP;
+	ip->hop_limits = 64;
+	ip->src_addr[0] = 0x20;
+	ip->src_addr[1] = 0x01;
+	ip->src_addr[2] = 0x0d;
+	ip->src_addr[3] = 0xb8;
+	memcpy(ip->dst_addr, ip->src_addr, 16);
+	ip->src_addr[15] = 0x02;
+	ip->dst_addr[15] = 0x10;
+	udp->src_port = rte_cpu_to_be_16(40000 + (seq & 63));
+	udp->dst_port = rte_cpu_to_be_16(5000);
+	udp->dgram_len = rte_cpu_to_be_16(8 + payload);
+	for (i = 0; i < payload; i++)
+		p[i] = (uint8_t)(seq + i);
+	udp->dgram_cksum = rte_ipv6_udptcp_cksum(ip, udp);
+	return 62 + payload;
+}
+
+/* N IPv6 destinations of an IPv6 listener (an IPv6-only port: `listen:` takes its ip6) */
+static __rte_unused struct uf_config *
+make_cfg6(int n)
+{
+	char text[8192];
+	struct uf_err err;
+	struct uf_config *cfg;
+	int o, i;
+
+	o = snprintf(text, sizeof(text),
+		     "ports:\n  - { name: p, device: net_null0, ip6: [\"2001:db8::10/64\"] }\n"
+		     "listen: { port: p, udp_port: 5000 }\ndestinations:\n");
+	for (i = 0; i < n; i++)
+		o += snprintf(text + o, sizeof(text) - o,
+			      "  - { ip: \"2001:db8::%x\", udp_port: %d, mac: \"02:00:00:00:00:%02x\" "
+			      "}\n",
+			      0x21 + i, 6000 + i, 0x21 + i);
+	cfg = uf_config_parse(text, (size_t)o, "bench6", &err);
+	if (cfg == NULL) {
+		fprintf(stderr, "config: %s\n", err.msg);
+		exit(1);
+	}
+	return cfg;
 }
 
 static struct uf_config *
@@ -105,6 +165,14 @@ make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
 	w->ports[0].id.listen = true;
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->ports[0].id.max_len = uf_port_max_len(1500);
+	if (cfg->ports[0].n_ip6 > 0) { /* IPv6 (make_cfg6): as uf_app_create_workers sets it */
+		w->ports[0].id.listen = false;
+		w->port6[0].mac = w->ports[0].id.mac;
+		w->port6[0].n_ip6 = cfg->ports[0].n_ip6;
+		memcpy(w->port6[0].ip6, cfg->ports[0].ip6, sizeof(w->port6[0].ip6));
+		w->port6[0].listen = true;
+		w->port6[0].max_len = uf_port_max_len(1500);
+	}
 	if (bench_vlan != 0) { /* the device's only port, tagged: the worker's VLAN split */
 		w->ports[0].vlan = bench_vlan;
 		w->ports[0].n_vlans = 1;

@@ -3,7 +3,8 @@
  * cycles per input datagram, input preparation subtracted (the set-up: uf_bench_dp.h, shared
  * with uf_fanout_bench.c).
  *
- *   uf_dp_bench [-n 1|4] [-i BURSTS_PER_ROUND] [-r ROUNDS] [-H] [-g]: best round (keep a round
+ *   uf_dp_bench [-n 1|4] [-f 4|6] [-i BURSTS_PER_ROUND] [-r ROUNDS] [-H] [-g]: IPv4 rows,
+ *   then IPv6 rows (v6 in, v6 out: uf_fanout_mixed; -f: one family), best round (keep a round
  *   short enough to fit a time slice on a shared machine: -i 500 -r 300); -H: no hugepages, to
  *   count instructions under valgrind --tool=callgrind (-i 200 -r 3); -g: the input carries a
  *   NIC's GOOD IPv4 and UDP checksum verdicts (RX offloads on: the software header sum is
@@ -52,10 +53,10 @@ main(int argc, char **argv)
 	int n_eal = 9;
 	struct uf_shared sh;
 	long iters = 100000;
-	int c, k, r, rounds = 7, only = 0;
+	int c, k, r, rounds = 7, only = 0, only_fam = 0;
 	uint8_t frame[2048];
 
-	while ((c = getopt(argc, argv, "i:r:n:HgV")) != -1) {
+	while ((c = getopt(argc, argv, "i:r:n:f:HgV")) != -1) {
 		if (c == 'V') { /* a tagged port: tagged input, tagged copies */
 			bench_vlan = 100;
 		} else if (c == 'H') {        /* no hugepages: for valgrind --tool=callgrind */
@@ -66,6 +67,8 @@ main(int argc, char **argv)
 			in_ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 		} else if (c == 'n')
 			only = atoi(optarg);
+		else if (c == 'f')
+			only_fam = atoi(optarg);
 		else if (c == 'i')
 			iters = atol(optarg);
 		else if (c == 'r')
@@ -80,14 +83,16 @@ main(int argc, char **argv)
 		return 1;
 	}
 	memset(&sh, 0, sizeof(sh));
-	for (k = 0; k < 2; k++) {
-		int n = k == 0 ? 1 : 4;
+	for (k = 0; k < 4; k++) {
+		/* IPv4 N = 1, 4, then IPv6 N = 1, 4 (v6 in, v6 out), the same run */
+		const int n = k % 2 == 0 ? 1 : 4, fam = k < 2 ? 4 : 6;
 		struct uf_config *cfg;
 
-		if (only != 0 && n != only)
+		if ((only != 0 && n != only) || (only_fam != 0 && fam != only_fam) ||
+		    (fam == 6 && bench_vlan != 0))
 			continue;
-		cfg = make_cfg(n);
-		size_t len = build_input(frame, 32, 1);
+		cfg = fam == 4 ? make_cfg(n) : make_cfg6(n);
+		size_t len = fam == 4 ? build_input(frame, 32, 1) : build_input6(frame, 32, 1);
 
 		if (bench_vlan != 0) { /* the same frame, tagged */
 			memmove(frame + 16, frame + 12, len - 12);
@@ -107,10 +112,12 @@ main(int argc, char **argv)
 			tc = RTE_MIN(tc, run(wc, pc, frame, len, iters));
 			io = RTE_MIN(io, io_cost(frame, len, iters));
 		}
-		printf("%sN=%d 32 B: %.1f cycles per input datagram (prep %.1f subtracted; io to "
-		       "net_null: %.1f), forwarded %" PRIu64 "\n",
-		       bench_vlan != 0 ? "VLAN " : "", n, (tc - prep) / BURST, prep / BURST,
-		       (io - prep) / BURST, wc->ctr.forwarded);
+		/* one worker thread: datagrams per CPU-second is the TSC rate over the cycles */
+		printf("%sIPv%d N=%d 32 B: %.1f cycles per input datagram (prep %.1f subtracted; io "
+		       "to net_null: %.1f), %.2f Mpps per CPU-second, forwarded %" PRIu64 "\n",
+		       bench_vlan != 0 ? "VLAN " : "", fam, n, (tc - prep) / BURST, prep / BURST,
+		       (io - prep) / BURST, (double)rte_get_tsc_hz() / ((tc - prep) / BURST) / 1e6,
+		       wc->ctr.forwarded);
 		uf_plan_free(pc);
 		rte_free(wc);
 		uf_config_free(cfg);
