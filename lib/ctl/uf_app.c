@@ -51,7 +51,8 @@ ctl_tick(struct uf_app *app)
 	bool changed;
 
 	changed = uf_ctlframes_poll(&app->cf, ms);
-	changed |= uf_neigh_tick(&app->res.neigh, ms, uf_ctlframes_neigh_send, &app->cf);
+	changed |= uf_neigh_tick46(&app->res.neigh, ms, uf_ctlframes_neigh_send,
+				   uf_ctlframes_neigh_send6, &app->cf);
 	if (changed)
 		uf_resolve_publish(&app->res, app->ports, &app->sh, &app->ctl);
 	uf_app_handle_resets(app);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Control frames on the control lcore: what the workers hand over (ARP for our addresses and
- * next hops, ICMP echo to us) is answered or learned from, ARP requests and gratuitous ARP go
- * out through worker 0's TX ring, and echo replies are rate-limited per port (a token bucket
+ * next hops, ICMP echo to us; for IPv6, told apart by EtherType: NS/NA and ICMPv6 echo) is
+ * answered or learned from, ARP requests, NSs, gratuitous ARP and unsolicited NAs go out
+ * through worker 0's TX ring, and echo replies are rate-limited per port (a token bucket
  * of control.icmp_rate). Every frame handed over lands in one control counter
  * (docs/loss-accounting.md#control-plane-counters).
  */
@@ -41,12 +42,19 @@ bool uf_ctlframes_poll(struct uf_ctlframes *cf, uint64_t ms);
  * sleeps) */
 bool uf_ctlframes_pending(const struct uf_ctlframes *cf);
 
-/* A gratuitous ARP for port pi's address (when arp.gratuitous). */
+/* When arp.gratuitous: a gratuitous ARP for port pi's IPv4 address (if it has one) and an
+ * unsolicited Neighbor Advertisement (Override, to ff02::1) for each of its ip6. At start
+ * and on link up. */
 void uf_ctlframes_garp(struct uf_ctlframes *cf, uint16_t pi);
 
 /* uf_neigh_tick's sender (arg: the uf_ctlframes): an ARP request, broadcast when mac is NULL. */
 void uf_ctlframes_neigh_send(void *arg, uint16_t port, rte_be32_t ip,
 			     const struct rte_ether_addr *mac);
+
+/* uf_neigh_tick46's IPv6 sender: a Neighbor Solicitation from the port's best-matching
+ * ip6, to the target's solicited-node group when mac is NULL, else unicast to mac. */
+void uf_ctlframes_neigh_send6(void *arg, uint16_t port, const struct uf_ip6 *ip,
+			      const struct rte_ether_addr *mac);
 
 /* Workers stopped: free and count what is left in the rings (handed over but not answered:
  * ctl_unhandled; replies not sent: ctl_ring_full). */

@@ -66,38 +66,12 @@ resolve_dests(struct uf_resolve *r, const struct uf_config *cfg, const struct uf
 		.retry_ms = cfg->arp.retry_ms,
 		.max_probes = cfg->arp.max_probes,
 	};
-	int i, j, n;
+	int i;
 
 	uf_neigh_init(&r->neigh, &np);
-	for (i = 0; i < cfg->n_dests; i++) {
-		const struct uf_cfg_dest *d = &cfg->dests[i];
-		rte_be32_t nh;
-
-		r->dest_neigh[i] = -1;
-		r->dest_resolved[i] = false;
-		memset(&r->dest_mac[i], 0, sizeof(r->dest_mac[i]));
-		if (uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
-			uf_mcast_mac(d->ip, &r->dest_mac[i]);
-			r->dest_resolved[i] = true;
-			continue;
-		}
-		if (d->has_mac) {
-			r->dest_mac[i] = d->mac;
-			r->dest_resolved[i] = true;
-			continue;
-		}
-		nh = uf_next_hop(cfg, d);
-		n = r->neigh.n;
-		r->dest_neigh[i] = uf_neigh_add(&r->neigh, d->port, nh, NULL, now_ms);
-		if (r->dest_neigh[i] < 0)
+	for (i = 0; i < cfg->n_dests; i++)
+		if (uf_resolve_dest(r, cfg, i, old, now_ms) != 0)
 			return -ENOSPC;
-		j = uf_neigh_find(old, d->port, nh);
-		if (r->neigh.n > n && j >= 0)
-			r->neigh.e[r->dest_neigh[i]] = old->e[j]; /* state, MAC, timers kept */
-		/* what the plan gets: the entry as it is (uf_resolve_publish refreshes it) */
-		r->dest_resolved[i] = uf_neigh_usable(&r->neigh.e[r->dest_neigh[i]]);
-		r->dest_mac[i] = r->neigh.e[r->dest_neigh[i]].mac;
-	}
 	return 0;
 }
 

@@ -7,7 +7,73 @@
 #include <rte_lpm.h>
 #include <rte_rcu_qsbr.h>
 
+#include "uf_pkt6.h"
 #include "uf_resolve.h"
+
+void
+uf_next_hop6(const struct uf_config *cfg, const struct uf_cfg_dest *d, struct uf_ip6 *nh)
+{
+	const struct uf_cfg_port *p = &cfg->ports[d->port];
+	int k;
+
+	*nh = d->ip6;
+	if (!p->has_gateway6 || uf_ip6_is_link_local(&d->ip6))
+		return;
+	for (k = 0; k < p->n_ip6; k++)
+		if (uf_ip6_in_prefix(&d->ip6, &p->ip6[k], p->ip6_prefix_len[k]))
+			return;
+	*nh = p->gateway6;
+}
+
+int
+uf_resolve_dest(struct uf_resolve *r, const struct uf_config *cfg, int i,
+		const struct uf_neigh_table *old, uint64_t now_ms)
+{
+	const struct uf_cfg_dest *d = &cfg->dests[i];
+	struct uf_ip6 nh6;
+	rte_be32_t nh = 0;
+	int n = r->neigh.n, j = -1;
+
+	r->dest_neigh[i] = -1;
+	r->dest_resolved[i] = false;
+	memset(&r->dest_mac[i], 0, sizeof(r->dest_mac[i]));
+	if (d->is_pool) {
+		r->dest_resolved[i] = true; /* the plan looks at its members */
+		return 0;
+	}
+	if (d->is_ip6 ? uf_ip6_is_mcast(&d->ip6) : uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
+		if (d->is_ip6)
+			uf_ip6_mcast_mac(&d->ip6, &r->dest_mac[i]);
+		else
+			uf_mcast_mac(d->ip, &r->dest_mac[i]);
+		r->dest_resolved[i] = true;
+		return 0;
+	}
+	if (d->has_mac) {
+		r->dest_mac[i] = d->mac;
+		r->dest_resolved[i] = true;
+		return 0;
+	}
+	if (d->is_ip6) {
+		uf_next_hop6(cfg, d, &nh6);
+		r->dest_neigh[i] = uf_neigh_add6(&r->neigh, d->port, &nh6, NULL, now_ms);
+		if (old != NULL)
+			j = uf_neigh_find6(old, d->port, &nh6);
+	} else {
+		nh = uf_next_hop(cfg, d);
+		r->dest_neigh[i] = uf_neigh_add(&r->neigh, d->port, nh, NULL, now_ms);
+		if (old != NULL)
+			j = uf_neigh_find(old, d->port, nh);
+	}
+	if (r->dest_neigh[i] < 0)
+		return -ENOSPC;
+	if (r->neigh.n > n && j >= 0)
+		r->neigh.e[r->dest_neigh[i]] = old->e[j]; /* state, MAC, timers kept */
+	/* what the plan gets: the entry as it is (uf_resolve_publish refreshes it) */
+	r->dest_resolved[i] = uf_neigh_usable(&r->neigh.e[r->dest_neigh[i]]);
+	r->dest_mac[i] = r->neigh.e[r->dest_neigh[i]].mac;
+	return 0;
+}
 
 int
 uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, struct uf_err *err)
@@ -43,28 +109,12 @@ uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, s
 	uf_neigh_init(&r->neigh, &np);
 	r->n_slots = (uint16_t)cfg->n_dests;
 	for (i = 0; i < cfg->n_dests; i++) {
-		const struct uf_cfg_dest *d = &cfg->dests[i];
-
-		r->dest_neigh[i] = -1;
 		r->dest_slot[i] = (uint16_t)i;
 		r->slot_state[i] = UF_SLOT_USED;
-		if (d->is_pool) {
-			r->dest_resolved[i] = true; /* the plan looks at its members */
-		} else if (uf_ipv4_is_mcast(rte_be_to_cpu_32(d->ip))) {
-			uf_mcast_mac(d->ip, &r->dest_mac[i]);
-			r->dest_resolved[i] = true;
-		} else if (d->has_mac) {
-			r->dest_mac[i] = d->mac;
-			r->dest_resolved[i] = true;
-		} else {
-			r->dest_neigh[i] = uf_neigh_add(&r->neigh, d->port, uf_next_hop(cfg, d),
-							NULL, 0);
-			if (r->dest_neigh[i] < 0) {
-				uf_err_set(err, UF_EXIT_CONFIG,
-					   "%s: more than %d distinct next hops", cfg->path,
-					   UF_NEIGH_MAX);
-				return -ENOSPC;
-			}
+		if (uf_resolve_dest(r, cfg, i, NULL, 0) != 0) {
+			uf_err_set(err, UF_EXIT_CONFIG, "%s: more than %d distinct next hops",
+				   cfg->path, UF_NEIGH_MAX);
+			return -ENOSPC;
 		}
 	}
 	return 0;
@@ -95,7 +145,7 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		.socket = ports[cfg->listen.port].socket,
 	};
 	struct uf_plan *np, *old;
-	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
 	int i;
 
 	for (i = 0; i < cfg->n_ports; i++) {
@@ -117,16 +167,24 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		if (r->plan_version == 0 || was == r->dest_resolved[i])
 			continue;
 		rte_ether_format_addr(m, sizeof(m), &e->mac);
+		if (cfg->dests[i].is_ip6) {
+			uf_ip6_str(&cfg->dests[i].ip6, a);
+			uf_ip6_str(&e->ip6, b);
+		} else {
+			uf_ip_str(cfg->dests[i].ip, a);
+			uf_ip_str(e->ip, b);
+		}
 		if (r->dest_resolved[i])
-			UF_LOG(INFO, "destination %s:%u: next hop %s is at %s",
-			       uf_ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
-			       uf_ip_str(e->ip, b), m);
+			UF_LOG(INFO, "destination %s%s%s:%u: next hop %s is at %s",
+			       e->is_ip6 ? "[" : "", a, e->is_ip6 ? "]" : "",
+			       cfg->dests[i].udp_port, b, m);
 		else
 			UF_LOG(WARNING,
-			       "destination %s:%u: next hop %s does not answer ARP (%s); its "
+			       "destination %s%s%s:%u: next hop %s does not answer %s (%s); its "
 			       "copies are dropped and counted as no_neighbor",
-			       uf_ip_str(cfg->dests[i].ip, a), cfg->dests[i].udp_port,
-			       uf_ip_str(e->ip, b), uf_neigh_state_name(e->state));
+			       e->is_ip6 ? "[" : "", a, e->is_ip6 ? "]" : "",
+			       cfg->dests[i].udp_port, b, e->is_ip6 ? "NDP" : "ARP",
+			       uf_neigh_state_name(e->state));
 	}
 	in.version = r->plan_version + 1;
 	np = uf_plan_build(&in);
@@ -168,6 +226,9 @@ uf_resolve_snapshot(const struct uf_resolve *r, struct uf_snap *s)
 		snprintf(d->port, sizeof(d->port), "%s", cfg->ports[cd->port].name);
 		d->mac = r->dest_mac[i];
 		d->next_hop = cd->ip;
+		d->is_ip6 = cd->is_ip6 && !cd->is_pool;
+		d->ip6 = cd->ip6;
+		d->next_hop6 = cd->ip6;
 		if (cd->is_pool) {
 			d->state = "pool";
 		} else if (r->dest_neigh[i] >= 0) {
@@ -175,10 +236,13 @@ uf_resolve_snapshot(const struct uf_resolve *r, struct uf_snap *s)
 
 			d->state = uf_neigh_state_name(e->state);
 			d->next_hop = e->ip;
+			d->next_hop6 = e->ip6;
 			d->mac = e->mac;
 		} else {
-			d->state = uf_ipv4_is_mcast(rte_be_to_cpu_32(cd->ip)) ? "multicast"
-									      : "static";
+			d->state = (cd->is_ip6 ? uf_ip6_is_mcast(&cd->ip6)
+					       : uf_ipv4_is_mcast(rte_be_to_cpu_32(cd->ip)))
+						   ? "multicast"
+						   : "static";
 		}
 	}
 }

@@ -52,6 +52,22 @@ struct uf_resolve {
 int uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket,
 		    struct uf_err *err);
 
+/*
+ * An IPv6 destination's next hop (docs/architecture.md#neighbour-discovery): itself when it
+ * is link-local or on one of its port's ip6 prefixes (or the port has no gateway6), else the
+ * port's gateway6 (link-local, the common form, or global).
+ */
+void uf_next_hop6(const struct uf_config *cfg, const struct uf_cfg_dest *d, struct uf_ip6 *nh);
+
+/*
+ * Destination i of cfg into r: its MAC when static or multicast (IPv4 01:00:5e, IPv6
+ * 33:33), else the neighbour entry of its next hop (IPv4 or IPv6), added to r->neigh (at
+ * now_ms); an entry for the same next hop in OLD (a reload's running table; NULL: none)
+ * is taken over with its state, MAC and timers. 0, or -ENOSPC (the table is full).
+ */
+int uf_resolve_dest(struct uf_resolve *r, const struct uf_config *cfg, int i,
+		    const struct uf_neigh_table *old, uint64_t now_ms);
+
 /* Build a plan from the neighbours as they are now and publish it to sh; the old one is
  * freed once every worker has been quiescent (ctr->plan_updates counts replacements).
  * 0, or -1 (the old plan stays). */

@@ -38,16 +38,28 @@ uf_neigh_find(const struct uf_neigh_table *t, uint16_t port, rte_be32_t ip)
 	int i;
 
 	for (i = 0; i < t->n; i++)
-		if (t->e[i].port == port && t->e[i].ip == ip)
+		if (t->e[i].port == port && !t->e[i].is_ip6 && t->e[i].ip == ip)
 			return i;
 	return -1;
 }
 
 int
-uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
-	     const struct rte_ether_addr *static_mac, uint64_t now_ms)
+uf_neigh_find6(const struct uf_neigh_table *t, uint16_t port, const struct uf_ip6 *ip)
 {
-	int i = uf_neigh_find(t, port, ip);
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].port == port && t->e[i].is_ip6 &&
+		    memcmp(t->e[i].ip6.b, ip->b, sizeof(ip->b)) == 0)
+			return i;
+	return -1;
+}
+
+/* entry i (found: >= 0), else a new one for (port, ip or ip6); -1 when full */
+static int
+add_entry(struct uf_neigh_table *t, int i, uint16_t port, rte_be32_t ip, const struct uf_ip6 *ip6,
+	  const struct rte_ether_addr *static_mac, uint64_t now_ms)
+{
 	struct uf_neigh *e;
 
 	if (i >= 0) {
@@ -60,6 +72,10 @@ uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
 		memset(e, 0, sizeof(*e));
 		e->port = port;
 		e->ip = ip;
+		if (ip6 != NULL) {
+			e->is_ip6 = true;
+			e->ip6 = *ip6;
+		}
 		e->state = UF_NS_INCOMPLETE;
 		e->next_ms = now_ms; /* ask at the first tick */
 	}
@@ -68,6 +84,31 @@ uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
 		e->mac = *static_mac;
 	}
 	return i;
+}
+
+int
+uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
+	     const struct rte_ether_addr *static_mac, uint64_t now_ms)
+{
+	return add_entry(t, uf_neigh_find(t, port, ip), port, ip, NULL, static_mac, now_ms);
+}
+
+int
+uf_neigh_add6(struct uf_neigh_table *t, uint16_t port, const struct uf_ip6 *ip,
+	      const struct rte_ether_addr *static_mac, uint64_t now_ms)
+{
+	return add_entry(t, uf_neigh_find6(t, port, ip), port, 0, ip, static_mac, now_ms);
+}
+
+/* a request for e: ARP by send, NS by send6 (none for IPv6 without send6) */
+static void
+ask(const struct uf_neigh *e, uf_neigh_send_fn send, uf_neigh_send6_fn send6, void *arg,
+    const struct rte_ether_addr *mac)
+{
+	if (!e->is_ip6)
+		send(arg, e->port, e->ip, mac);
+	else if (send6 != NULL)
+		send6(arg, e->port, &e->ip6, mac);
 }
 
 static uint64_t
@@ -82,6 +123,13 @@ backoff(const struct uf_neigh_table *t, uint32_t probes)
 
 bool
 uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, void *arg)
+{
+	return uf_neigh_tick46(t, now_ms, send, NULL, arg);
+}
+
+bool
+uf_neigh_tick46(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send,
+		uf_neigh_send6_fn send6, void *arg)
 {
 	bool changed = false;
 	int i;
@@ -114,7 +162,7 @@ uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, 
 			}
 			e->probes++;
 			e->next_ms = now_ms + backoff(t, e->probes);
-			send(arg, e->port, e->ip, &e->mac);
+			ask(e, send, send6, arg, &e->mac);
 			break;
 		case UF_NS_INCOMPLETE:
 		case UF_NS_FAILED:
@@ -123,7 +171,7 @@ uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, 
 				if (e->state == UF_NS_FAILED && now_ms >= e->next_uc_ms &&
 				    !rte_is_zero_ether_addr(&e->mac)) {
 					e->next_uc_ms = now_ms + t->prm.retry_ms;
-					send(arg, e->port, e->ip, &e->mac);
+					ask(e, send, send6, arg, &e->mac);
 				}
 				break;
 			}
@@ -135,7 +183,7 @@ uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, 
 				changed = true; /* reported, though nothing usable changed */
 			}
 			e->next_ms = now_ms + backoff(t, e->probes);
-			send(arg, e->port, e->ip, NULL);
+			ask(e, send, send6, arg, NULL);
 			break;
 		}
 	}
@@ -173,11 +221,10 @@ uf_neigh_next_ms(const struct uf_neigh_table *t, uint64_t now_ms)
 	return next < now_ms ? now_ms : next;
 }
 
-bool
-uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
-	       const struct rte_ether_addr *mac, uint64_t now_ms)
+/* entry i heard from with mac: REACHABLE at mac */
+static bool
+learn_entry(struct uf_neigh_table *t, int i, const struct rte_ether_addr *mac, uint64_t now_ms)
 {
-	int i = uf_neigh_find(t, port, ip);
 	struct uf_neigh *e;
 	bool changed;
 
@@ -194,6 +241,38 @@ uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
 	if (changed)
 		e->changes++;
 	return changed;
+}
+
+bool
+uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
+	       const struct rte_ether_addr *mac, uint64_t now_ms)
+{
+	return learn_entry(t, uf_neigh_find(t, port, ip), mac, now_ms);
+}
+
+bool
+uf_neigh_learn6(struct uf_neigh_table *t, uint16_t port, const struct uf_ip6 *ip,
+		const struct rte_ether_addr *mac, bool override, uint64_t now_ms)
+{
+	int i = uf_neigh_find6(t, port, ip);
+	struct uf_neigh *e;
+
+	if (i < 0)
+		return false;
+	e = &t->e[i];
+	if (e->state == UF_NS_STATIC)
+		return false;
+	if (mac == NULL) {
+		if (uf_neigh_usable(e)) { /* a confirmation of the MAC it has */
+			e->state = UF_NS_REACHABLE;
+			e->confirmed_ms = now_ms;
+			e->probes = 0;
+		}
+		return false;
+	}
+	if (uf_neigh_usable(e) && !override && !rte_is_same_ether_addr(&e->mac, mac))
+		return false; /* RFC 4861 7.2.5: the address it has stays */
+	return learn_entry(t, i, mac, now_ms);
 }
 
 void

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The neighbour table: the next hops udpfan needs (each destination's, or its port's
- * gateway), resolved by ARP. A small state machine driven by a clock the caller passes in
+ * gateway), resolved by ARP (IPv4) or Neighbour Discovery (IPv6: NS/NA, RFC 4861; entries
+ * keyed by port and address family as well as address, the same states and timers). A small state machine driven by a clock the caller passes in
  * (milliseconds), so tests run it on a fake clock.
  *
  *   INCOMPLETE --reply--> REACHABLE --reachable_ms--> PROBE --reply--> REACHABLE
@@ -22,6 +23,8 @@
 
 #include <rte_ether.h>
 
+#include "uf_common.h"
+
 #define UF_NEIGH_MAX 512
 
 enum uf_neigh_state {
@@ -34,7 +37,9 @@ enum uf_neigh_state {
 
 struct uf_neigh {
 	uint16_t port; /* port index */
+	bool is_ip6;   /* an IPv6 neighbour (ip6), else IPv4 (ip) */
 	rte_be32_t ip;
+	struct uf_ip6 ip6;
 	enum uf_neigh_state state;
 	struct rte_ether_addr mac;
 	uint32_t probes;       /* requests sent since the last answer */
@@ -61,6 +66,11 @@ struct uf_neigh_table {
 typedef void (*uf_neigh_send_fn)(void *arg, uint16_t port, rte_be32_t ip,
 				 const struct rte_ether_addr *mac);
 
+/* The same for an IPv6 neighbour: a Neighbor Solicitation for ip on port, to mac (unicast
+ * probe) or to ip's solicited-node group (mac NULL). */
+typedef void (*uf_neigh_send6_fn)(void *arg, uint16_t port, const struct uf_ip6 *ip,
+				  const struct rte_ether_addr *mac);
+
 void uf_neigh_init(struct uf_neigh_table *t, const struct uf_neigh_params *prm);
 
 /* Find or add the entry for (port, ip); -1 when full. A static MAC makes it STATIC. */
@@ -69,8 +79,18 @@ int uf_neigh_add(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
 
 int uf_neigh_find(const struct uf_neigh_table *t, uint16_t port, rte_be32_t ip);
 
+/* The same for an IPv6 neighbour (port, ip). */
+int uf_neigh_add6(struct uf_neigh_table *t, uint16_t port, const struct uf_ip6 *ip,
+		  const struct rte_ether_addr *static_mac, uint64_t now_ms);
+int uf_neigh_find6(const struct uf_neigh_table *t, uint16_t port, const struct uf_ip6 *ip);
+
 /* Run timers: send due requests, move states. Returns true if any usable MAC changed. */
 bool uf_neigh_tick(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send, void *arg);
+
+/* The same, with IPv6 entries' solicitations sent by send6 (both get arg); uf_neigh_tick is
+ * this with send6 NULL (IPv6 entries then move through their states sending nothing). */
+bool uf_neigh_tick46(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send,
+		     uf_neigh_send6_fn send6, void *arg);
 
 /* When uf_neigh_tick next has something to do (send a request or move a state): the
  * earliest such time in ms on the table's clock, at most now_ms when something is due
@@ -83,6 +103,22 @@ uint64_t uf_neigh_next_ms(const struct uf_neigh_table *t, uint64_t now_ms);
  * entries already in the table are updated: udpfan learns the neighbours it needs. */
 bool uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
 		    const struct rte_ether_addr *mac, uint64_t now_ms);
+
+/*
+ * A Neighbor Advertisement (or an NS with a source link-layer address) from (port, ip) was
+ * seen: mac is the link-layer address it carried (NULL: none), override its Override flag
+ * (true for an NS's SLLA). RFC 4861 7.2.5, simplified to the states here (no STALE, no
+ * DELAY; udpfan never sends to a neighbour it is not resolving):
+ *   - an entry not in the table, or STATIC: nothing;
+ *   - no MAC carried: an entry with a usable MAC is confirmed (REACHABLE), else nothing;
+ *   - a usable MAC, a different one carried without Override: nothing (not even confirmed:
+ *     RFC 4861 keeps the old address; the next probe asks again);
+ *   - else the MAC is taken and the entry is REACHABLE, whether Solicited was set or not
+ *     (as an ARP reply or a gratuitous ARP does on the IPv4 side).
+ * Returns true if a usable MAC changed.
+ */
+bool uf_neigh_learn6(struct uf_neigh_table *t, uint16_t port, const struct uf_ip6 *ip,
+		     const struct rte_ether_addr *mac, bool override, uint64_t now_ms);
 
 /* The port's link came back: re-probe everything on it now. */
 void uf_neigh_port_up(struct uf_neigh_table *t, uint16_t port, uint64_t now_ms);

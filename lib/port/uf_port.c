@@ -655,6 +655,56 @@ uf_port_alias(struct uf_port *p, const struct uf_port *owner, const struct uf_co
 		 owner->cfg->name, p->cfg->vlan);
 }
 
+/*
+ * Neighbour Discovery needs the device to pass the IPv6 groups it is sent to
+ * (docs/architecture.md#neighbour-discovery): ff02::1 and the solicited-node group of each
+ * ip6 of every logical port on the device (33:33:00:00:00:01, 33:33:ff:XX:XX:XX). A NIC
+ * that filters multicast gets them as its multicast list, else all-multicast; a PMD that
+ * takes neither (software PMDs, which pass every frame) is left as it is. Nothing for a
+ * device without ip6.
+ */
+static void
+ndp_mcast(struct uf_port *p, const struct uf_config *cfg)
+{
+	struct rte_ether_addr mc[1 + UF_MAX_PORTS * UF_MAX_PORT_IP6];
+	uint32_t n = 0, k;
+	int j, i, ret;
+
+	for (j = 0; j < cfg->n_ports; j++) {
+		const struct uf_cfg_port *cp = &cfg->ports[j];
+
+		if (cp->dev != p->idx)
+			continue;
+		for (i = 0; i < cp->n_ip6; i++) {
+			struct rte_ether_addr a = { { 0x33, 0x33, 0xff, cp->ip6[i].b[13],
+						      cp->ip6[i].b[14], cp->ip6[i].b[15] } };
+
+			if (n == 0)
+				mc[n++] = (struct rte_ether_addr){ { 0x33, 0x33, 0, 0, 0, 1 } };
+			for (k = 0; k < n && !rte_is_same_ether_addr(&mc[k], &a); k++)
+				;
+			if (k == n)
+				mc[n++] = a;
+		}
+	}
+	if (n == 0)
+		return;
+	ret = rte_eth_dev_set_mc_addr_list(p->port_id, mc, n);
+	if (ret == 0) {
+		UF_LOG(INFO, "port %s: %u IPv6 multicast groups for NDP in the NIC's list",
+		       p->cfg->name, n);
+		return;
+	}
+	ret = rte_eth_allmulticast_enable(p->port_id);
+	if (ret == 0)
+		UF_LOG(INFO, "port %s: all-multicast on, for NDP's IPv6 groups", p->cfg->name);
+	else
+		UF_LOG(INFO,
+		       "port %s (%s): takes neither a multicast list nor all-multicast (%s); "
+		       "NDP's groups reach udpfan where the device passes them",
+		       p->cfg->name, p->info.driver_name, errstr(ret));
+}
+
 int
 uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 	      struct uf_err *err)
@@ -690,6 +740,7 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 		return ret;
 	}
 	p->started = true;
+	ndp_mcast(p, cfg);
 	{
 		/* every listener on this port gets its rule (docs/architecture.md#listeners) */
 		struct uf_steer_listen ls[UF_MAX_LISTENERS];

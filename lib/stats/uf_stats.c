@@ -80,7 +80,9 @@ static const struct {
 	{ "fwd.drop", "received frames not forwarded" },
 	{ "fwd.tx_drop", "attempted copies that did not reach the PMD" },
 	{ "arp", "ARP handled by the control plane" },
+	{ "ndp", "IPv6 Neighbour Discovery handled by the control plane" },
 	{ "icmp", "ICMP handled by the control plane" },
+	{ "icmp6", "ICMPv6 echo handled by the control plane" },
 	{ "control", "the control plane's own losses and plan changes" },
 	{ "reload", "config reloads (SIGHUP, /udpfan/reload) by result" },
 	{ "port.stats", "the PMD's own counters (rte_eth_stats)" },
@@ -158,15 +160,26 @@ uf_stats_visit_port(const struct uf_snap_port *p, const struct uf_stats_visitor 
 #undef PORT_BOOL
 }
 
+/* an address of a destination's, IPv4 or IPv6, as text into buf (INET6_ADDRSTRLEN) */
+static const char *
+dest_addr_str(const struct uf_snap_dest *d, rte_be32_t ip, const struct uf_ip6 *ip6, char *buf)
+{
+	if (!d->is_ip6)
+		return uf_ip_str(ip, buf);
+	if (inet_ntop(AF_INET6, ip6->b, buf, INET6_ADDRSTRLEN) == NULL)
+		buf[0] = '\0';
+	return buf;
+}
+
 void
 uf_stats_visit_dest(const struct uf_snap_dest *d, const struct uf_stats_visitor *v, void *arg)
 {
-	char a[INET_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char a[INET6_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-	V_CALL(v, str, arg, "ip", uf_ip_str(d->ip, a));
+	V_CALL(v, str, arg, "ip", dest_addr_str(d, d->ip, &d->ip6, a));
 	V_CALL(v, u64, arg, "udp_port", d->udp_port);
 	V_CALL(v, str, arg, "port", d->port);
-	V_CALL(v, str, arg, "next_hop", uf_ip_str(d->next_hop, a));
+	V_CALL(v, str, arg, "next_hop", dest_addr_str(d, d->next_hop, &d->next_hop6, a));
 	rte_ether_format_addr(mac, sizeof(mac), &d->mac);
 	V_CALL(v, str, arg, "mac", mac);
 	V_CALL(v, str, arg, "state", d->state);
@@ -836,13 +849,13 @@ uf_stats_ledger(FILE *f, const struct uf_snap *s)
 				uf_fmt_num(t->tx_drop[i], n1, sizeof(n1)), uf_txdrop_descr[i]);
 	for (i = 0; i < s->n_dests; i++) {
 		const struct uf_snap_dest *d = &s->dests[i];
-		char a[INET_ADDRSTRLEN];
+		char a[INET6_ADDRSTRLEN];
 
 		fprintf(f,
 			"  dest %-15s:%-5u %-10s tx_ok %" PRIu64 " tx_drop %" PRIu64
 			" sampled_out %" PRIu64 "\n",
-			uf_ip_str(d->ip, a), d->udp_port, d->state, d->c.tx_ok, d->c.tx_drop,
-			d->c.sampled_out);
+			dest_addr_str(d, d->ip, &d->ip6, a), d->udp_port, d->state, d->c.tx_ok,
+			d->c.tx_drop, d->c.sampled_out);
 	}
 	for (i = 0; i < s->n_ports; i++) {
 		const struct uf_snap_port *p = &s->ports[i];

@@ -105,6 +105,9 @@ struct uf_snap_dest {
 	struct rte_ether_addr mac;
 	const char *state; /* neighbour state, "static" or "multicast" */
 	rte_be32_t next_hop;
+	/* an IPv6 destination: ip6 and next_hop6 (as text in the JSON), not ip and next_hop */
+	bool is_ip6;
+	struct uf_ip6 ip6, next_hop6;
 	struct uf_dest_ctr c;
 	/* a pool member: its pool's entry + 1 (docs/configuration.md#pools; 0: not a
 	 * member), and the distinct senders it got in the last interval (estimated) */

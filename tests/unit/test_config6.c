@@ -579,6 +579,29 @@ test_reload(void)
 	CHECK_HAS(d.hot, "rules[0].from");
 }
 
+/* PREVIEW (s-ndp; removed at the IPv6 merge): UDPFAN_IPV6_PREVIEW=1, and only "1", lets an
+ * IPv6 config start for the IPv6 branches' own tests */
+static void
+test_preview_gate(void)
+{
+	char t[2048];
+	struct uf_config *c;
+	struct uf_err err;
+
+	snprintf(t, sizeof(t), PORTS LIS_HEAD("wan") V4_DEST);
+	c = PARSE_OK(t);
+	if (c == NULL)
+		return;
+	unsetenv("UDPFAN_IPV6_PREVIEW");
+	CHECK_EQ(uf_config_check_supported(c, &err), -1);
+	setenv("UDPFAN_IPV6_PREVIEW", "0", 1);
+	CHECK_EQ(uf_config_check_supported(c, &err), -1);
+	setenv("UDPFAN_IPV6_PREVIEW", "1", 1);
+	CHECK_EQ(uf_config_check_supported(c, &err), 0);
+	unsetenv("UDPFAN_IPV6_PREVIEW");
+	uf_config_free(c);
+}
+
 int
 main(void)
 {
@@ -588,6 +611,7 @@ main(void)
 	RUN(test_dest_errors);
 	RUN(test_listener_and_rule_errors);
 	RUN(test_unsupported);
+	RUN(test_preview_gate);
 	RUN(test_reload);
 	return uf_t_summary();
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * lib/neigh: the ARP neighbour state machine on a fake millisecond clock, with a send
- * callback that records every request asked for.
+ * callback that records every request asked for; the same machine for IPv6 neighbours
+ * (NS/NA: uf_neigh_add6, uf_neigh_learn6, uf_neigh_tick46), side by side with IPv4 ones.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "uf_neigh.h"
+#include "uf_pkt6.h"
 #include "uf_test.h"
 
 #define RETRY 100
@@ -16,6 +18,8 @@ struct sent {
 	uint64_t at;
 	uint16_t port;
 	rte_be32_t ip;
+	bool is_ip6;
+	struct uf_ip6 ip6;
 	bool bcast;
 	struct rte_ether_addr mac;
 };
@@ -38,11 +42,26 @@ record(void *arg, uint16_t port, rte_be32_t ip, const struct rte_ether_addr *mac
 	s->at = r->now;
 	s->port = port;
 	s->ip = ip;
+	s->is_ip6 = false;
 	s->bcast = mac == NULL;
 	if (mac != NULL)
 		s->mac = *mac;
 	else
 		memset(&s->mac, 0, sizeof(s->mac));
+}
+
+static void
+record6(void *arg, uint16_t port, const struct uf_ip6 *ip6, const struct rte_ether_addr *mac)
+{
+	struct rec *r = arg;
+
+	int n = r->n;
+
+	record(arg, port, 0, mac);
+	if (r->n > n) {
+		r->s[n].is_ip6 = true;
+		r->s[n].ip6 = *ip6;
+	}
 }
 
 static struct uf_neigh_table tbl;
@@ -539,6 +558,174 @@ test_state_names(void)
 	CHECK_STR(uf_neigh_state_name(UF_NS_FAILED), "failed");
 }
 
+/* 2001:db8::LAST, fe80::LAST */
+static struct uf_ip6
+ip6(bool link_local, uint8_t last)
+{
+	struct uf_ip6 a = { { 0x20, 0x01, 0x0d, 0xb8 } };
+
+	if (link_local) {
+		memset(a.b, 0, sizeof(a.b));
+		a.b[0] = 0xfe;
+		a.b[1] = 0x80;
+	}
+	a.b[15] = last;
+	return a;
+}
+
+/* tick46 every millisecond in [from, to]; returns how many ticks reported a change */
+static int
+run46(uint64_t from, uint64_t to)
+{
+	int changed = 0;
+	uint64_t t;
+
+	for (t = from; t <= to; t++) {
+		rec.now = t;
+		if (uf_neigh_tick46(&tbl, t, record, record6, &rec))
+			changed++;
+	}
+	return changed;
+}
+
+/* IPv6 entries: keyed by (port, family, address): 10.0.0.1 and an IPv6 address whose bytes
+ * start the same are two entries; the same backoff and FAILED as IPv4, solicitations to the
+ * group (mac NULL) through send6 only */
+static void
+test_v6_incomplete_failed(void)
+{
+	const uint64_t t0 = 1000;
+	struct uf_ip6 g = ip6(false, 1), g_same4 = { { 10, 0, 0, 1 } };
+	uint64_t want = t0;
+	int e4, e6, e6b, i, n6 = 0;
+
+	setup();
+	e4 = uf_neigh_add(&tbl, 0, ip(10, 0, 0, 1), NULL, t0);
+	e6 = uf_neigh_add6(&tbl, 0, &g, NULL, t0);
+	e6b = uf_neigh_add6(&tbl, 0, &g_same4, NULL, t0);
+	CHECK_EQ(tbl.n, 3);
+	CHECK(e4 != e6 && e6 != e6b && e4 != e6b, "three entries");
+	CHECK_EQ(uf_neigh_add6(&tbl, 0, &g, NULL, t0 + 1), e6); /* found again */
+	CHECK_EQ(uf_neigh_find6(&tbl, 0, &g), e6);
+	CHECK_EQ(uf_neigh_find6(&tbl, 1, &g), -1); /* another port */
+	CHECK_EQ(uf_neigh_find(&tbl, 0, ip(10, 0, 0, 1)), e4);
+	CHECK(tbl.e[e6].is_ip6 && !tbl.e[e4].is_ip6, "families");
+	CHECK_EQ(tbl.e[e6].state, UF_NS_INCOMPLETE);
+
+	run46(t0, t0 + RETRY + 2 * RETRY + 4 * RETRY);
+	/* each entry asked at t0, +r, +3r, +7r: 4 requests each, 12 in all */
+	CHECK_EQ(rec.n, 12);
+	for (i = 0; i < rec.n; i++) {
+		CHECK(rec.s[i].bcast, "request %d to the group / broadcast", i);
+		if (rec.s[i].is_ip6 && uf_ip6_eq(&rec.s[i].ip6, &g)) {
+			CHECK_EQ(rec.s[i].at, want);
+			want += (uint64_t)RETRY << (n6 < 3 ? n6 : 3);
+			n6++;
+		}
+	}
+	CHECK_EQ(n6, 4);
+	CHECK_EQ(tbl.e[e6].state, UF_NS_FAILED);
+	CHECK_EQ(tbl.e[e4].state, UF_NS_FAILED);
+
+	/* uf_neigh_tick (no send6): the IPv6 entries move on but nothing is sent for them */
+	rec.n = 0;
+	for (rec.now = t0 + 800; rec.now < t0 + 3000; rec.now++)
+		uf_neigh_tick(&tbl, rec.now, record, &rec);
+	CHECK(rec.n > 0, "IPv4 still asks");
+	for (i = 0; i < rec.n; i++)
+		CHECK(!rec.s[i].is_ip6 && rec.s[i].ip == ip(10, 0, 0, 1), "request %d is IPv4", i);
+}
+
+/* learn6: NA with a TLLA makes the entry REACHABLE (solicited or not); a different MAC
+ * without Override is not taken nor confirmed; with Override it is; an NA without TLLA
+ * confirms a usable MAC only; STATIC and unknown entries never change */
+static void
+test_v6_learn_override(void)
+{
+	struct rte_ether_addr m1 = mac(1), m2 = mac(2), m3 = mac(3);
+	struct uf_ip6 g = ip6(true, 1), other = ip6(false, 99);
+	int e, s;
+
+	setup();
+	e = uf_neigh_add6(&tbl, 0, &g, NULL, 0);
+	run46(0, 10);
+	CHECK_EQ(rec.n, 1);
+	CHECK(rec.s[0].is_ip6 && rec.s[0].bcast && uf_ip6_eq(&rec.s[0].ip6, &g),
+	      "an NS to the group");
+	/* no TLLA while INCOMPLETE: nothing to take */
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, NULL, true, 15), false);
+	CHECK_EQ(tbl.e[e].state, UF_NS_INCOMPLETE);
+	/* the first NA: taken whatever Override says (no MAC yet) */
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, &m1, false, 20), true);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m1.addr_bytes, 6);
+	CHECK_EQ(tbl.e[e].confirmed_ms, 20);
+	/* a different MAC without Override: the old one stays, not confirmed */
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, &m2, false, 30), false);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m1.addr_bytes, 6);
+	CHECK_EQ(tbl.e[e].confirmed_ms, 20);
+	/* the same MAC without Override: confirmed */
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, &m1, false, 40), false);
+	CHECK_EQ(tbl.e[e].confirmed_ms, 40);
+	/* with Override: taken */
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, &m2, true, 50), true);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m2.addr_bytes, 6);
+	CHECK_EQ(tbl.e[e].changes, 2);
+	/* stale → PROBE (unicast NS to m2 through send6) → an NA without TLLA confirms it */
+	rec.n = 0;
+	run46(51, 50 + REACH);
+	CHECK_EQ(tbl.e[e].state, UF_NS_PROBE);
+	CHECK_EQ(rec.n, 1);
+	CHECK(rec.s[0].is_ip6 && !rec.s[0].bcast, "a unicast NS probe");
+	CHECK_MEM(rec.s[0].mac.addr_bytes, m2.addr_bytes, 6);
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, NULL, false, 50 + REACH + 5), false);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	CHECK_EQ(tbl.e[e].confirmed_ms, 50 + REACH + 5);
+	/* unknown address, other port, the IPv4 learner: nothing */
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &other, &m3, true, 60), false);
+	CHECK_EQ(uf_neigh_learn6(&tbl, 1, &g, &m3, true, 60), false);
+	CHECK_EQ(tbl.n, 1);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m2.addr_bytes, 6);
+	/* STATIC */
+	s = uf_neigh_add6(&tbl, 0, &other, &m1, 70);
+	CHECK_EQ(tbl.e[s].state, UF_NS_STATIC);
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &other, &m3, true, 80), false);
+	CHECK_MEM(tbl.e[s].mac.addr_bytes, m1.addr_bytes, 6);
+}
+
+/* FAILED IPv6 neighbour with a MAC: unicast NS to it between group NSs; an unsolicited NA
+ * (Override) brings it back at once */
+static void
+test_v6_failed_recovery(void)
+{
+	struct rte_ether_addr m1 = mac(1), m4 = mac(4);
+	struct uf_ip6 g = ip6(false, 7);
+	uint64_t t = 0;
+	int e, i, uc = 0, grp = 0;
+
+	setup();
+	e = uf_neigh_add6(&tbl, 0, &g, NULL, 0);
+	run46(0, 0);
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, &m1, false, 1), true);
+	/* let it go stale, probe unanswered, fail */
+	for (t = 2; tbl.e[e].state != UF_NS_FAILED && t < 10 * REACH; t++)
+		run46(t, t);
+	CHECK_EQ(tbl.e[e].state, UF_NS_FAILED);
+	rec.n = 0;
+	run46(t + 1, t + 20 * RETRY);
+	for (i = 0; i < rec.n; i++) {
+		CHECK(rec.s[i].is_ip6, "request %d is an NS", i);
+		if (rec.s[i].bcast)
+			grp++;
+		else if (rte_is_same_ether_addr(&rec.s[i].mac, &m1))
+			uc++;
+	}
+	CHECK(grp >= 2 && uc >= 10, "FAILED: %d group NSs, %d unicast NSs to the old MAC", grp, uc);
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, &m4, true, t + 20 * RETRY + 1), true);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	CHECK_MEM(tbl.e[e].mac.addr_bytes, m4.addr_bytes, 6);
+}
+
 int
 main(void)
 {
@@ -552,5 +739,8 @@ main(void)
 	RUN(test_table_full);
 	RUN(test_next_ms);
 	RUN(test_state_names);
+	RUN(test_v6_incomplete_failed);
+	RUN(test_v6_learn_override);
+	RUN(test_v6_failed_recovery);
 	return uf_t_summary();
 }
