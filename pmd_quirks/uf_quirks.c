@@ -112,14 +112,19 @@ static const struct uf_quirk table[] = {
 	{
 		.driver = "net_ixgbe", .mtu_path = UF_MTU_CONFIGURE, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
-		.multiseg_tx_ok = true, .rte_flow = true, .imissed = UF_YES,
+		.multiseg_tx_ok = true, .imissed = UF_YES,
 		.tx_desc_rs_mult = true, .kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
 		.source = "ixgbe_ethdev.c:5337-5380 (mtu at RX init; set_mtu works at runtime), "
 			"ixgbe_rxtx.c:2585-2608 (no MBUF_FAST_FREE capa), HLREG0.TXPADEN (HW pads); "
 			"oerrors always 0. ixgbe_set_tx_function (simple/vector TX only with no TX "
 			"offload), ixgbe_dev_tx_queue_setup (TX ring a multiple of tx_rs_thresh: "
 			"tx_desc 1000 refused). RX IPv4/UDP checksum in hardware (ixgbe_rxtx.c:"
-			"2585-2608 capa; rx_l3_l4_xsum_error counts what it finds bad).",
+			"2585-2608 capa; rx_l3_l4_xsum_error counts what it finds bad). No "
+			"rte_flow steering: ixgbe_flow.c:2811 ixgbe_parse_rss_filter never reads "
+			"the pattern, so an RSS rule is the device's global RSS (its types and "
+			"key replace rss_hf: an IPv4 rule leaves IPv6 unhashed), a second is "
+			"refused (ixgbe_rxtx.c:5912 ixgbe_config_rss_filter, -EINVAL) and "
+			"destroying one turns RSS off (ixgbe_rss_disable): plain RSS does it all.",
 	},
 	{
 		.driver = "mlx5", .prefix = true, .mtu_path = UF_MTU_CONFIGURE,
@@ -522,18 +527,22 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 				return -EINVAL;
 			}
 		} else {
+			const uint64_t want =
+					UF_RSS_HF_WANTED | (req->ipv6 ? UF_RSS_HF_WANTED6 : 0);
+
 			out->rss = true;
-			out->rss_hf = UF_RSS_HF_WANTED & di->flow_type_rss_offloads;
-			out->rss_hf_trimmed = UF_RSS_HF_WANTED & ~di->flow_type_rss_offloads;
+			out->rss_hf = want & di->flow_type_rss_offloads;
+			out->rss_hf_trimmed = want & ~di->flow_type_rss_offloads;
 			if (q->rss_fixed) {
 				out->rss_hf = di->flow_type_rss_offloads;
 				out->rss_hf_trimmed = 0;
 			}
 			if (out->rss_hf == 0) {
 				snprintf(why, why_len,
-					 "%s cannot hash IPv4/UDP (flow_type_rss_offloads "
+					 "%s cannot hash IPv4/UDP%s (flow_type_rss_offloads "
 					 "= 0x%" PRIx64 "); run one worker",
-					 di->driver_name, di->flow_type_rss_offloads);
+					 di->driver_name, req->ipv6 ? " nor IPv6/UDP" : "",
+					 di->flow_type_rss_offloads);
 				return -EINVAL;
 			}
 			out->rss_key_len = (di->hash_key_size == 40 || di->hash_key_size == 52)

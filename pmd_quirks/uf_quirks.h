@@ -121,6 +121,7 @@ struct uf_port_req {
 	bool chain_forced;   /* fanout: chain: MULTI_SEGS even where it costs a fast TX path */
 	bool single_pool_tx; /* every mbuf sent on a TX queue comes from one pool */
 	bool rx_cksum_off;   /* the operator turned the RX checksum offloads off */
+	bool ipv6;           /* the port has IPv6 addresses: RSS on IPv6/UDP too */
 };
 
 /* What udpfan will do with the port: decided once, read by setup and the datapath. */
@@ -161,6 +162,9 @@ int uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 
 /* The RSS hash fields udpfan wants: IPv4 + UDP ports, so flows spread over workers. */
 #define UF_RSS_HF_WANTED (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4)
+/* ... and on a port with IPv6 addresses (req.ipv6) the same for IPv6 (docs/pmd-quirks.md#ipv6):
+ * without them an IPv6 datagram hashes on nothing and every one lands on one queue */
+#define UF_RSS_HF_WANTED6 (RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_FRAG_IPV6)
 
 /* The RX checksum offloads udpfan requests at most (never TCP: nothing TCP is forwarded). */
 #define UF_RX_CKSUM_WANTED (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM)

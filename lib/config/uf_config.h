@@ -240,13 +240,6 @@ int uf_parse_ipv6_prefix(const char *s, struct uf_ip6 *ip, uint8_t *len);
 /* IPv6 text into buf (INET6_ADDRSTRLEN bytes); returns buf. */
 const char *uf_ip6_str(const struct uf_ip6 *ip, char *buf);
 
-/*
- * The IPv6 datapath is not wired yet (docs/configuration.md#ipv6): a config that uses IPv6
- * (an IPv6 listener, destination, fixed source or rule, or ports[].ip6 / gateway6) parses
- * and validates, but must not start (nor be reloaded into). -1 with err set to
- * "FILE:LINE:COL: key: IPv6 is not supported yet ..." at the first use, else 0.
- */
-int uf_config_check_supported(const struct uf_config *cfg, struct uf_err *err);
 bool uf_is_pci_addr(const char *dev, char *norm, size_t normlen);
 
 /*

@@ -65,7 +65,7 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 		/* several listeners: each port with one (the plan's lmap finds which) */
 		for (int l = 0; l < cfg->n_listeners; l++)
 			wp[i].id.listen |= cfg->listeners[l].port == i && !cfg->listeners[l].is_ip6;
-		/* IPv6 (docs/architecture.md#ipv6-in-progress): any UDP port passes the
+		/* IPv6 (docs/architecture.md#ipv6): any UDP port passes the
 		 * classifier, the plan's IPv6 listeners say which are forwarded */
 		wp[i].id6.mac = p->mac;
 		wp[i].id6.n_ip6 = p->cfg->n_ip6;

@@ -87,7 +87,7 @@ lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
 
 /*
  * One IPv6 frame (EtherType IPv6, one segment, no tag left) on a port with ports[].ip6
- * (docs/architecture.md#ipv6-in-progress): uf_classify6 (any UDP port: the plan finds the
+ * (docs/architecture.md#ipv6): uf_classify6 (any UDP port: the plan finds the
  * listener, worker_fan6). A datagram waits in w->rx6_* (UF_RX6_TAKEN); ICMPv6 for us is
  * marked for the control lcore as ARP is (UF_RX6_CONTROL); anything else is counted by its
  * reason (UF_RX6_DROPPED).

@@ -148,7 +148,7 @@ struct uf_worker {
 	int paused; /* acknowledges uf_shared.pause (__atomic) */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 	/*
-	 * IPv6 (docs/architecture.md#ipv6-in-progress), after everything the IPv4 path uses
+	 * IPv6 (docs/architecture.md#ipv6), after everything the IPv4 path uses
 	 * (its code and offsets stay as they were): each port's IPv6 facts (n_ip6 0: no
 	 * ports[].ip6, its IPv6 frames count as not_ipv4), read-only once launched; the
 	 * burst's IPv6 datagrams, fanned out after its IPv4 ones, this worker's.

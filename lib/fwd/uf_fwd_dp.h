@@ -668,7 +668,7 @@ uf_senders_epoch(struct uf_worker *w, const struct uf_plan *plan)
 
 /*
  * A plan view that involves IPv6 (plan->has6: an IPv6 listener or an IPv6 destination;
- * docs/architecture.md#ipv6-in-progress). Correctness first: every copy but the last is a
+ * docs/architecture.md#ipv6). Correctness first: every copy but the last is a
  * fresh buffer, the last the received mbuf rewritten in place (its headers, 42 to 66 bytes
  * whatever the family, give way to the copy's, 42 to 66: the headroom takes the
  * difference), no chain (forward.fanout does not apply), each header written

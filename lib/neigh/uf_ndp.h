@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Neighbour Discovery frames (RFC 4861) and ICMPv6 echo: build and parse, no state (the
- * neighbour state machine of lib/neigh/uf_neigh.h is the ARP side's; issue #17 puts NDP
- * beside it). Pure functions on bytes: tests/unit/test_ndp.c. Not wired yet
- * (docs/architecture.md#ipv6-in-progress).
+ * neighbour state machine is lib/neigh/uf_neigh.h's, for both families; the control lcore
+ * answers and learns in lib/ctl/uf_ctlframes.c). Pure functions on bytes:
+ * tests/unit/test_ndp.c (docs/architecture.md#neighbour-discovery).
  *
  * The frames are Ethernet/IPv6/ICMPv6 with no extension header (the IPv6 classifier drops
  * those: uf_classify6).

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * IPv6 frames (issue #17, docs/architecture.md#ipv6-in-progress): the Ethernet/IPv6/UDP
+ * IPv6 frames (issue #17, docs/architecture.md#ipv6): the Ethernet/IPv6/UDP
  * classifier, the Eth/IPv6/UDP header template and its writer, and the UDP checksum
  * derivation within and across families. Pure functions on bytes, unit-tested without EAL
- * (tests/unit/test_pkt6.c). Not wired into the datapath yet.
+ * (tests/unit/test_pkt6.c); the worker calls uf_classify6 on ports with ip6 (lib/fwd/uf_fwd.c).
  *
  * Checksums across families: the UDP checksum covers a pseudo-header of source and
  * destination address, protocol and UDP length. The IPv6 pseudo-header's length is 32 bits
@@ -241,7 +241,7 @@ uf_port6_mcast_ours(const struct uf_port6_id *port, const uint8_t *a)
  *     else not_for_us;
  *   - next header a fragment header: fragment; any other extension header (hop-by-hop,
  *     routing, destination options, AH, mobility, HIP, shim6, experimental): ipv6_ext_hdr
- *     (not walked: docs/architecture.md#ipv6-in-progress); ICMPv6: control (4 bytes at
+ *     (not walked: docs/architecture.md#ipv6); ICMPv6: control (4 bytes at
  *     least, a unicast sender MAC); anything else: not_udp;
  *   - UDP: lengths (UDP length in 8..payload length), else malformed; not our listen
  *     port: not_for_us; the NIC said the checksum is bad, or the checksum is 0 (mandatory

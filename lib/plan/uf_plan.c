@@ -159,7 +159,7 @@ lis_is6(const struct uf_config *cfg, int l)
 }
 
 /* view lp of listener l (n_lis: the plan's count): its IPv6 facts (docs/architecture.md
- * #ipv6-in-progress) */
+ * #ipv6) */
 static void
 view6(struct uf_plan *lp, const struct uf_config *cfg, int l, int n_lis,
       const struct uf_dest6_rt *d6, struct uf_rule6 *rules6)

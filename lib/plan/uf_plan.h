@@ -19,7 +19,7 @@
 #include "uf_pool.h"
 
 /*
- * IPv6 (docs/architecture.md#ipv6-in-progress). A destination's IPv6 side, by counter slot
+ * IPv6 (docs/architecture.md#ipv6). A destination's IPv6 side, by counter slot
  * (plan->d6, NULL when nothing in the plan is IPv6): an IPv6 destination's Eth/IPv6/UDP
  * template (uf_tmpl6 has no room for a tag: a tagged port's copy gets its tag put in after
  * the header is written, uf_vlan_insert). An IPv4 destination of an IPv6 listener keeps its
@@ -100,7 +100,7 @@ struct uf_plan {
 	rte_be32_t lis_ip[UF_MAX_LISTENERS];
 	uint8_t lis_next[UF_MAX_LISTENERS];
 	/*
-	 * IPv6 (docs/architecture.md#ipv6-in-progress). has6: this view's listener is IPv6 or
+	 * IPv6 (docs/architecture.md#ipv6). has6: this view's listener is IPv6 or
 	 * one of its destinations is: never fast, its datagrams go through uf_fanout_mixed
 	 * (copies only), and the IPv4 bodies never see it. in_is6/in_dst_ip6: an IPv6
 	 * listener's address (in_dst_port as for IPv4). rules6: its rules, first match by a

@@ -316,7 +316,12 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		.single_pool_tx = cfg->n_ports == 1,
 	};
 	char why[384];
-	int ret;
+	int ret, j;
+
+	/* RSS on IPv6 too where this device (or a VLAN port sharing it) has IPv6 addresses */
+	for (j = 0; j < cfg->n_ports; j++)
+		if (cfg->ports[j].dev == idx && cfg->ports[j].n_ip6 > 0)
+			req.ipv6 = true;
 
 	memset(p, 0, sizeof(*p));
 	p->idx = idx;
@@ -746,10 +751,16 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 				ls[nl++] = (struct uf_steer_listen){
 					.udp_port = cfg->listeners[l].udp_port,
 					.dst_ip = cfg->listeners[l].ip,
+					.is_ip6 = cfg->listeners[l].is_ip6,
+					.dst_ip6 = cfg->listeners[l].ip6,
 				};
 		if (cfg->n_listeners == 0 && cfg->listen.port == p->idx)
-			ls[nl++] = (struct uf_steer_listen){ .udp_port = cfg->listen.udp_port,
-							     .dst_ip = p->cfg->ip };
+			ls[nl++] = (struct uf_steer_listen){
+				.udp_port = cfg->listen.udp_port,
+				.dst_ip = p->cfg->ip,
+				.is_ip6 = p->cfg->ip == 0 && p->cfg->n_ip6 > 0,
+				.dst_ip6 = p->cfg->ip6[0],
+			};
 		ret = uf_steer_setup_multi(p, ls, nl);
 	}
 	if (ret != 0) {

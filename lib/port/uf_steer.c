@@ -39,20 +39,56 @@ uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t
 {
 	const struct uf_steer_listen l = { .udp_port = udp_port, .dst_ip = dst_ip };
 
-	uf_steer_flows_multi(port_id, nb_queues, &l, udp_port != 0 ? 1 : 0, dst_ip, isolated, ops,
-			     res);
+	uf_steer_flows_multi(port_id, nb_queues, &l, udp_port != 0 ? 1 : 0, dst_ip, false, isolated,
+			     ops, res);
+}
+
+/* the items of ETH / IPV4|IPV6 / UDP for one listener: its address and UDP port, nothing
+ * else matched */
+struct listen_items {
+	struct rte_flow_item_ipv4 ip4_spec, ip4_mask;
+	struct rte_flow_item_ipv6 ip6_spec, ip6_mask;
+	struct rte_flow_item_udp udp_spec, udp_mask;
+};
+
+static void
+listen_pattern(const struct uf_steer_listen *l, struct listen_items *it, struct rte_flow_item *pat)
+{
+	memset(it, 0, sizeof(*it));
+	memset(pat, 0, 4 * sizeof(*pat));
+	pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+	if (l->is_ip6) {
+		memcpy(it->ip6_spec.hdr.dst_addr, l->dst_ip6.b, 16);
+		memset(it->ip6_mask.hdr.dst_addr, 0xff, 16);
+		pat[1].type = RTE_FLOW_ITEM_TYPE_IPV6;
+		pat[1].spec = &it->ip6_spec;
+		pat[1].mask = &it->ip6_mask;
+	} else {
+		it->ip4_spec.hdr.dst_addr = l->dst_ip;
+		it->ip4_mask.hdr.dst_addr = 0xffffffff;
+		pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+		pat[1].spec = &it->ip4_spec;
+		pat[1].mask = &it->ip4_mask;
+	}
+	it->udp_spec.hdr.dst_port = rte_cpu_to_be_16(l->udp_port);
+	it->udp_mask.hdr.dst_port = 0xffff;
+	pat[2].type = RTE_FLOW_ITEM_TYPE_UDP;
+	pat[2].spec = &it->udp_spec;
+	pat[2].mask = &it->udp_mask;
+	pat[3].type = RTE_FLOW_ITEM_TYPE_END;
 }
 
 void
 uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer_listen *ls,
-		     int n_ls, uint32_t dst_ip, bool isolated, const struct uf_flow_ops *ops,
-		     struct uf_steer_result *res)
+		     int n_ls, uint32_t dst_ip, bool port_ip6, bool isolated,
+		     const struct uf_flow_ops *ops, struct uf_steer_result *res)
 {
 	uint16_t queues[RTE_MAX_QUEUES_PER_PORT];
 	struct rte_flow_attr attr = { .ingress = 1 };
 	struct rte_flow_item_ipv4 ip_spec, ip_mask;
-	struct rte_flow_item_udp udp_spec, udp_mask;
+	struct rte_flow_item_ipv6 ip6_spec, ip6_mask;
 	struct rte_flow_item_eth eth_spec, eth_mask;
+	struct listen_items li;
 	struct rte_flow_action_rss rss = {
 		.func = RTE_ETH_HASH_FUNCTION_DEFAULT,
 		.types = RTE_ETH_RSS_NONFRAG_IPV4_UDP,
@@ -71,10 +107,6 @@ uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer
 	res->kind = nb_queues > 1 ? UF_STEER_RSS : UF_STEER_SINGLE;
 	for (i = 0; i < nb_queues; i++)
 		queues[i] = i;
-	memset(&ip_spec, 0, sizeof(ip_spec));
-	memset(&ip_mask, 0, sizeof(ip_mask));
-	ip_spec.hdr.dst_addr = dst_ip;
-	ip_mask.hdr.dst_addr = 0xffffffff;
 	memset(act, 0, sizeof(act));
 	act[1].type = RTE_FLOW_ACTION_TYPE_END;
 
@@ -83,20 +115,10 @@ uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer
 	for (k = 0; k < n_ls && k < UF_STEER_MAX_LISTEN && (nb_queues > 1 || isolated); k++) {
 		const uint16_t udp_port = ls[k].udp_port;
 
-		ip_spec.hdr.dst_addr = ls[k].dst_ip;
-		memset(&udp_spec, 0, sizeof(udp_spec));
-		memset(&udp_mask, 0, sizeof(udp_mask));
-		udp_spec.hdr.dst_port = rte_cpu_to_be_16(udp_port);
-		udp_mask.hdr.dst_port = 0xffff;
-		memset(pat, 0, sizeof(pat));
-		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-		pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
-		pat[1].spec = &ip_spec;
-		pat[1].mask = &ip_mask;
-		pat[2].type = RTE_FLOW_ITEM_TYPE_UDP;
-		pat[2].spec = &udp_spec;
-		pat[2].mask = &udp_mask;
-		pat[3].type = RTE_FLOW_ITEM_TYPE_END;
+		listen_pattern(&ls[k], &li, pat);
+		/* the hash types of the listener's family (docs/pmd-quirks.md#ipv6) */
+		rss.types = ls[k].is_ip6 ? RTE_ETH_RSS_NONFRAG_IPV6_UDP
+					 : RTE_ETH_RSS_NONFRAG_IPV4_UDP;
 		act[0].type = RTE_FLOW_ACTION_TYPE_RSS;
 		act[0].conf = &rss;
 		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
@@ -105,8 +127,8 @@ uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer
 			res->flows[res->n_flows++] = f;
 			if (n_ls == 1)
 				snprintf(res->why, sizeof(res->why),
-					 "rte_flow: UDP port %u spread over %u queues by RSS",
-					 udp_port, nb_queues);
+					 "rte_flow: %sUDP port %u spread over %u queues by RSS",
+					 ls[k].is_ip6 ? "IPv6 " : "", udp_port, nb_queues);
 			else
 				snprintf(res->why, sizeof(res->why),
 					 "rte_flow: %d listeners' UDP ports spread over %u queues "
@@ -116,9 +138,9 @@ uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer
 		}
 		res->blind = isolated;
 		snprintf(res->why, sizeof(res->why),
-			 "rte_flow RSS rule for UDP port %u refused "
+			 "rte_flow RSS rule for %sUDP port %u refused "
 			 "(%s): %s",
-			 udp_port, why,
+			 ls[k].is_ip6 ? "IPv6 " : "", udp_port, why,
 			 isolated ? "isolated, the port would receive no datagram" : "plain RSS");
 		if (!isolated) {
 			/* all or none: plain RSS spreads every listener alike */
@@ -130,36 +152,59 @@ uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer
 		}
 		break;
 	}
-	ip_spec.hdr.dst_addr = dst_ip; /* ICMP: to the port's own address */
 
 	act[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
 	act[0].conf = &q0;
 	if (isolated) {
 		/* nothing but what rules match reaches an isolated port: ARP and ICMP for our
-		 * address go to queue 0, on every port (a port that only sends needs ARP too) */
-		memset(&eth_spec, 0, sizeof(eth_spec));
-		memset(&eth_mask, 0, sizeof(eth_mask));
-		eth_spec.type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
-		eth_mask.type = 0xffff;
-		memset(pat, 0, sizeof(pat));
-		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-		pat[0].spec = &eth_spec;
-		pat[0].mask = &eth_mask;
-		pat[1].type = RTE_FLOW_ITEM_TYPE_END;
-		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
-		if (f != NULL)
-			res->flows[res->n_flows++] = f;
-		memset(pat, 0, sizeof(pat));
-		ip_spec.hdr.next_proto_id = IPPROTO_ICMP;
-		ip_mask.hdr.next_proto_id = 0xff;
-		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-		pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
-		pat[1].spec = &ip_spec;
-		pat[1].mask = &ip_mask;
-		pat[2].type = RTE_FLOW_ITEM_TYPE_END;
-		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
-		if (f != NULL)
-			res->flows[res->n_flows++] = f;
+		 * address go to queue 0, on every port with an IPv4 address (a port that only
+		 * sends needs ARP too), and ICMPv6 on every port with ip6 */
+		if (dst_ip != 0) {
+			memset(&eth_spec, 0, sizeof(eth_spec));
+			memset(&eth_mask, 0, sizeof(eth_mask));
+			eth_spec.type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+			eth_mask.type = 0xffff;
+			memset(pat, 0, sizeof(pat));
+			pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+			pat[0].spec = &eth_spec;
+			pat[0].mask = &eth_mask;
+			pat[1].type = RTE_FLOW_ITEM_TYPE_END;
+			f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
+			if (f != NULL)
+				res->flows[res->n_flows++] = f;
+			memset(&ip_spec, 0, sizeof(ip_spec));
+			memset(&ip_mask, 0, sizeof(ip_mask));
+			ip_spec.hdr.dst_addr = dst_ip; /* ICMP: to the port's own address */
+			ip_mask.hdr.dst_addr = 0xffffffff;
+			ip_spec.hdr.next_proto_id = IPPROTO_ICMP;
+			ip_mask.hdr.next_proto_id = 0xff;
+			memset(pat, 0, sizeof(pat));
+			pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+			pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
+			pat[1].spec = &ip_spec;
+			pat[1].mask = &ip_mask;
+			pat[2].type = RTE_FLOW_ITEM_TYPE_END;
+			f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
+			if (f != NULL)
+				res->flows[res->n_flows++] = f;
+		}
+		if (port_ip6) {
+			/* ICMPv6 whatever its destination: a Neighbor Solicitation goes to our
+			 * solicited-node group, an advertisement may go to all-nodes */
+			memset(&ip6_spec, 0, sizeof(ip6_spec));
+			memset(&ip6_mask, 0, sizeof(ip6_mask));
+			ip6_spec.hdr.proto = IPPROTO_ICMPV6;
+			ip6_mask.hdr.proto = 0xff;
+			memset(pat, 0, sizeof(pat));
+			pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+			pat[1].type = RTE_FLOW_ITEM_TYPE_IPV6;
+			pat[1].spec = &ip6_spec;
+			pat[1].mask = &ip6_mask;
+			pat[2].type = RTE_FLOW_ITEM_TYPE_END;
+			f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
+			if (f != NULL)
+				res->flows[res->n_flows++] = f;
+		}
 		if (res->kind != UF_STEER_FLOW && res->n_flows > 0)
 			res->kind = UF_STEER_FLOW;
 	} else if (res->kind == UF_STEER_FLOW) {
@@ -216,8 +261,8 @@ uf_steer_setup_multi(struct uf_port *p, const struct uf_steer_listen *ls, int n)
 	if (p->plan.rss)
 		setup_reta(p);
 	if (p->plan.try_flow && (n > 0 || p->flow_isolated)) {
-		uf_steer_flows_multi(p->port_id, p->nb_queues, ls, n, p->cfg->ip, p->flow_isolated,
-				     &uf_flow_ops_rte, &res);
+		uf_steer_flows_multi(p->port_id, p->nb_queues, ls, n, p->cfg->ip, p->cfg->n_ip6 > 0,
+				     p->flow_isolated, &uf_flow_ops_rte, &res);
 		blind = res.blind;
 		for (i = 0; i < res.n_flows; i++)
 			p->flows[i] = res.flows[i];

@@ -34,14 +34,19 @@ enum uf_steer_kind {
 	UF_STEER_FLOW, /* an rte_flow RSS rule spreads the listen port; the rest as RSS/isolate */
 };
 
-/* one rule per listener on the port, then ARP, ICMP or the catch-all */
+/* one rule per listener on the port, then ARP, ICMP, ICMPv6 or the catch-all */
 #define UF_STEER_MAX_LISTEN UF_MAX_LISTENERS
-#define UF_STEER_MAX_FLOWS (UF_STEER_MAX_LISTEN + 3)
+#define UF_STEER_MAX_FLOWS (UF_STEER_MAX_LISTEN + 4)
 
-/* What a port receives datagrams on: a listener's UDP port and address. */
+/* What a port receives datagrams on: a listener's UDP port and address, IPv4 or IPv6
+ * (docs/configuration.md#ipv6). An IPv6 listener's rule is ETH / IPV6 dst / UDP dst and
+ * hashes on NONFRAG_IPV6_UDP: a PMD that derives the hash fields from the pattern's L3
+ * (mlx5) would hash an IPv6 rule with IPv4 types on nothing (docs/pmd-quirks.md#ipv6). */
 struct uf_steer_listen {
 	uint16_t udp_port; /* host order */
-	uint32_t dst_ip;   /* network order */
+	uint32_t dst_ip;   /* network order; IPv4 listener */
+	bool is_ip6;
+	struct uf_ip6 dst_ip6; /* IPv6 listener */
 };
 
 struct uf_steer_result {
@@ -63,12 +68,15 @@ void uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uin
 
 /*
  * The same for every listener on the port (docs/architecture.md#listeners): one RSS rule per
- * (address, UDP port). Not isolated, a refused rule takes the others back out (plain RSS
- * spreads them all alike); isolated, it leaves `blind` set, as that listener would be deaf.
+ * (address, UDP port), of the listener's family. Not isolated, a refused rule takes the
+ * others back out (plain RSS spreads them all alike); isolated, it leaves `blind` set, as
+ * that listener would be deaf. Isolated, the control traffic goes to queue 0: ARP and ICMP
+ * where the port has an IPv4 address (port_ip != 0), ICMPv6 (NDP, echo: any destination,
+ * as a Neighbor Solicitation goes to the solicited-node group) where it has ip6.
  */
 void uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer_listen *ls,
-			  int n_ls, uint32_t port_ip, bool isolated, const struct uf_flow_ops *ops,
-			  struct uf_steer_result *res);
+			  int n_ls, uint32_t port_ip, bool port_ip6, bool isolated,
+			  const struct uf_flow_ops *ops, struct uf_steer_result *res);
 
 /* Port-level entry points (uf_port.c): RETA + flows, and removal at shutdown. setup returns
  * -ENOTSUP when the port is isolated and the listen rule was refused (it would be deaf). */

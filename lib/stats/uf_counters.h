@@ -33,7 +33,7 @@
 	X(NOMBUF, nombuf, "no buffer for even one copy")                                        \
 	X(NO_RULE, no_rule, "no rule matches the sender")                                       \
 	X(CTL_OVERFLOW, ctl_overflow, "ARP/ICMP for us while the control ring was full")        \
-	X(IPV6_EXT_HDR, ipv6_ext_hdr, "IPv6 with an extension header (not walked; not wired yet)")
+	X(IPV6_EXT_HDR, ipv6_ext_hdr, "IPv6 with an extension header (not walked)")
 
 /* Why a copy that was attempted did not reach the PMD. */
 #define UF_TX_DROP_REASONS(X)                                                          \

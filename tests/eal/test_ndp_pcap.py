@@ -7,8 +7,7 @@ unsolicited NA per ip6, and the NSs for both next hops (to their solicited-node 
 gateway's from fe80::10) at the arp: section's backoff until FAILED, each byte for byte as
 built here from RFC 4861 (ICMPv6 checksum computed here); the stats count each frame
 (ndp.ns_sent, ndp.unsolicited_na_sent, arp.gratuitous_sent) and print the next hops as IPv6
-text. The IPv6 gate is opened by UDPFAN_IPV6_PREVIEW=1 (preview: removed at the IPv6
-merge)."""
+text."""
 import ipaddress
 import os
 import struct
@@ -76,11 +75,7 @@ def config(workdir):
 def case_start_frames():
     d = tmpdir()
     write_pcap(os.path.join(d, "in.pcap"), [])
-    os.environ["UDPFAN_IPV6_PREVIEW"] = "1"
-    try:
-        _, _, objs = run_udpfan(config(d), d, duration=1.5)
-    finally:
-        del os.environ["UDPFAN_IPV6_PREVIEW"]
+    _, _, objs = run_udpfan(config(d), d, duration=1.5)
     st = final(objs)
     ledger(st)
     out = read_pcap(os.path.join(d, "out.pcap"))

@@ -987,8 +987,8 @@ def udp6_frame(dst_mac, src_mac, src, dst, sport, dport, payload, hlim=64, tclas
     return eth(dst_mac, src_mac, 0x86DD, ip6 + ext + udp)
 
 
-def case_ipv6_preview():
-    """The IPv6 datapath through the real udpfan (branch s-v6dp, UDPFAN_IPV6_PREVIEW=1):
+def case_ipv6():
+    """The IPv6 datapath through the real udpfan:
     v6 -> v6 and v6 -> v4 from an IPv6 listener, v4 -> v6 from an IPv4 one on the same port,
     static MACs; the copies byte-exact against frames computed here, the IPv6 drops by
     reason, the ledger."""
@@ -1026,11 +1026,7 @@ def case_ipv6_preview():
                       b"x" * 8, zero_ck=True)
     frames = [v6, v4, hbh, zero, v6]
     write_pcap(wd + "/in.pcap", frames)
-    os.environ["UDPFAN_IPV6_PREVIEW"] = "1"
-    try:
-        _, _, objs = run_udpfan(cfg, wd)
-    finally:
-        del os.environ["UDPFAN_IPV6_PREVIEW"]
+    _, _, objs = run_udpfan(cfg, wd)
     f = ledger(final(objs))
     assert f["rx"] == 5 and f["forwarded"] == 3 and f["control"] == 0, f
     want = {"ipv6_ext_hdr": 1, "malformed": 1}
@@ -1078,7 +1074,7 @@ def main():
     s.run(case_pool_round_robin_sampled)
     s.run(case_pool_in_listener)
     s.run(case_listeners)
-    s.run(case_ipv6_preview)
+    s.run(case_ipv6)
     s.finish()
 
 

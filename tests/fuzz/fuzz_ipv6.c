@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Fuzz the IPv6 frame code (not wired into the datapath yet; docs/architecture.md#ipv6-in-progress):
+ * Fuzz the IPv6 frame code (docs/architecture.md#ipv6):
  * uf_classify6, uf_udp6_cksum_ok, uf_csum6_complete and a copy written from the result,
  * uf_ndp_parse and uf_icmp6_echo_reply (in place), each on a buffer of exactly the frame's
  * length (docs/testing.md#fuzzing). Byte 0: bit 0-1 the RX L4 checksum flag (0 unknown,

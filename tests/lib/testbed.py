@@ -8,6 +8,15 @@
 Addresses come from 198.18.0.0/15, the range RFC 2544 sets aside for benchmarks; nothing
 here is routed anywhere but between these namespaces. udpfan's interface has no address in
 the kernel: udpfan owns its IP (ARP, ICMP) and the kernel must not answer for it.
+
+With ipv6=True the hosts are dual-stack: 2001:db8:18::/64 on the LAN (sender ::2, udpfan
+::10, sinks ::21.., gateway ::1) and 2001:db8:19::/64 behind the gateway (::1 and the far
+sink ::21), from the documentation prefix (RFC 3849). The sender, sinks, gateway and far
+sink keep the kernel's IPv6 defaults (link-local addresses, DAD, router solicitations, MLD;
+no static neighbour anywhere: every host resolves by NDP); create() waits until DAD has
+finished, as a host would, rather than turning it off (accept_dad stays 1). The gateway
+forwards (net.ipv6.conf.all.forwarding=1). udpfan's and the bridge's namespaces keep IPv6
+off: the kernel must not answer NDP for udpfan's addresses there.
 """
 import os
 import subprocess
@@ -19,6 +28,13 @@ FWD_IP = NET + ".10"
 SRC_IP = NET + ".2"
 GW_IP = NET + ".1"
 GW_FAR_IP = FAR_NET + ".1"
+# IPv6 (ipv6=True)
+NET6 = "2001:db8:18::"
+FAR_NET6 = "2001:db8:19::"
+FWD_IP6 = NET6 + "10"
+SRC_IP6 = NET6 + "2"
+GW_IP6 = NET6 + "1"
+GW_FAR_IP6 = FAR_NET6 + "1"
 
 
 def sh(cmd, check=True, capture=False):
@@ -35,17 +51,26 @@ def mac(n):
     return "02:18:00:00:%02x:%02x" % (n >> 8, n & 0xFF)
 
 
+def link_local(macaddr):
+    """the kernel's EUI-64 link-local address for a MAC (addr_gen_mode eui64, the default)"""
+    b = [int(x, 16) for x in macaddr.split(":")]
+    b[0] ^= 0x02
+    e = b[:3] + [0xFF, 0xFE] + b[3:]
+    return "fe80::" + ":".join("%x" % (e[i] << 8 | e[i + 1]) for i in range(0, 8, 2))
+
+
 class Testbed:
     """Create with `with Testbed(...) as tb:`; everything is removed on exit."""
 
     def __init__(self, prefix="uft", sinks=3, far_sink=False, queues=1, mtu=1500,
-                 offload=True, egress=0):
+                 offload=True, egress=0, ipv6=False):
         """offload: True leaves every interface at the kernel's default offloads (TX
         checksum offload on: a local sender's datagrams reach udpfan with a partial
         checksum); False turns TX checksum offload off on every interface, so the kernel
         completes each checksum before the frame leaves (docs/testing.md)."""
         self.p = prefix
         self.offload = offload
+        self.ipv6 = ipv6
         self.n_sinks = sinks
         self.far = far_sink
         self.queues = queues
@@ -59,6 +84,8 @@ class Testbed:
         self.sink_ip = [NET + ".%d" % (21 + i) for i in range(sinks)]
         self.sink_mac = [mac(0x21 + i) for i in range(sinks)]
         self.far_ip = FAR_NET + ".21"
+        self.sink_ip6 = [NET6 + "%d" % (21 + i) for i in range(sinks)]
+        self.far_ip6 = FAR_NET6 + "21"
         self.fwd_if = "fwd0"
         self.fwd_mac = mac(0x10)
         # more udpfan ports on the same segment (fwd1.., 198.18.0.11..): egress ports
@@ -67,6 +94,7 @@ class Testbed:
         self.egress_ip = [NET + ".%d" % (11 + i) for i in range(egress)]
         self.src_mac = mac(0x02)
         self.gw_mac = mac(0x01)
+        self.gw_ll6 = link_local(self.gw_mac)  # the gateway's link-local address on the LAN
         self._n = 0
 
     # -- life cycle --
@@ -96,9 +124,11 @@ class Testbed:
         return sh("ip netns exec %s %s" % (ns, cmd), check=check, capture=capture)
 
     def _quiet(self, ns):
-        # no IPv6 chatter (router solicitations, DAD) on the test segment
-        self.nsx(ns, "sysctl -qw net.ipv6.conf.all.disable_ipv6=1")
-        self.nsx(ns, "sysctl -qw net.ipv6.conf.default.disable_ipv6=1")
+        # no IPv6 chatter (router solicitations, DAD) on the test segment; with ipv6 the
+        # hosts keep the kernel's IPv6 defaults, udpfan's and the bridge's namespaces not
+        if not self.ipv6 or ns in (self.ns_fwd, self.ns_br):
+            self.nsx(ns, "sysctl -qw net.ipv6.conf.all.disable_ipv6=1")
+            self.nsx(ns, "sysctl -qw net.ipv6.conf.default.disable_ipv6=1")
         self.nsx(ns, "ip link set lo up")
 
     def _port(self, ns, ifname, macaddr, brname, queues=1):
@@ -130,9 +160,13 @@ class Testbed:
                             for ifn, m in zip(self.egress_if, self.egress_mac)]
         self._port(self.ns_src, "src0", self.src_mac, "br0")
         self.nsx(self.ns_src, "ip addr add %s/24 dev src0" % SRC_IP)
+        if self.ipv6:
+            self.nsx(self.ns_src, "ip -6 addr add %s/64 dev src0" % SRC_IP6)
         for i, ns in enumerate(self.sink_ns):
             self._port(ns, "sink0", self.sink_mac[i], "br0")
             self.nsx(ns, "ip addr add %s/24 dev sink0" % self.sink_ip[i])
+            if self.ipv6:
+                self.nsx(ns, "ip -6 addr add %s/64 dev sink0" % self.sink_ip6[i])
         if self.far:
             self.nsx(self.ns_br, "ip link add br1 type bridge stp_state 0 forward_delay 0")
             self.nsx(self.ns_br, "ip link set br1 mtu %d up" % self.mtu)
@@ -144,8 +178,33 @@ class Testbed:
             self._port(self.ns_far, "far0", mac(0x121), "br1")
             self.nsx(self.ns_far, "ip addr add %s/24 dev far0" % self.far_ip)
             self.nsx(self.ns_far, "ip route add default via %s" % GW_FAR_IP)
+            if self.ipv6:
+                self.nsx(self.ns_gw, "ip -6 addr add %s/64 dev gw0" % GW_IP6)
+                self.nsx(self.ns_gw, "ip -6 addr add %s/64 dev gw1" % GW_FAR_IP6)
+                self.nsx(self.ns_gw, "sysctl -qw net.ipv6.conf.all.forwarding=1")
+                self.nsx(self.ns_far, "ip -6 addr add %s/64 dev far0" % self.far_ip6)
+                self.nsx(self.ns_far, "ip -6 route add default via %s" % GW_FAR_IP6)
         # the fwd namespace needs its interface up only; XDP programs attach there
         sh("mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf", check=False)
+        if self.ipv6:
+            self.wait_dad()
+
+    def wait_dad(self, timeout=10):
+        """until no address in the IPv6 hosts is tentative (DAD done: about a second at the
+        kernel's defaults, dad_transmits 1 and retrans_time 1 s); fails on a dadfailed one"""
+        hosts = [ns for ns in self.namespaces() if ns not in (self.ns_fwd, self.ns_br)]
+
+        def done():
+            for ns in hosts:
+                out = self.nsx(ns, "ip -6 addr show", capture=True)
+                if "dadfailed" in out:
+                    raise RuntimeError("DAD failed in %s:\n%s" % (ns, out))
+                if "tentative" in out:
+                    return False
+            return True
+
+        if not wait_for(done, timeout, 0.1):
+            raise RuntimeError("DAD did not finish in %d s" % timeout)
 
     # -- helpers --
     def static_neighbours(self):
@@ -195,9 +254,10 @@ def _cli():
     ap.add_argument("--queues", type=int, default=1)
     ap.add_argument("--no-offload", action="store_true",
                     help="TX checksum offload off on every interface (default: kernel's)")
+    ap.add_argument("--ipv6", action="store_true", help="dual-stack hosts (2001:db8:18::/64)")
     a = ap.parse_args()
     tb = Testbed(prefix=a.prefix, sinks=a.sinks, far_sink=a.far, queues=a.queues,
-                 offload=not a.no_offload)
+                 offload=not a.no_offload, ipv6=a.ipv6)
     if a.action == "up":
         tb.create()
     elif a.action == "down":
@@ -205,7 +265,12 @@ def _cli():
     print(json.dumps({"namespaces": tb.namespaces(), "udpfan_ns": tb.ns_fwd,
                       "udpfan_iface": tb.fwd_if, "udpfan_ip": FWD_IP, "sender_ns": tb.ns_src,
                       "sender_ip": SRC_IP, "sinks": dict(zip(tb.sink_ns, tb.sink_ip)),
-                      "far_sink": tb.far_ip if tb.far else None}, indent=1))
+                      "far_sink": tb.far_ip if tb.far else None,
+                      "ipv6": {"udpfan_ip": FWD_IP6, "sender_ip": SRC_IP6,
+                               "sinks": dict(zip(tb.sink_ns, tb.sink_ip6)),
+                               "gateway_ll": tb.gw_ll6,
+                               "far_sink": tb.far_ip6 if tb.far else None} if a.ipv6
+                      else None}, indent=1))
 
 
 if __name__ == "__main__":

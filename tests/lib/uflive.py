@@ -74,7 +74,9 @@ class Sink:
     (a copy udpfan counted as sent that no socket could receive), unless bad_csum_ok."""
 
     def __init__(self, tb, ns, ports, workdir, idle=3.0, timeout=120, listing=False,
-                 bad_csum_ok=False):
+                 bad_csum_ok=False, bind="", join=()):
+        """bind: the address to listen on ("::" takes IPv6 and IPv4; default 0.0.0.0);
+        join: IPv6 multicast groups to join, "GROUP%IFACE" each"""
         self.ns = ns
         self.bad_csum_ok = bad_csum_ok
         self.ready = os.path.join(workdir, "ready-%s-%s" % (ns, ports[0]))
@@ -84,6 +86,10 @@ class Sink:
                 str(timeout), "--ready", self.ready]
         for p in ports:
             argv += ["--port", str(p)]
+        if bind:
+            argv += ["--bind", bind]
+        for j in join:
+            argv += ["--join", j]
         if listing:
             argv.append("--list")
         self.proc = tb.popen(ns, argv, stdout=subprocess.PIPE, text=True)
@@ -97,6 +103,9 @@ class Sink:
         if not self.bad_csum_ok:
             assert k["udp_in_csum_errors"] == 0 and k["ip_in_hdr_errors"] == 0, \
                 "the kernel in %s refused copies with a bad checksum: %r" % (self.ns, k)
+            assert k.get("udp6_in_csum_errors", 0) == 0 and \
+                k.get("ip6_in_hdr_errors", 0) == 0, \
+                "the kernel in %s refused IPv6 copies with a bad checksum: %r" % (self.ns, k)
         return res
 
     def stop(self, sig=signal.SIGTERM):

@@ -30,12 +30,14 @@ def main():
 
     socks = []
     binds = [args.bind]
-    if args.bind and args.bind_count > 1:
+    if args.bind and args.bind_count > 1 and ":" not in args.bind:
         first = struct.unpack("!I", socket.inet_aton(args.bind))[0]
         binds = [socket.inet_ntoa(struct.pack("!I", first + k)) for k in range(args.bind_count)]
+    # the family is the destination's: an IPv6 literal sends from an IPv6 socket
+    fam = socket.AF_INET6 if ":" in args.dst else socket.AF_INET
     for addr in binds:
         for i in range(args.flows):
-            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s = socket.socket(fam, socket.SOCK_DGRAM)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
             if args.sport or addr:
                 s.bind((addr, args.sport + i if args.sport else 0))

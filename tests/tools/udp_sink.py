@@ -30,11 +30,30 @@ def snmp():
     return out
 
 
-def kernel_delta(a, b):
+def snmp6():
+    """this network namespace's /proc/net/snmp6 ({"Udp6InCsumErrors": n, ...}); {} without
+    IPv6"""
+    try:
+        with open("/proc/net/snmp6") as f:
+            return {k: int(v) for k, v in (ln.split() for ln in f if ln.strip())}
+    except OSError:
+        return {}
+
+
+def kernel_delta(a, b, a6=None, b6=None):
+    a6, b6 = a6 or {}, b6 or {}
+
+    def d6(k):
+        return b6.get(k, 0) - a6.get(k, 0)
+
     return {"udp_in_csum_errors": b["Udp"]["InCsumErrors"] - a["Udp"]["InCsumErrors"],
             "udp_in_errors": b["Udp"]["InErrors"] - a["Udp"]["InErrors"],
             "udp_rcvbuf_errors": b["Udp"]["RcvbufErrors"] - a["Udp"]["RcvbufErrors"],
-            "ip_in_hdr_errors": b["Ip"]["InHdrErrors"] - a["Ip"]["InHdrErrors"]}
+            "ip_in_hdr_errors": b["Ip"]["InHdrErrors"] - a["Ip"]["InHdrErrors"],
+            # IPv6 (a --bind :: socket takes both families): the same, from snmp6
+            "udp6_in_csum_errors": d6("Udp6InCsumErrors"),
+            "udp6_in_errors": d6("Udp6InErrors"),
+            "ip6_in_hdr_errors": d6("Ip6InHdrErrors")}
 
 
 def on_term(*_):
@@ -45,7 +64,10 @@ def on_term(*_):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, action="append", required=True)
-    ap.add_argument("--bind", default="0.0.0.0")
+    ap.add_argument("--bind", default="0.0.0.0",
+                    help="address to bind; an IPv6 one (\"::\") takes IPv4 too (V6ONLY off)")
+    ap.add_argument("--join", action="append", default=[],
+                    help="GROUP%%IFACE: join that IPv6 multicast group on IFACE (with --bind ::)")
     ap.add_argument("--idle", type=float, default=2.0)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--ready", help="touch this file once bound")
@@ -55,11 +77,20 @@ def main():
 
     socks = {}
     for p in args.port:
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        if ":" in args.bind:
+            s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        else:
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
         s.bind((args.bind, p))
+        for j in args.join:
+            group, _, iface = j.partition("%")
+            mreq = socket.inet_pton(socket.AF_INET6, group) + struct.pack(
+                "@I", socket.if_nametoindex(iface))
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP, mreq)
         socks[s.fileno()] = (s, p)
-    snmp0 = snmp()
+    snmp0, snmp60 = snmp(), snmp6()
     if args.ready:
         open(args.ready, "w").close()
     res = {p: {"received": 0, "duplicates": 0, "reordered": 0, "reordered_per_flow": 0,
@@ -84,7 +115,8 @@ def main():
                 last = time.monotonic()
                 c = res[p]
                 c["received"] += 1
-                key = "%s:%d" % addr
+                # an IPv6 socket names an IPv4 sender ::ffff:a.b.c.d
+                key = ("[%s]:%d" if ":" in addr[0] else "%s:%d") % addr[:2]
                 c["senders"][key] = c["senders"].get(key, 0) + 1
                 if len(data) < 8:
                     c["bad"] += 1
@@ -107,7 +139,7 @@ def main():
         if args.list:
             c["seq_list"] = seqs
         out[str(p)] = c
-    out["kernel"] = kernel_delta(snmp0, snmp())
+    out["kernel"] = kernel_delta(snmp0, snmp(), snmp60, snmp6())
     print(json.dumps(out))
 
 

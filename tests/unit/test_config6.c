@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * lib/config and IPv6 (docs/configuration.md#ipv6): `ip:` literals of either family for
  * destinations, listeners and rules' `from:`, ports[].ip6 and gateway6, the family checks
- * (each error at its FILE:LINE:COL), the reload identity of the new keys, and the "not
- * supported yet" stop that keeps a file using IPv6 from starting while the datapath does not
- * carry it.
+ * (each error at its FILE:LINE:COL), the reload identity of the new keys, and that files
+ * using IPv6 load whole (start-up and reload).
  *
  * Expected addresses come from inet_pton of the test's own literals; expected positions from
  * where the offending token is in the test's own text.
@@ -354,40 +353,31 @@ test_listener_and_rule_errors(void)
 	EXPECT_ERR(t, "\"2001:db8::/129\"", "listeners[0].rules[0].from", "is not an IPv6 prefix");
 }
 
-/* ---- not supported yet: parses, but does not start ---- */
+/* ---- IPv6 configs start: uf_config_load (start-up and reload) takes them whole ---- */
 
 static void
-expect_unsupported(const char *file, int fline, const char *text, const char *needle, int nth,
-		   const char *key)
+expect_loads(const char *file, int fline, const char *text)
 {
+	char dir[256], path[512];
+	struct uf_config *c;
 	struct uf_err err;
-	struct uf_config *c = parse(text, &err);
-	char prefix[256];
-	int line, col;
 
-	uf_t_check(c != NULL, file, fline, "parses: %s", err.msg);
-	if (c == NULL)
-		return;
-	if (!where(text, needle, nth, 0, &line, &col))
-		uf_t_check(false, file, fline, "test bug: %s not in the text", needle);
-	snprintf(prefix, sizeof(prefix), "%s:%d:%d: %s: ", NAME, line, col, key);
+	uf_t_mkdtemp(dir, sizeof(dir));
+	uf_t_write(dir, "v6.yaml", text);
+	snprintf(path, sizeof(path), "%s/v6.yaml", dir);
 	memset(&err, 0, sizeof(err));
-	uf_t_check(uf_config_check_supported(c, &err) == -1, file, fline, "refused");
-	uf_t_check(err.code == UF_EXIT_CONFIG, file, fline, "code %d", err.code);
-	uf_t_check(strncmp(err.msg, prefix, strlen(prefix)) == 0, file, fline,
-		   "message should start \"%s\": got \"%s\"", prefix, err.msg);
-	uf_t_check(strstr(err.msg, "IPv6 is not supported yet") != NULL, file, fline,
-		   "says not supported yet: \"%s\"", err.msg);
+	c = uf_config_load(path, &err);
+	uf_t_check(c != NULL, file, fline, "loads: %s", err.msg);
 	uf_config_free(c);
+	uf_t_rmtree(dir);
 }
-#define EXPECT_UNSUPPORTED(text, needle, nth, key) \
-	expect_unsupported(__FILE__, __LINE__, (text), (needle), (nth), (key))
+#define EXPECT_LOADS(text) expect_loads(__FILE__, __LINE__, (text))
 
 #define V4_PORT "ports:\n  - { name: p, device: net_ring0, ip: 10.0.0.10/24 }\n"
 #define V4_DEST "      - { ip: 10.0.0.20, udp_port: 9000 }\n"
 
 static void
-test_unsupported(void)
+test_ipv6_loads(void)
 {
 	static const char v4[] = V4_PORT "listen: { port: p, udp_port: 2055 }\n"
 					 "destinations:\n  - { ip: 10.0.0.20, udp_port: 9000 }\n"
@@ -396,14 +386,9 @@ test_unsupported(void)
 	struct uf_config *c;
 	struct uf_err err;
 
-	c = PARSE_OK(v4);
-	if (c != NULL) {
-		CHECK_EQ(uf_config_check_supported(c, &err), 0);
-		uf_config_free(c);
-	}
-	/* each kind of use, at its own position */
+	/* each kind of use */
 	snprintf(t, sizeof(t), PORTS LIS_HEAD("wan") V4_DEST);
-	EXPECT_UNSUPPORTED(t, "\"2001:db8::10/64\"", 1, "ports[0].ip6");
+	EXPECT_LOADS(t);
 	snprintf(t, sizeof(t),
 		 V4_PORT "listen: { port: p, udp_port: 2055 }\n"
 			 "destinations:\n  - { ip: 10.0.0.20, udp_port: 9000 }\n"
@@ -419,7 +404,7 @@ test_unsupported(void)
 		 "listen: { port: p, udp_port: 2055 }\n"
 		 "destinations:\n  - { ip: 10.0.0.20, udp_port: 9000 }\n"
 		 "  - { ip: \"2001:db8::20\", udp_port: 9000 }\n");
-	EXPECT_UNSUPPORTED(t, "{ ip: \"2001:db8::20\"", 1, "destinations[1]");
+	EXPECT_LOADS(t);
 	snprintf(t, sizeof(t),
 		 "ports:\n  - { name: p, device: net_ring0, ip: 10.0.0.10/24, ip6: "
 		 "[\"2001:db8::10/64\"] }\n"
@@ -428,13 +413,13 @@ test_unsupported(void)
 		 "  - name: b\n    port: p\n    ip: \"2001:db8::10\"\n    udp_port: 1\n"
 		 "    destinations: [{ ip: 10.0.0.3, udp_port: 1 }]\n"
 		 "    rules: [{ from: \"2001:db8::/32\", to: [0] }]\n");
-	EXPECT_UNSUPPORTED(t, "\"2001:db8::10\"\n", 1, "listeners[1].ip");
+	EXPECT_LOADS(t);
 	/* the listen: form on an IPv6-only port: at the port's ip6 */
 	snprintf(t, sizeof(t),
 		 "ports:\n  - name: p\n    device: net_ring0\n    ip6: [\"2001:db8::10/64\"]\n"
 		 "listen: { port: p, udp_port: 2055 }\n"
 		 "destinations:\n  - { ip: \"2001:db8::20\", udp_port: 9000 }\n");
-	EXPECT_UNSUPPORTED(t, "\"2001:db8::10/64\"", 1, "ports[].ip6");
+	EXPECT_LOADS(t);
 	/* an IPv6 destination of a pool's */
 	snprintf(t, sizeof(t),
 		 "ports:\n  - { name: p, device: net_ring0, ip: 10.0.0.10/24, ip6: "
@@ -443,19 +428,10 @@ test_unsupported(void)
 		 "destinations:\n  - { ip: 10.0.0.20, udp_port: 9000 }\n"
 		 "  - pool:\n      members:\n        - { ip: 10.0.0.21, udp_port: 1 }\n"
 		 "        - { ip: \"2001:db8::21\", udp_port: 1 }\n");
-	EXPECT_UNSUPPORTED(t, "{ ip: \"2001:db8::21\"", 1, "destinations[1].pool.members[1]");
+	EXPECT_LOADS(t);
 
-	/* start-up and reload load through uf_config_load: it refuses the file */
+	/* an IPv4 file loads as before */
 	uf_t_mkdtemp(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/v6.yaml", dir);
-	uf_t_write(dir, "v6.yaml", t);
-	memset(&err, 0, sizeof(err));
-	c = uf_config_load(path, &err);
-	CHECK(c == NULL, "uf_config_load refuses an IPv6 file");
-	uf_config_free(c);
-	CHECK_EQ(err.code, UF_EXIT_CONFIG);
-	CHECK_HAS(err.msg, path);
-	CHECK_HAS(err.msg, "IPv6 is not supported yet");
 	uf_t_write(dir, "v4.yaml", v4);
 	snprintf(path, sizeof(path), "%s/v4.yaml", dir);
 	c = uf_config_load(path, &err);
@@ -579,29 +555,6 @@ test_reload(void)
 	CHECK_HAS(d.hot, "rules[0].from");
 }
 
-/* PREVIEW (s-ndp; removed at the IPv6 merge): UDPFAN_IPV6_PREVIEW=1, and only "1", lets an
- * IPv6 config start for the IPv6 branches' own tests */
-static void
-test_preview_gate(void)
-{
-	char t[2048];
-	struct uf_config *c;
-	struct uf_err err;
-
-	snprintf(t, sizeof(t), PORTS LIS_HEAD("wan") V4_DEST);
-	c = PARSE_OK(t);
-	if (c == NULL)
-		return;
-	unsetenv("UDPFAN_IPV6_PREVIEW");
-	CHECK_EQ(uf_config_check_supported(c, &err), -1);
-	setenv("UDPFAN_IPV6_PREVIEW", "0", 1);
-	CHECK_EQ(uf_config_check_supported(c, &err), -1);
-	setenv("UDPFAN_IPV6_PREVIEW", "1", 1);
-	CHECK_EQ(uf_config_check_supported(c, &err), 0);
-	unsetenv("UDPFAN_IPV6_PREVIEW");
-	uf_config_free(c);
-}
-
 int
 main(void)
 {
@@ -610,8 +563,7 @@ main(void)
 	RUN(test_port_errors);
 	RUN(test_dest_errors);
 	RUN(test_listener_and_rule_errors);
-	RUN(test_unsupported);
-	RUN(test_preview_gate);
+	RUN(test_ipv6_loads);
 	RUN(test_reload);
 	return uf_t_summary();
 }

@@ -617,7 +617,7 @@ test_ipv4_is_mcast(void)
 }
 
 /*
- * IPv6 (docs/architecture.md#ipv6-in-progress): an IPv6 listener on wan (2001:db8::10, UDP
+ * IPv6 (docs/architecture.md#ipv6): an IPv6 listener on wan (2001:db8::10, UDP
  * 5000) with an IPv6 destination, an IPv4 one and an IPv6 multicast one nobody resolved,
  * and two IPv6 rules (2001:db8:bad::/48 -> [1], ::/0 -> [0, 2]).
  */

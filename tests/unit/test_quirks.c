@@ -375,6 +375,62 @@ test_decide_rss_trim(void)
 	CHECK_HAS(why, "cannot hash IPv4/UDP");
 }
 
+/* a port with IPv6 addresses hashes IPv6/UDP too, where the device can (issue 17, part 3) */
+static void
+test_decide_rss_ipv6(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_ice", 8);
+	struct uf_port_req r = req(4);
+	struct uf_port_plan p;
+	char why[256];
+
+	/* IPv4 only: nothing IPv6 asked, whatever the device offers */
+	di.flow_type_rss_offloads |= RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_UDP |
+				     RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rss_hf, UF_RSS_HF_WANTED);
+	/* ip6 on the port: IPv4 and IPv6, never TCP */
+	r.ipv6 = true;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rss_hf, RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4 |
+					   RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_UDP |
+					   RTE_ETH_RSS_FRAG_IPV6);
+	CHECK_EQ(p.rss_hf_trimmed, 0);
+	CHECK_EQ(p.try_flow, true);
+	/* a device without IPv6 hashing (vmxnet3 before v4 has no UDP either): trimmed, said */
+	di.flow_type_rss_offloads =
+			RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rss_hf, RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_IPV6);
+	CHECK_EQ(p.rss_hf_trimmed,
+		 RTE_ETH_RSS_FRAG_IPV4 | RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_FRAG_IPV6);
+	/* IPv6 only is enough to spread an IPv6 port */
+	di.flow_type_rss_offloads = RTE_ETH_RSS_NONFRAG_IPV6_UDP;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rss_hf, RTE_ETH_RSS_NONFRAG_IPV6_UDP);
+	/* neither family */
+	di.flow_type_rss_offloads = RTE_ETH_RSS_NONFRAG_IPV6_TCP;
+	CHECK_EQ(decide("net_ice", &di, &r, &p, why, sizeof(why)), -EINVAL);
+	CHECK_HAS(why, "cannot hash IPv4/UDP nor IPv6/UDP");
+
+	/* ENA: fixed 0xc30 already hashes IPv6/UDP (NONFRAG_IPV6_UDP is bit 11: 0x800) */
+	di = dev_info("net_ena", 8);
+	di.flow_type_rss_offloads = 0xc30;
+	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rss_hf, 0xc30);
+	CHECK(p.rss_hf & RTE_ETH_RSS_NONFRAG_IPV6_UDP, "ENA hashes IPv6/UDP");
+
+	/* ixgbe: an rte_flow RSS rule is the device's global RSS whatever its pattern
+	 * (ixgbe_parse_rss_filter): no rte_flow, plain RSS with both families */
+	di = dev_info("net_ixgbe", 8);
+	di.flow_type_rss_offloads |= RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_UDP;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.try_flow, false);
+	CHECK_EQ(p.rss, true);
+	CHECK(p.rss_hf & RTE_ETH_RSS_NONFRAG_IPV6_UDP, "ixgbe hashes IPv6/UDP");
+	CHECK_EQ(p.rss_hf_trimmed, RTE_ETH_RSS_FRAG_IPV6);
+}
+
 static void
 test_decide_limits(void)
 {
@@ -838,6 +894,7 @@ main(void)
 	RUN(test_decide_ring);
 	RUN(test_decide_fast_free);
 	RUN(test_decide_rss_trim);
+	RUN(test_decide_rss_ipv6);
 	RUN(test_decide_limits);
 	RUN(test_decide_mlx5);
 	RUN(test_decide_link);

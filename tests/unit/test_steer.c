@@ -20,6 +20,7 @@ struct item_rec {
 	union {
 		struct rte_flow_item_eth eth;
 		struct rte_flow_item_ipv4 ipv4;
+		struct rte_flow_item_ipv6 ipv6;
 		struct rte_flow_item_udp udp;
 	} spec, mask;
 };
@@ -76,6 +77,9 @@ record_rule(struct rule_rec *r, uint16_t port_id, const struct rte_flow_attr *at
 			break;
 		case RTE_FLOW_ITEM_TYPE_IPV4:
 			sz = sizeof(struct rte_flow_item_ipv4);
+			break;
+		case RTE_FLOW_ITEM_TYPE_IPV6:
+			sz = sizeof(struct rte_flow_item_ipv6);
 			break;
 		case RTE_FLOW_ITEM_TYPE_UDP:
 			sz = sizeof(struct rte_flow_item_udp);
@@ -429,7 +433,7 @@ test_listeners(void)
 	struct uf_steer_result res;
 
 	reset(-1, false, NULL);
-	uf_steer_flows_multi(3, 4, ls, 3, our_ip(), false, &fake_ops, &res);
+	uf_steer_flows_multi(3, 4, ls, 3, our_ip(), false, false, &fake_ops, &res);
 	CHECK_EQ(res.kind, UF_STEER_FLOW);
 	CHECK_EQ(res.n_flows, 4);
 	check_rss_rule(&pmd.created[0], 4, 2055);
@@ -442,7 +446,7 @@ test_listeners(void)
 	/* the second refused, not isolated: the first is taken back, plain RSS for all */
 	reset(-1, false, "too many rules");
 	pmd.fail_only = 1;
-	uf_steer_flows_multi(3, 4, ls, 3, our_ip(), false, &fake_ops, &res);
+	uf_steer_flows_multi(3, 4, ls, 3, our_ip(), false, false, &fake_ops, &res);
 	CHECK_EQ(res.kind, UF_STEER_RSS);
 	CHECK_EQ(res.n_flows, 0);
 	CHECK_EQ(pmd.destroy_calls, 1);
@@ -452,15 +456,140 @@ test_listeners(void)
 	/* isolated (mlx5): a refused listener would be deaf */
 	reset(-1, false, "too many rules");
 	pmd.fail_only = 2;
-	uf_steer_flows_multi(3, 2, ls, 3, our_ip(), true, &fake_ops, &res);
+	uf_steer_flows_multi(3, 2, ls, 3, our_ip(), false, true, &fake_ops, &res);
 	CHECK(res.blind, "isolated and a listener's rule refused: blind");
 	CHECK_HAS(res.why, "514");
 	/* isolated, all taken: one rule per listener, then ARP and ICMP to queue 0 */
 	reset(-1, false, NULL);
-	uf_steer_flows_multi(3, 1, ls, 3, our_ip(), true, &fake_ops, &res);
+	uf_steer_flows_multi(3, 1, ls, 3, our_ip(), false, true, &fake_ops, &res);
 	CHECK(!res.blind, "all taken");
 	CHECK_EQ(res.n_flows, 5);
 	CHECK_EQ(pmd.created[4].items[1].spec.ipv4.hdr.dst_addr, our_ip()); /* ICMP: port IP */
+}
+
+static const uint8_t our_ip6_b[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0x18, 0, 0,
+				       0,    0,    0,    0,    0, 0,    0, 0x10 };
+
+/* an IPv6 listener's rule: ETH / IPV6 dst (all 128 bits, nothing else) / UDP dst, hashed on
+ * IPv6/UDP (docs/pmd-quirks.md#ipv6: mlx5 derives the hash fields from the pattern's L3) */
+static void
+check_rss_rule6(const struct rule_rec *r, uint16_t nq, uint16_t udp_port, const uint8_t *dst)
+{
+	const struct item_rec *ip = &r->items[1], *udp = &r->items[2];
+	struct rte_flow_item_ipv6 ipm;
+	int i;
+
+	CHECK_EQ(r->attr.ingress, 1);
+	CHECK_EQ(r->attr.priority, 0);
+	CHECK_EQ(r->n_items, 4);
+	CHECK_EQ(r->items[0].type, RTE_FLOW_ITEM_TYPE_ETH);
+	CHECK_EQ(ip->type, RTE_FLOW_ITEM_TYPE_IPV6);
+	CHECK(ip->has_spec && ip->has_mask, "IPv6 spec and mask");
+	CHECK_MEM(ip->spec.ipv6.hdr.dst_addr, dst, 16);
+	for (i = 0; i < 16; i++)
+		CHECK_EQ(ip->mask.ipv6.hdr.dst_addr[i], 0xff);
+	ipm = ip->mask.ipv6;
+	memset(ipm.hdr.dst_addr, 0, 16);
+	CHECK(all_zero(&ipm, sizeof(ipm)), "only the destination address is matched");
+	CHECK_EQ(udp->type, RTE_FLOW_ITEM_TYPE_UDP);
+	CHECK_EQ(udp->spec.udp.hdr.dst_port, rte_cpu_to_be_16(udp_port));
+	CHECK_EQ(udp->mask.udp.hdr.dst_port, 0xffff);
+	CHECK_EQ(r->items[3].type, RTE_FLOW_ITEM_TYPE_END);
+	CHECK_EQ(r->acts[0].type, RTE_FLOW_ACTION_TYPE_RSS);
+	CHECK_EQ(r->acts[0].rss.queue_num, nq);
+	for (i = 0; i < nq && i < MAXQ; i++)
+		CHECK_EQ(r->acts[0].queues[i], i);
+	CHECK_EQ(r->acts[0].rss.types, RTE_ETH_RSS_NONFRAG_IPV6_UDP);
+	CHECK_EQ(r->acts[1].type, RTE_FLOW_ACTION_TYPE_END);
+}
+
+/* the ICMPv6 rule of an isolated port: ETH / IPV6 next header 58, any address, queue 0 */
+static void
+check_icmp6_rule(const struct rule_rec *r)
+{
+	const struct item_rec *ip = &r->items[1];
+	struct rte_flow_item_ipv6 ipm;
+
+	CHECK_EQ(r->attr.priority, 0);
+	CHECK_EQ(r->items[0].type, RTE_FLOW_ITEM_TYPE_ETH);
+	CHECK_EQ(ip->type, RTE_FLOW_ITEM_TYPE_IPV6);
+	CHECK_EQ(ip->spec.ipv6.hdr.proto, 58);
+	CHECK_EQ(ip->mask.ipv6.hdr.proto, 0xff);
+	ipm = ip->mask.ipv6;
+	ipm.hdr.proto = 0;
+	CHECK(all_zero(&ipm, sizeof(ipm)), "no address matched: NS go to solicited-node groups");
+	CHECK_EQ(r->items[2].type, RTE_FLOW_ITEM_TYPE_END);
+	CHECK_EQ(r->acts[0].type, RTE_FLOW_ACTION_TYPE_QUEUE);
+	CHECK_EQ(r->acts[0].queue_index, 0);
+}
+
+/* IPv6 and mixed-family listeners (issue 17, part 3) */
+static void
+test_listeners_ip6(void)
+{
+	struct uf_steer_listen ls[2] = {
+		{ .udp_port = 2055, .dst_ip = our_ip() },
+		{ .udp_port = 6343, .is_ip6 = true },
+	};
+	struct uf_steer_result res;
+
+	memcpy(ls[1].dst_ip6.b, our_ip6_b, 16);
+	reset(-1, false, NULL);
+	uf_steer_flows_multi(3, 4, ls, 2, our_ip(), true, false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	CHECK_EQ(res.n_flows, 3);
+	check_rss_rule(&pmd.created[0], 4, 2055);
+	CHECK_EQ(pmd.created[0].acts[0].rss.types, RTE_ETH_RSS_NONFRAG_IPV4_UDP);
+	check_rss_rule6(&pmd.created[1], 4, 6343, our_ip6_b);
+	CHECK_EQ(pmd.created[2].attr.priority, 1); /* the catch-all, as for IPv4 */
+
+	/* one IPv6 listener alone: the log line says which family */
+	reset(-1, false, NULL);
+	uf_steer_flows_multi(3, 2, &ls[1], 1, 0, true, false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	check_rss_rule6(&pmd.created[0], 2, 6343, our_ip6_b);
+	CHECK_HAS(res.why, "IPv6 UDP port 6343 spread over 2 queues");
+
+	/* the IPv6 rule refused (a PMD without an IPv6 pattern): the IPv4 one is taken back and
+	 * plain RSS spreads both, and the reason names the IPv6 listener */
+	reset(-1, false, "IPv6 pattern not supported");
+	pmd.fail_only = 1;
+	uf_steer_flows_multi(3, 4, ls, 2, our_ip(), true, false, &fake_ops, &res);
+	CHECK_EQ(res.kind, UF_STEER_RSS);
+	CHECK_EQ(res.n_flows, 0);
+	CHECK_EQ(pmd.destroy_calls, 1);
+	CHECK_HAS(res.why, "IPv6 UDP port 6343 refused");
+	CHECK_HAS(res.why, "IPv6 pattern not supported");
+
+	/* isolated, both families on the port: the two listeners, ARP, ICMP, ICMPv6 */
+	reset(-1, false, NULL);
+	uf_steer_flows_multi(3, 1, ls, 2, our_ip(), true, true, &fake_ops, &res);
+	CHECK(!res.blind, "all taken");
+	CHECK_EQ(res.n_flows, 5);
+	check_rss_rule6(&pmd.created[1], 1, 6343, our_ip6_b);
+	CHECK_EQ(pmd.created[2].items[0].spec.eth.type, rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP));
+	CHECK_EQ(pmd.created[3].items[1].type, RTE_FLOW_ITEM_TYPE_IPV4);
+	check_icmp6_rule(&pmd.created[4]);
+
+	/* isolated, an IPv6-only port: no ARP, no ICMP, its listener and ICMPv6 */
+	reset(-1, false, NULL);
+	uf_steer_flows_multi(3, 2, &ls[1], 1, 0, true, true, &fake_ops, &res);
+	CHECK_EQ(res.n_flows, 2);
+	CHECK_EQ(pmd.validate_calls, 2);
+	check_rss_rule6(&pmd.created[0], 2, 6343, our_ip6_b);
+	check_icmp6_rule(&pmd.created[1]);
+	/* ... and one that only sends still gets ICMPv6 (NDP) */
+	reset(-1, false, NULL);
+	uf_steer_flows_multi(3, 1, NULL, 0, 0, true, true, &fake_ops, &res);
+	CHECK_EQ(res.n_flows, 1);
+	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	check_icmp6_rule(&pmd.created[0]);
+	/* isolated and the IPv6 listener's rule refused: deaf, and said */
+	reset(-1, false, "no");
+	pmd.fail_only = 0;
+	uf_steer_flows_multi(3, 2, &ls[1], 1, 0, true, true, &fake_ops, &res);
+	CHECK(res.blind, "blind");
+	CHECK_HAS(res.why, "would receive no datagram");
 }
 
 int
@@ -472,5 +601,6 @@ main(void)
 	RUN(test_single_queue);
 	RUN(test_isolated_edges);
 	RUN(test_listeners);
+	RUN(test_listeners_ip6);
 	return uf_t_summary();
 }
