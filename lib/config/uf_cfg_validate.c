@@ -260,6 +260,15 @@ validate_listener(struct uf_cfg_pctx *p, int i)
 					port->n_ip6 == 0 ? " (the port has no ip6)" : "");
 			return -1;
 		}
+		/* the worker takes IPv6 only to the port's own addresses (uf_classify6: they are
+		 * what Neighbour Discovery answers for), so a listener's must be one of them */
+		if (!is_port6(port, &l->ip6)) {
+			uf_cfg_perr_pos(p, &l->ip_pos, key,
+					"%s is not one of port %s's ip6 addresses (add it to "
+					"ports[].ip6)",
+					a6, port->name);
+			return -1;
+		}
 		for (j = 0; j < cfg->n_ports; j++) {
 			if (j != idx && is_port6(&cfg->ports[j], &l->ip6)) {
 				uf_cfg_perr_pos(p, &l->ip_pos, key, "%s is port %s's address", a6,

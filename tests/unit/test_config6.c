@@ -297,6 +297,14 @@ test_listener_and_rule_errors(void)
 		 "listeners:\n  - name: l\n    port: v4\n    ip: \"2001:db8::1\"\n"
 		 "    udp_port: 1\n    destinations:\n      - { ip: 10.1.0.2, udp_port: 1 }\n");
 	EXPECT_ERR(t, "\"2001:db8::1\"", "listeners[0].ip", "(the port has no ip6)");
+	/* on the port's prefix but not one of its ip6: the worker takes IPv6 only to the
+	 * port's own addresses (uf_classify6), so such a listener would never receive */
+	snprintf(t, sizeof(t),
+		 PORTS
+		 "listeners:\n  - name: l\n    port: v6\n    ip: \"2001:db8:6::20\"\n"
+		 "    udp_port: 1\n    destinations:\n      - { ip: \"2001:db8:6::2\", udp_port: 1 }\n");
+	EXPECT_ERR(t, "\"2001:db8:6::20\"", "listeners[0].ip",
+		   "2001:db8:6::20 is not one of port v6's ip6 addresses (add it to ports[].ip6)");
 	snprintf(t, sizeof(t),
 		 PORTS "listeners:\n  - name: l\n    port: v6\n    ip: 10.0.0.5\n"
 		       "    udp_port: 1\n    destinations:\n      - { ip: \"2001:db8:6::2\", "
@@ -510,8 +518,33 @@ test_reload(void)
 	CHECK_STR(d.restart, "ports[0].gateway6");
 	CHECK_EQ(rdiff("    gateway6: fe80::1\n", ""), 1);
 	CHECK_STR(d.restart, "ports[0].gateway6");
-	CHECK_EQ(rdiff("ip: \"2001:db8::10\"\n    udp", "ip: \"2001:db8::11\"\n    udp"), 1);
-	CHECK_STR(d.restart, "listeners[0].ip");
+	/* a listener's IPv6 address is one of the port's ip6: moving it to another one */
+	{
+		static const char two[] = "ip6: [\"2001:db8::10/64\", \"2001:db8::11/64\"]";
+		char a_txt[2048], b_txt[2048];
+		const char *at = strstr(rbase, "ip6: [\"2001:db8::10/64\"]");
+		const char *li = strstr(rbase, "ip: \"2001:db8::10\"\n    udp");
+		struct uf_config *a, *b;
+		struct uf_err err;
+
+		if (at == NULL || li == NULL)
+			abort();
+		snprintf(a_txt, sizeof(a_txt), "%.*s%s%s", (int)(at - rbase), rbase, two,
+			 at + strlen("ip6: [\"2001:db8::10/64\"]"));
+		snprintf(b_txt, sizeof(b_txt), "%.*s%s%.*s%s%s", (int)(at - rbase), rbase, two,
+			 (int)(li - at - (int)strlen("ip6: [\"2001:db8::10/64\"]")),
+			 at + strlen("ip6: [\"2001:db8::10/64\"]"), "ip: \"2001:db8::11\"",
+			 li + strlen("ip: \"2001:db8::10\""));
+		a = parse(a_txt, &err);
+		b = parse(b_txt, &err);
+		CHECK(a != NULL && b != NULL, "two ip6, listener moved: %s", err.msg);
+		if (a != NULL && b != NULL) {
+			CHECK_EQ(uf_config_diff(a, b, &d), 1);
+			CHECK_STR(d.restart, "listeners[0].ip");
+		}
+		uf_config_free(a);
+		uf_config_free(b);
+	}
 
 	/* a destination is its address and UDP port, in either family */
 	CHECK_EQ(rdiff("{ ip: \"2001:db8::20\", udp_port: 9000 }",
