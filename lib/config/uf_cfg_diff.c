@@ -15,8 +15,10 @@ struct list_desc {
 	const char *name; /* the top-level key; its items are the section "NAME[]" */
 	int (*count)(const struct uf_config *c);
 	const void *(*item)(const struct uf_config *c, int i);
-	/* the old item that new item NI is, or -1; NULL: the item at the same position */
-	int (*match)(const struct uf_config *old, const struct uf_config *nw, int ni);
+	/* the old item that new item NI is, or -1 (TAKEN: old items earlier new ones are,
+	 * never matched twice); NULL: the item at the same position */
+	int (*match)(const struct uf_config *old, const struct uf_config *nw, int ni,
+		     const bool *taken);
 	/* how an item is named in messages (NULL: NAME[i]) */
 	void (*label)(const struct uf_config *c, int i, char *buf, size_t len);
 };
@@ -46,24 +48,46 @@ dest_item(const struct uf_config *c, int i)
 }
 
 /* a destination is its address and UDP port: what its counters are kept by; a pool entry
- * (no address of its own) is the k-th pool */
+ * (no address of its own) is the k-th pool. Entries may share an address and UDP port
+ * (differing by source, egress port, listener or pool): each old one is matched once, and
+ * first to the new one that agrees with it in those too, so that a reload keeps every
+ * entry's counter slot its own (docs/configuration.md#reload). */
+static bool
+dest_same_addr(const struct uf_cfg_dest *o, const struct uf_cfg_dest *n)
+{
+	if (o->is_pool != n->is_pool)
+		return false;
+	if (n->is_pool)
+		return o->pool == n->pool;
+	return o->is_ip6 == n->is_ip6 && o->udp_port == n->udp_port &&
+	       (n->is_ip6 ? memcmp(&o->ip6, &n->ip6, 16) == 0 : o->ip == n->ip);
+}
+
+static bool
+dest_same_rest(const struct uf_cfg_dest *o, const struct uf_cfg_dest *n)
+{
+	return o->port == n->port && o->listener == n->listener && o->source == n->source &&
+	       o->is_member == n->is_member && (!n->is_member || o->pool == n->pool) &&
+	       (n->source != UF_SRC_FIXED ||
+		(o->source_is_ip6 == n->source_is_ip6 &&
+		 (n->source_is_ip6 ? memcmp(&o->source_ip6, &n->source_ip6, 16) == 0
+				   : o->source_ip == n->source_ip)));
+}
+
 static int
-dest_match(const struct uf_config *old, const struct uf_config *nw, int ni)
+dest_match(const struct uf_config *old, const struct uf_config *nw, int ni, const bool *taken)
 {
 	const struct uf_cfg_dest *n = &nw->dests[ni];
-	int i;
+	int i, pass;
 
-	for (i = 0; i < old->n_dests; i++) {
-		const struct uf_cfg_dest *o = &old->dests[i];
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < old->n_dests; i++) {
+			const struct uf_cfg_dest *o = &old->dests[i];
 
-		if (o->is_pool != n->is_pool)
-			continue;
-		if (n->is_pool ? o->pool == n->pool
-			       : o->is_ip6 == n->is_ip6 && o->udp_port == n->udp_port &&
-						    (n->is_ip6 ? memcmp(&o->ip6, &n->ip6, 16) == 0
-							       : o->ip == n->ip))
-			return i;
-	}
+			if (!taken[i] && dest_same_addr(o, n) &&
+			    (pass == 1 || dest_same_rest(o, n)))
+				return i;
+		}
 	return -1;
 }
 
@@ -201,7 +225,7 @@ diff_list(const struct uf_cfg_key *top, const struct list_desc *l, const struct 
 
 	snprintf(sec, sizeof(sec), "%s[]", l->name);
 	for (i = 0; i < nn; i++) {
-		j = l->match != NULL ? l->match(old, nw, i) : (i < no ? i : -1);
+		j = l->match != NULL ? l->match(old, nw, i, kept) : (i < no ? i : -1);
 		if (strcmp(l->name, "destinations") == 0)
 			d->dest_old[i] = j;
 		if (l->label != NULL)

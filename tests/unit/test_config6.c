@@ -580,6 +580,35 @@ test_reload(void)
 	CHECK_HAS(d.hot, "destinations[2].source");
 	CHECK_EQ(rdiff("source: \"2001:db8::10\"", "source: ours"), 1);
 	CHECK_HAS(d.hot, "destinations[2].source");
+	/* two entries at one address and UDP port (they differ by source): a reload that
+	 * keeps both keeps each its own counters (dest_old one-to-one: both matched to the
+	 * first would share one counter slot, and the plan would lose one of them) */
+	CHECK_EQ(rdiff("{ ip: \"2001:db8::21\", udp_port: 9000, source: \"2001:db8::10\" }",
+		       "{ ip: \"2001:db8::20\", udp_port: 9000, source: \"2001:db8::10\" }"),
+		 2);
+	CHECK_EQ(d.dest_old[0], 0);
+	CHECK_EQ(d.dest_old[2], -1);
+	{
+		char same[2048];
+		const char *at = strstr(rbase, "2001:db8::21");
+		struct uf_config *a, *b;
+		struct uf_err err;
+
+		if (at == NULL)
+			abort();
+		snprintf(same, sizeof(same), "%.*s2001:db8::20%s", (int)(at - rbase), rbase,
+			 at + strlen("2001:db8::21"));
+		a = parse(same, &err);
+		b = parse(same, &err);
+		CHECK(a != NULL && b != NULL, "one address twice: %s", err.msg);
+		if (a != NULL && b != NULL) {
+			CHECK_EQ(uf_config_diff(a, b, &d), 0);
+			CHECK_EQ(d.dest_old[0], 0);
+			CHECK_EQ(d.dest_old[2], 2);
+		}
+		uf_config_free(a);
+		uf_config_free(b);
+	}
 	/* rules by IPv6 prefix: hot */
 	CHECK_EQ(rdiff("\"2001:db8:1::/48\"", "\"2001:db8:2::/48\""), 1);
 	CHECK_HAS(d.hot, "rules[0].from");
