@@ -285,6 +285,12 @@ handle_ndp(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m
 			    e->state == UF_NS_FAILED && !rte_is_zero_ether_addr(&e->mac) &&
 			    rte_is_same_ether_addr(&e->mac, &n.eth_src))
 				lla = &n.eth_src;
+			/* an unsolicited NA without TLLA says nothing new (RFC 4861 7.2.5) */
+			if (lla == NULL && (n.flags & UF_NA_SOLICITED) == 0) {
+				cf->ctr->ndp_ignored++;
+				rte_pktmbuf_free(m);
+				return false;
+			}
 			changed = uf_neigh_learn6(cf->neigh, pi, &n.target, lla,
 						  (n.flags & UF_NA_OVERRIDE) != 0, ms);
 			cf->ctr->ndp_na_learned++;

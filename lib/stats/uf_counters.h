@@ -100,43 +100,44 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
  * generation). ndp.bad_<reason>: one counter per failed check of uf_ndp_parse
  * (lib/neigh/uf_ndp.h, UF_NDP_ERRS; "type" and "sender" never reach the NDP path).
  */
-#define UF_CTL_COUNTERS(X)                                                                         \
-	X(arp, arp_requests_answered, requests_answered, "ARP requests for a port's IP, answered") \
-	X(arp, arp_replies_learned, replies_learned, "ARP replies from a tracked next hop")        \
-	X(arp, arp_requests_sent, requests_sent, "ARP requests sent for the next hops")            \
-	X(arp, arp_gratuitous_sent, gratuitous_sent, "gratuitous ARPs sent")                       \
-	X(arp, arp_ignored, ignored, "ARP handed over whose sender is not a tracked next hop")     \
-	X(ndp, ndp_ns_answered, ns_answered, "Neighbor Solicitations for a port's ip6, answered")  \
-	X(ndp, ndp_na_learned, na_learned, "Neighbor Advertisements from a tracked next hop")      \
-	X(ndp, ndp_ns_sent, ns_sent, "Neighbor Solicitations sent for the next hops")              \
-	X(ndp, ndp_unsolicited_na_sent, unsolicited_na_sent,                                       \
-	  "unsolicited NAs sent (start, link up)")                                                 \
-	X(ndp, ndp_ignored, ignored, "valid NS/NA not about a port's ip6 or a tracked next hop")   \
-	X(ndp, ndp_bad_not_icmp6, bad_not_icmp6, "NS/NA cut short or not plain IPv6/ICMPv6")       \
-	X(ndp, ndp_bad_hop_limit, bad_hop_limit, "NS/NA with a hop limit other than 255")          \
-	X(ndp, ndp_bad_cksum, bad_cksum, "NS/NA with a wrong ICMPv6 checksum")                     \
-	X(ndp, ndp_bad_code, bad_code, "NS/NA with an ICMPv6 code other than 0")                   \
-	X(ndp, ndp_bad_len, bad_len, "NS/NA shorter than 24 bytes of ICMPv6")                      \
-	X(ndp, ndp_bad_target_mcast, bad_target_mcast, "NS/NA for a multicast target")             \
-	X(ndp, ndp_bad_opt_len, bad_opt_len, "NS/NA with an option of length 0 or past the end")   \
-	X(ndp, ndp_bad_dad_dst, bad_dad_dst, "NS from :: not to a solicited-node group")           \
-	X(ndp, ndp_bad_dad_slla, bad_dad_slla, "NS from :: with a source link-layer address")      \
-	X(ndp, ndp_bad_solicited_mcast, bad_solicited_mcast, "NA to a group with Solicited set")   \
-	X(icmp, icmp_echo_answered, echo_answered, "ICMP echo requests answered")                  \
-	X(icmp, icmp_rate_limited, rate_limited, "ICMP echo requests over control.icmp_rate")      \
-	X(icmp, icmp_ignored, ignored, "other ICMP to our IP, malformed echo requests")            \
-	X(icmp6, icmp6_echo_answered, echo_answered, "ICMPv6 echo requests answered")              \
-	X(icmp6, icmp6_rate_limited, rate_limited,                                                 \
-	  "ICMPv6 echo requests over control.icmp_rate (the port's bucket, shared with ICMP)")     \
-	X(icmp6, icmp6_ignored, ignored,                                                           \
-	  "other ICMPv6 handed over, echo requests malformed or with a wrong checksum")            \
-	X(control, ctl_nombuf, nombuf, "no mbuf for an ARP request or NS, a gratuitous ARP or NA") \
-	X(control, ctl_ring_full, ring_full, "control frames the control->worker ring refused")    \
-	X(control, ctl_unhandled, unhandled,                                                       \
-	  "frames still in the worker->control ring when the workers stopped")                     \
-	X(control, plan_updates, plan_updates, "fan-out plans replaced after a neighbour change")  \
-	X(reload, reload_applied, applied, "reloads (SIGHUP, /udpfan/reload) applied")             \
-	X(reload, reload_refused, refused, "reloads refused: a change needs a restart")            \
+#define UF_CTL_COUNTERS(X)                                                                            \
+	X(arp, arp_requests_answered, requests_answered, "ARP requests for a port's IP, answered")    \
+	X(arp, arp_replies_learned, replies_learned, "ARP replies from a tracked next hop")           \
+	X(arp, arp_requests_sent, requests_sent, "ARP requests sent for the next hops")               \
+	X(arp, arp_gratuitous_sent, gratuitous_sent, "gratuitous ARPs sent")                          \
+	X(arp, arp_ignored, ignored, "ARP handed over whose sender is not a tracked next hop")        \
+	X(ndp, ndp_ns_answered, ns_answered, "Neighbor Solicitations for a port's ip6, answered")     \
+	X(ndp, ndp_na_learned, na_learned, "Neighbor Advertisements from a tracked next hop")         \
+	X(ndp, ndp_ns_sent, ns_sent, "Neighbor Solicitations sent for the next hops")                 \
+	X(ndp, ndp_unsolicited_na_sent, unsolicited_na_sent,                                          \
+	  "unsolicited NAs sent (start, link up)")                                                    \
+	X(ndp, ndp_ignored, ignored,                                                                  \
+	  "valid NS/NA not about a port's ip6 or a tracked next hop; an unsolicited NA without TLLA") \
+	X(ndp, ndp_bad_not_icmp6, bad_not_icmp6, "NS/NA cut short or not plain IPv6/ICMPv6")          \
+	X(ndp, ndp_bad_hop_limit, bad_hop_limit, "NS/NA with a hop limit other than 255")             \
+	X(ndp, ndp_bad_cksum, bad_cksum, "NS/NA with a wrong ICMPv6 checksum")                        \
+	X(ndp, ndp_bad_code, bad_code, "NS/NA with an ICMPv6 code other than 0")                      \
+	X(ndp, ndp_bad_len, bad_len, "NS/NA shorter than 24 bytes of ICMPv6")                         \
+	X(ndp, ndp_bad_target_mcast, bad_target_mcast, "NS/NA for a multicast target")                \
+	X(ndp, ndp_bad_opt_len, bad_opt_len, "NS/NA with an option of length 0 or past the end")      \
+	X(ndp, ndp_bad_dad_dst, bad_dad_dst, "NS from :: not to a solicited-node group")              \
+	X(ndp, ndp_bad_dad_slla, bad_dad_slla, "NS from :: with a source link-layer address")         \
+	X(ndp, ndp_bad_solicited_mcast, bad_solicited_mcast, "NA to a group with Solicited set")      \
+	X(icmp, icmp_echo_answered, echo_answered, "ICMP echo requests answered")                     \
+	X(icmp, icmp_rate_limited, rate_limited, "ICMP echo requests over control.icmp_rate")         \
+	X(icmp, icmp_ignored, ignored, "other ICMP to our IP, malformed echo requests")               \
+	X(icmp6, icmp6_echo_answered, echo_answered, "ICMPv6 echo requests answered")                 \
+	X(icmp6, icmp6_rate_limited, rate_limited,                                                    \
+	  "ICMPv6 echo requests over control.icmp_rate (the port's bucket, shared with ICMP)")        \
+	X(icmp6, icmp6_ignored, ignored,                                                              \
+	  "other ICMPv6 handed over, echo requests malformed or with a wrong checksum")               \
+	X(control, ctl_nombuf, nombuf, "no mbuf for an ARP request or NS, a gratuitous ARP or NA")    \
+	X(control, ctl_ring_full, ring_full, "control frames the control->worker ring refused")       \
+	X(control, ctl_unhandled, unhandled,                                                          \
+	  "frames still in the worker->control ring when the workers stopped")                        \
+	X(control, plan_updates, plan_updates, "fan-out plans replaced after a neighbour change")     \
+	X(reload, reload_applied, applied, "reloads (SIGHUP, /udpfan/reload) applied")                \
+	X(reload, reload_refused, refused, "reloads refused: a change needs a restart")               \
 	X(reload, reload_invalid, invalid, "reloads refused: the file does not load or validate")
 
 /* A destination's counters, struct uf_dest_ctr after `copies`: X(field, help), the keys of

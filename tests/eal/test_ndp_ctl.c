@@ -234,7 +234,7 @@ main(int argc, char **argv)
 	struct uf_err err;
 	uint8_t in[256], want[256];
 	uint16_t len, wlen;
-	uint64_t fed = 0;
+	uint64_t fed = 0, ms;
 	struct rte_mbuf *out[16];
 	unsigned n, k, seq;
 
@@ -444,6 +444,36 @@ main(int argc, char **argv)
 	uf_ctlframes_poll(&cf, 1001);
 	expect_none("RA");
 	CHECK_EQ(ctr.icmp6_ignored, 1);
+
+	/* an unsolicited NA without TLLA about a next hop says nothing new: ignored */
+	len = ndp_frame(in, &all, &other, "2001:db8::20", "ff02::1", 255, 136, 0x20, "2001:db8::20",
+			0, NULL);
+	feed(in, len), fed++;
+	CHECK(!uf_ctlframes_poll(&cf, 1002), "no change from an unsolicited NA without TLLA");
+	CHECK_EQ(ctr.ndp_ignored, 3);
+	/* nobody answers: 2001:db8::20 goes PROBE, then FAILED (the unicast NSs and the group's
+	 * ones, dropped here) */
+	for (ms = 1100; ms < 200000 && strcmp(state_of(0), "failed") != 0; ms += 50) {
+		uf_neigh_tick46(&res.neigh, ms, uf_ctlframes_neigh_send, uf_ctlframes_neigh_send6,
+				&cf);
+		n = take(out, RTE_DIM(out));
+		for (k = 0; k < n; k++)
+			rte_pktmbuf_free(out[k]);
+	}
+	CHECK_STR(state_of(0), "failed");
+	/* Linux answers a unicast NS Solicited, without TLLA: from another MAC it proves
+	 * nothing; from the MAC the entry had, the neighbour is back there */
+	len = ndp_frame(in, &our_mac, &peer_mac, "2001:db8::20", "2001:db8::10", 255, 136, 0x40,
+			"2001:db8::20", 0, NULL);
+	feed(in, len), fed++;
+	CHECK(!uf_ctlframes_poll(&cf, ms + 1), "no change from another MAC");
+	CHECK_STR(state_of(0), "failed");
+	len = ndp_frame(in, &our_mac, &other, "2001:db8::20", "2001:db8::10", 255, 136, 0x40,
+			"2001:db8::20", 0, NULL);
+	feed(in, len), fed++;
+	CHECK(uf_ctlframes_poll(&cf, ms + 2), "back at the MAC it had");
+	CHECK_STR(state_of(0), "reachable");
+	CHECK_MEM(snap.dests[0].mac.addr_bytes, other.addr_bytes, 6);
 
 	/* the ledger: every frame handed over in exactly one counter */
 	CHECK_EQ(ctl_sum(), fed);
