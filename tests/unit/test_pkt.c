@@ -455,8 +455,8 @@ test_ipv4_hdr_ok_45(void)
 
 			memcpy(h + k, &r, 4);
 		}
-		if (i % 7 == 0) /* all-ones words: every add carries */
-			memset(h + 4 * (i % 5), 0xff, 8 + 4 * (i % 2));
+		if (i % 7 == 0) /* all-ones words: every add carries (2 or 3 of them, within h) */
+			memset(h + 4 * (i % 3), 0xff, 8 + 4 * (i % 2));
 		h[0] = 0x45;
 		if (i & 1) {
 			uint16_t ck;
