@@ -348,17 +348,10 @@ main(int argc, char **argv)
 	unsigned i, d, n_in, n_ctl;
 
 	(void)argc;
-	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	cfg = uf_ring_test_start(eal, (int)RTE_DIM(eal) - 1, "v6", cfg_text, sizeof(cfg_text) - 1,
+				 "v6_fanout", &pool, &rx_ring, &tx_ring, &port, &port_mac);
+	if (cfg == NULL)
 		return 1;
-	}
-	if (uf_ring_port_open("v6", &pool, &rx_ring, &tx_ring, &port, &port_mac) != 0)
-		return 1;
-	cfg = uf_config_parse(cfg_text, sizeof(cfg_text) - 1, "v6_fanout", &err);
-	if (cfg == NULL) {
-		fprintf(stderr, "config: %s\n", err.msg);
-		return 1;
-	}
 	/* source: original for a family mismatch: refused by the config, at its line */
 	{
 		static const char mis[] =
