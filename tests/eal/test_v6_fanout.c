@@ -262,21 +262,6 @@ cksums_ok(const uint8_t *f, uint32_t len)
 	}
 }
 
-static struct rte_mbuf *
-mbuf_of(const uint8_t *f, uint32_t len)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-
-	if (m == NULL) {
-		fprintf(stderr, "pool empty\n");
-		exit(1);
-	}
-	memcpy(rte_pktmbuf_mtod(m, uint8_t *), f, len);
-	m->data_len = (uint16_t)len;
-	m->pkt_len = len;
-	return m;
-}
-
 /* one burst through the worker: its copies against the expected frames (all matched, once) */
 static void
 run(struct uf_worker *w, const char *name, struct rte_mbuf **in, unsigned n)
@@ -433,8 +418,9 @@ main(int argc, char **argv)
 	/* v6 -> v6, v4, tagged v6, multicast v6, original v6: the second rule's five
 	 * (traffic class 0xb9: DSCP 46 kept, ECN 1 cleared) */
 	n_in = 0;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
-				       40000, 5000, 60, 0xb9, pl, 37, IPPROTO_UDP, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
+					 40000, 5000, 60, 0xb9, pl, 37, IPPROTO_UDP, false));
 	{
 		struct expect *e;
 
@@ -457,8 +443,9 @@ main(int argc, char **argv)
 	run(w, "v6 in, rule 2", in, n_in);
 
 	/* the first rule (2001:db8:bad::/48 comes first, though /32 covers it too): v6 -> v4 */
-	in[0] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8:bad::5", "2001:db8::10",
-				  40001, 5000, 60, 0, pl, 1, IPPROTO_UDP, false));
+	in[0] = uf_test_mbuf(pool, f,
+			     frame6(f, &port_mac, &sender, -1, "2001:db8:bad::5", "2001:db8::10",
+				    40001, 5000, 60, 0, pl, 1, IPPROTO_UDP, false));
 	{
 		struct expect *e = expect_add();
 
@@ -474,8 +461,9 @@ main(int argc, char **argv)
 		const bool no_ck = i == 1;
 		const uint16_t plen = no_ck ? 64 : 20;
 
-		in[0] = mbuf_of(f, frame4(f, &port_mac, &sender, -1, 0xc6120002, 0xc612000a, 40002,
-					  5001, 60, 0x29, 0x1234, pl, plen, no_ck));
+		in[0] = uf_test_mbuf(pool, f,
+				     frame4(f, &port_mac, &sender, -1, 0xc6120002, 0xc612000a,
+					    40002, 5001, 60, 0x29, 0x1234, pl, plen, no_ck));
 		e = expect_add();
 		e->len = frame6(e->f, &m24, &port_mac, -1, "2001:db8::10", "2001:db8::24", 40002,
 				7000, 64, 0x28, pl, plen, IPPROTO_UDP, false);
@@ -489,8 +477,9 @@ main(int argc, char **argv)
 	}
 
 	/* tagged in: v6 on VLAN 100 to t's listener -> untagged v6 on p, tagged v4 on t */
-	in[0] = mbuf_of(f, frame6(f, &port_mac, &sender, tag, "2001:db8:1::5", "2001:db8:1::10",
-				  40003, 5002, 60, 0x10, pl, 50, IPPROTO_UDP, false));
+	in[0] = uf_test_mbuf(pool, f,
+			     frame6(f, &port_mac, &sender, tag, "2001:db8:1::5", "2001:db8:1::10",
+				    40003, 5002, 60, 0x10, pl, 50, IPPROTO_UDP, false));
 	{
 		struct expect *e;
 
@@ -506,24 +495,31 @@ main(int argc, char **argv)
 	/* all of it in one burst, mixed with what is dropped and an ICMPv6 echo: the copies of
 	 * the first burst plus the drops, each counted by its reason */
 	n_in = 0;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10", 1,
-				       5000, 60, 0, pl, 8, 0 /* hop-by-hop */, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10",
+					 1, 5000, 60, 0, pl, 8, 0 /* hop-by-hop */, false));
 	want_drop[UF_DROP_IPV6_EXT_HDR]++;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10", 1,
-				       5000, 60, 0, pl, 8, 44 /* fragment */, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10",
+					 1, 5000, 60, 0, pl, 8, 44 /* fragment */, false));
 	want_drop[UF_DROP_FRAGMENT]++;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10", 1,
-				       5000, 60, 0, pl, 8, IPPROTO_UDP, true /* zero */));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10",
+					 1, 5000, 60, 0, pl, 8, IPPROTO_UDP, true /* zero */));
 	want_drop[UF_DROP_MALFORMED]++;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10", 1,
-				       5999 /* no listener */, 60, 0, pl, 8, IPPROTO_UDP, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10",
+					 1, 5999 /* no listener */, 60, 0, pl, 8, IPPROTO_UDP,
+					 false));
 	want_drop[UF_DROP_NOT_FOR_US]++;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db9::1", "2001:db8::10", 1,
-				       5000, 60, 0, pl, 8, IPPROTO_UDP, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db9::1", "2001:db8::10",
+					 1, 5000, 60, 0, pl, 8, IPPROTO_UDP, false));
 	want_drop[UF_DROP_NO_RULE]++;
-	in[n_in++] = mbuf_of(f, echo6(f, &sender));
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
-				       40000, 5000, 60, 0xb9, pl, 37, IPPROTO_UDP, false));
+	in[n_in++] = uf_test_mbuf(pool, f, echo6(f, &sender));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
+					 40000, 5000, 60, 0xb9, pl, 37, IPPROTO_UDP, false));
 	{
 		struct expect *e;
 
@@ -557,9 +553,10 @@ main(int argc, char **argv)
 		struct rte_ether_addr mm;
 
 		snprintf(src, sizeof(src), "2001:db8:7::%u", i + 1);
-		in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, src, "2001:db8::10",
-					       (uint16_t)(41000 + i), 5003, 60, 0, pl, 24,
-					       IPPROTO_UDP, false));
+		in[n_in++] = uf_test_mbuf(pool, f,
+					  frame6(f, &port_mac, &sender, -1, src, "2001:db8::10",
+						 (uint16_t)(41000 + i), 5003, 60, 0, pl, 24,
+						 IPPROTO_UDP, false));
 		mac(i % 2 == 0 ? 0x31 : 0x32, &mm);
 		e = expect_add();
 		e->len = frame6(e->f, &mm, &port_mac, -1, "2001:db8::10",
@@ -589,9 +586,10 @@ main(int argc, char **argv)
 
 		CHECK(hold != NULL, "the copy pool emptied");
 		w->copy_pool = empty;
-		in[0] = mbuf_of(f,
-				frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
-				       40000, 5000, 60, 0, pl, 16, IPPROTO_UDP, false));
+		in[0] = uf_test_mbuf(pool, f,
+				     frame6(f, &port_mac, &sender, -1, "2001:db8:5::5",
+					    "2001:db8::10", 40000, 5000, 60, 0, pl, 16, IPPROTO_UDP,
+					    false));
 		e = expect_add();
 		e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000,
 				6004, 64, 0, pl, 16, IPPROTO_UDP, false);
