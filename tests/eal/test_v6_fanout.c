@@ -303,14 +303,51 @@ run(struct uf_worker *w, const char *name, struct rte_mbuf **in, unsigned n)
 	n_exp = 0;
 }
 
+/* a datagram the second rule fans out to five (v6, v4, tagged v6, multicast v6, original v6),
+ * from 2001:db8:5::5 with traffic class 0xb9 (DSCP 46 kept, ECN 1 cleared): its mbuf, its
+ * copies expected */
+static struct rte_mbuf *
+rule2_datagram(const struct rte_ether_addr *sender, const uint8_t *pl)
+{
+	const struct rte_ether_addr mc = { { 0x33, 0x33, 0x00, 0x00, 0x12, 0x34 } };
+	const int tag = PCP << 13 | VLAN;
+	struct rte_ether_addr m21, m22, m23, m2a;
+	uint8_t f[FLEN];
+	struct rte_mbuf *m = uf_test_mbuf(pool, f,
+					  frame6(f, &port_mac, sender, -1, "2001:db8:5::5",
+						 "2001:db8::10", 40000, 5000, 60, 0xb9, pl, 37,
+						 IPPROTO_UDP, false));
+	struct expect *e;
+
+	mac(0x21, &m21);
+	mac(0x22, &m22);
+	mac(0x23, &m23);
+	mac(0x2a, &m2a);
+	e = expect_add();
+	e->len = frame6(e->f, &m21, &port_mac, -1, "2001:db8::10", "2001:db8::21", 40000, 6000, 7,
+			0xb8, pl, 37, IPPROTO_UDP, false);
+	e = expect_add();
+	e->len = frame4(e->f, &m22, &port_mac, -1, 0xc612000a, 0xc6120016, 40000, 6001, 64, 0xb8, 0,
+			pl, 37, false);
+	e = expect_add();
+	e->len = frame6(e->f, &m23, &port_mac, tag, "2001:db8:1::10", "2001:db8:1::23", 40000, 6002,
+			64, 0xb8, pl, 37, IPPROTO_UDP, false);
+	e = expect_add();
+	e->len = frame6(e->f, &mc, &port_mac, -1, "2001:db8::10", "ff0e::1234", 40000, 6003, 64,
+			0xb8, pl, 37, IPPROTO_UDP, false);
+	e = expect_add();
+	e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000, 6004, 64,
+			0xb8, pl, 37, IPPROTO_UDP, false);
+	return m;
+}
+
 int
 main(int argc, char **argv)
 {
 	char *eal[] = { argv[0],        "-l",  "0",           "--no-pci",        "--no-huge",
 			"-m",           "256", "--log-level", "lib.eal:warning", "--file-prefix",
 			"uf_v6_fanout", NULL };
-	struct rte_ether_addr dmac[16], pmac[2], sender, m22, m21, m23, m24, m25, m27, m28, m29,
-			m2a, mc;
+	struct rte_ether_addr dmac[16], pmac[2], sender, m22, m24, m25, m27, m28, m29, m2a;
 	bool resolved[16], chain_ok[2] = { true, true };
 	uint16_t mtu[2] = { 1500, 1500 };
 	struct uf_plan_input pin = { .port_mac = pmac,
@@ -402,44 +439,20 @@ main(int argc, char **argv)
 	      "t is a tagged alias of p's device, with ip6");
 
 	mac(0x05, &sender);
-	mac(0x21, &m21);
 	mac(0x22, &m22);
-	mac(0x23, &m23);
 	mac(0x24, &m24);
 	mac(0x25, &m25);
 	mac(0x27, &m27);
 	mac(0x28, &m28);
 	mac(0x29, &m29);
 	mac(0x2a, &m2a);
-	mc = (struct rte_ether_addr){ { 0x33, 0x33, 0x00, 0x00, 0x12, 0x34 } };
 	for (i = 0; i < sizeof(pl); i++)
 		pl[i] = (uint8_t)(i * 13 + 1);
 
 	/* v6 -> v6, v4, tagged v6, multicast v6, original v6: the second rule's five
 	 * (traffic class 0xb9: DSCP 46 kept, ECN 1 cleared) */
 	n_in = 0;
-	in[n_in++] = uf_test_mbuf(pool, f,
-				  frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
-					 40000, 5000, 60, 0xb9, pl, 37, IPPROTO_UDP, false));
-	{
-		struct expect *e;
-
-		e = expect_add();
-		e->len = frame6(e->f, &m21, &port_mac, -1, "2001:db8::10", "2001:db8::21", 40000,
-				6000, 7, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame4(e->f, &m22, &port_mac, -1, 0xc612000a, 0xc6120016, 40000, 6001, 64,
-				0xb8, 0, pl, 37, false);
-		e = expect_add();
-		e->len = frame6(e->f, &m23, &port_mac, tag, "2001:db8:1::10", "2001:db8:1::23",
-				40000, 6002, 64, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame6(e->f, &mc, &port_mac, -1, "2001:db8::10", "ff0e::1234", 40000, 6003,
-				64, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000,
-				6004, 64, 0xb8, pl, 37, IPPROTO_UDP, false);
-	}
+	in[n_in++] = rule2_datagram(&sender, pl);
 	run(w, "v6 in, rule 2", in, n_in);
 
 	/* the first rule (2001:db8:bad::/48 comes first, though /32 covers it too): v6 -> v4 */
@@ -517,28 +530,7 @@ main(int argc, char **argv)
 					 1, 5000, 60, 0, pl, 8, IPPROTO_UDP, false));
 	want_drop[UF_DROP_NO_RULE]++;
 	in[n_in++] = uf_test_mbuf(pool, f, echo6(f, &sender));
-	in[n_in++] = uf_test_mbuf(pool, f,
-				  frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
-					 40000, 5000, 60, 0xb9, pl, 37, IPPROTO_UDP, false));
-	{
-		struct expect *e;
-
-		e = expect_add();
-		e->len = frame6(e->f, &m21, &port_mac, -1, "2001:db8::10", "2001:db8::21", 40000,
-				6000, 7, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame4(e->f, &m22, &port_mac, -1, 0xc612000a, 0xc6120016, 40000, 6001, 64,
-				0xb8, 0, pl, 37, false);
-		e = expect_add();
-		e->len = frame6(e->f, &m23, &port_mac, tag, "2001:db8:1::10", "2001:db8:1::23",
-				40000, 6002, 64, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame6(e->f, &mc, &port_mac, -1, "2001:db8::10", "ff0e::1234", 40000, 6003,
-				64, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000,
-				6004, 64, 0xb8, pl, 37, IPPROTO_UDP, false);
-	}
+	in[n_in++] = rule2_datagram(&sender, pl);
 	run(w, "mixed burst with drops", in, n_in);
 	n_ctl = rte_ring_dequeue_burst(w->ctl_rx, (void **)ctl, RTE_DIM(ctl), NULL);
 	CHECK_EQ(n_ctl, 1);
