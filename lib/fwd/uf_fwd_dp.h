@@ -359,6 +359,17 @@ uf_select_commit(struct uf_worker *w, const uint16_t *unresolved, uint16_t n_unr
 	w->ctr.tx_drop[UF_TXDROP_NO_NEIGHBOR] += n_unresolved;
 }
 
+/* what uf_select left to count once the datagram is forwarded: the rare cases out of line */
+static __rte_always_inline void
+uf_select_done(struct uf_worker *w, const uint16_t *unresolved, uint16_t n_unresolved,
+	       const uint16_t *sampled, uint16_t n_sampled, uint32_t n_failover)
+{
+	if (unlikely(n_unresolved | n_sampled))
+		uf_select_commit(w, unresolved, n_unresolved, sampled, n_sampled);
+	if (unlikely(n_failover != 0))
+		w->ctr.pool_failover += n_failover;
+}
+
 /* Up to n mbufs from mp into m: in one bulk get, or, when the pool cannot give them all,
  * one by one as long as it has any. Returns how many. */
 static __rte_always_inline uint16_t
@@ -554,10 +565,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		if (!simple_plan) {
 			n_fanout += set->n;
 			n_attempted += n_copies + n_unresolved;
-			if (unlikely(n_unresolved | n_sampled))
-				uf_select_commit(w, unresolved, n_unresolved, sampled, n_sampled);
-			if (unlikely(n_failover != 0))
-				w->ctr.pool_failover += n_failover;
+			uf_select_done(w, unresolved, n_unresolved, sampled, n_sampled, n_failover);
 			if (unlikely(n_copies == 0)) {
 				rte_pktmbuf_free(m);
 				continue;
@@ -744,10 +752,7 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		n_forwarded++;
 		n_fanout += s->n;
 		n_attempted += n_copies + n_unresolved;
-		if (unlikely(n_unresolved | n_sampled))
-			uf_select_commit(w, unresolved, n_unresolved, sampled, n_sampled);
-		if (unlikely(n_failover != 0))
-			w->ctr.pool_failover += n_failover;
+		uf_select_done(w, unresolved, n_unresolved, sampled, n_sampled, n_failover);
 		if (unlikely(n_copies == 0)) {
 			rte_pktmbuf_free(m);
 			continue;

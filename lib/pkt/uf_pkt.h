@@ -409,6 +409,19 @@ uf_dp_pat_init(struct uf_dp_pat *p, const struct uf_port_id *port, const bool an
 	p->max_len = port->listen ? port->max_len : 0;
 }
 
+/* what the fast test passed gives: an untagged IPv4 datagram without options, UDP length ulen */
+static __rte_always_inline void
+uf_fast_info(struct uf_rx_info *info, const uint8_t *ip, const uint8_t *udp, uint32_t ulen)
+{
+	info->payload_off = UF_HDR_LEN;
+	info->payload_len = (uint16_t)(ulen - UF_UDP_HDR);
+	info->src_ip = uf_rd32(ip + UF_IP_SRC);
+	info->src_port = uf_rd16(udp + UF_UDP_SPORT);
+	info->ip_id = uf_rd16(ip + UF_IP_ID);
+	info->tos = ip[UF_IP_TOS] & 0xfc; /* DSCP kept, ECN not */
+	info->udp_cksum = uf_rd16(udp + UF_UDP_CKSUM);
+}
+
 /*
  * The fast test for what nearly every frame is: Ethernet/IPv4 without options to our MAC, IP
  * and UDP port, not a fragment, the UDP length filling the IP payload, lengths within the
@@ -455,13 +468,7 @@ uf_classify_dp_pat(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct 
 			   len <= pat->max_len &&
 			   ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_GOOD) != 0 || /* BAD bit clear: GOOD */
 			    uf_ipv4_hdr_ok_45(ip)))) {
-			info->payload_off = UF_HDR_LEN;
-			info->payload_len = (uint16_t)(ulen - UF_UDP_HDR);
-			info->src_ip = uf_rd32(ip + UF_IP_SRC);
-			info->src_port = uf_rd16(udp + UF_UDP_SPORT);
-			info->ip_id = uf_rd16(ip + UF_IP_ID);
-			info->tos = ip[UF_IP_TOS] & 0xfc; /* DSCP kept, ECN not */
-			info->udp_cksum = uf_rd16(udp + UF_UDP_CKSUM);
+			uf_fast_info(info, ip, udp, ulen);
 			return UF_V_FORWARD;
 		}
 		return uf_classify_full_ex(f, len, rx_ck, port, info, reason, any_dst);
@@ -493,13 +500,7 @@ uf_classify_dp_pat(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct 
 			   ulen >= UF_UDP_HDR && ulen <= tot - UF_IPV4_HDR_MIN &&
 			   ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_GOOD) != 0 || /* BAD bit clear: GOOD */
 			    uf_ipv4_hdr_ok(ip, UF_IPV4_HDR_MIN)))) {
-			info->payload_off = UF_HDR_LEN;
-			info->payload_len = (uint16_t)(ulen - UF_UDP_HDR);
-			info->src_ip = uf_rd32(ip + UF_IP_SRC);
-			info->src_port = uf_rd16(udp + UF_UDP_SPORT);
-			info->ip_id = uf_rd16(ip + UF_IP_ID);
-			info->tos = ip[UF_IP_TOS] & 0xfc; /* DSCP kept, ECN not */
-			info->udp_cksum = uf_rd16(udp + UF_UDP_CKSUM);
+			uf_fast_info(info, ip, udp, ulen);
 			return UF_V_FORWARD;
 		}
 	}

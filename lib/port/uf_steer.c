@@ -33,6 +33,33 @@ try_rule(uint16_t port_id, const struct uf_flow_ops *ops, const struct rte_flow_
 	return f;
 }
 
+/* a control rule: ETH (eth_spec, or any frame where NULL) / l3 (END where none) / END to
+ * act, kept in res where the PMD takes it */
+static bool
+add_rule(uint16_t port_id, const struct uf_flow_ops *ops, const struct rte_flow_attr *attr,
+	 const struct rte_flow_item_eth *eth_spec, const struct rte_flow_item_eth *eth_mask,
+	 enum rte_flow_item_type l3, const void *spec, const void *mask,
+	 const struct rte_flow_action *act, struct uf_steer_result *res)
+{
+	struct rte_flow_item pat[3];
+	struct rte_flow *f;
+	char why[128];
+
+	memset(pat, 0, sizeof(pat));
+	pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
+	pat[0].spec = eth_spec;
+	pat[0].mask = eth_mask;
+	pat[1].type = l3;
+	pat[1].spec = spec;
+	pat[1].mask = mask;
+	pat[2].type = RTE_FLOW_ITEM_TYPE_END;
+	f = try_rule(port_id, ops, attr, pat, act, why, sizeof(why));
+	if (f == NULL)
+		return false;
+	res->flows[res->n_flows++] = f;
+	return true;
+}
+
 void
 uf_steer_flows(uint16_t port_id, uint16_t nb_queues, uint16_t udp_port, uint32_t dst_ip,
 	       bool isolated, const struct uf_flow_ops *ops, struct uf_steer_result *res)
@@ -164,29 +191,16 @@ uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer
 			memset(&eth_mask, 0, sizeof(eth_mask));
 			eth_spec.type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
 			eth_mask.type = 0xffff;
-			memset(pat, 0, sizeof(pat));
-			pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-			pat[0].spec = &eth_spec;
-			pat[0].mask = &eth_mask;
-			pat[1].type = RTE_FLOW_ITEM_TYPE_END;
-			f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
-			if (f != NULL)
-				res->flows[res->n_flows++] = f;
+			add_rule(port_id, ops, &attr, &eth_spec, &eth_mask, RTE_FLOW_ITEM_TYPE_END,
+				 NULL, NULL, act, res);
 			memset(&ip_spec, 0, sizeof(ip_spec));
 			memset(&ip_mask, 0, sizeof(ip_mask));
 			ip_spec.hdr.dst_addr = dst_ip; /* ICMP: to the port's own address */
 			ip_mask.hdr.dst_addr = 0xffffffff;
 			ip_spec.hdr.next_proto_id = IPPROTO_ICMP;
 			ip_mask.hdr.next_proto_id = 0xff;
-			memset(pat, 0, sizeof(pat));
-			pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-			pat[1].type = RTE_FLOW_ITEM_TYPE_IPV4;
-			pat[1].spec = &ip_spec;
-			pat[1].mask = &ip_mask;
-			pat[2].type = RTE_FLOW_ITEM_TYPE_END;
-			f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
-			if (f != NULL)
-				res->flows[res->n_flows++] = f;
+			add_rule(port_id, ops, &attr, NULL, NULL, RTE_FLOW_ITEM_TYPE_IPV4, &ip_spec,
+				 &ip_mask, act, res);
 		}
 		if (port_ip6) {
 			/* ICMPv6 whatever its destination: a Neighbor Solicitation goes to our
@@ -195,30 +209,18 @@ uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer
 			memset(&ip6_mask, 0, sizeof(ip6_mask));
 			ip6_spec.hdr.proto = IPPROTO_ICMPV6;
 			ip6_mask.hdr.proto = 0xff;
-			memset(pat, 0, sizeof(pat));
-			pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-			pat[1].type = RTE_FLOW_ITEM_TYPE_IPV6;
-			pat[1].spec = &ip6_spec;
-			pat[1].mask = &ip6_mask;
-			pat[2].type = RTE_FLOW_ITEM_TYPE_END;
-			f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
-			if (f != NULL)
-				res->flows[res->n_flows++] = f;
+			add_rule(port_id, ops, &attr, NULL, NULL, RTE_FLOW_ITEM_TYPE_IPV6,
+				 &ip6_spec, &ip6_mask, act, res);
 		}
 		if (res->kind != UF_STEER_FLOW && res->n_flows > 0)
 			res->kind = UF_STEER_FLOW;
 	} else if (res->kind == UF_STEER_FLOW) {
 		/* the rest to queue 0 at the lowest priority, where the PMD has priorities */
 		attr.priority = 1;
-		memset(pat, 0, sizeof(pat));
-		pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-		pat[1].type = RTE_FLOW_ITEM_TYPE_END;
-		f = try_rule(port_id, ops, &attr, pat, act, why, sizeof(why));
-		if (f != NULL) {
-			res->flows[res->n_flows++] = f;
+		if (add_rule(port_id, ops, &attr, NULL, NULL, RTE_FLOW_ITEM_TYPE_END, NULL, NULL,
+			     act, res))
 			strncat(res->why, "; the rest to queue 0",
 				sizeof(res->why) - strlen(res->why) - 1);
-		}
 	}
 }
 

@@ -129,24 +129,16 @@ main(int argc, char **argv)
 	struct uf_shared sh;
 	struct uf_config *cfg;
 	struct uf_worker *w;
-	struct uf_err err;
 	struct rte_mbuf *burst[64];
 	double us, worst = 0;
 	unsigned i, late = 0;
 
 	(void)argc;
-	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	cfg = uf_ring_test_start(eal, (int)RTE_DIM(eal) - 1, "flush", cfg_text,
+				 sizeof(cfg_text) - 1, "flush_idle", &pool, &rx_ring, &tx_ring,
+				 &port, &port_mac);
+	if (cfg == NULL)
 		return 1;
-	}
-	if (uf_ring_port_open("flush", &pool, &rx_ring, &tx_ring, &port, &port_mac) != 0)
-		return 1;
-
-	cfg = uf_config_parse(cfg_text, sizeof(cfg_text) - 1, "flush_idle", &err);
-	if (cfg == NULL) {
-		fprintf(stderr, "config: %s\n", err.msg);
-		return 1;
-	}
 	dmac[0] = cfg->dests[0].mac;
 	pin.cfg = cfg;
 	memset(&sh, 0, sizeof(sh));

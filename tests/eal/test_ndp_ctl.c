@@ -38,6 +38,7 @@
 #include "uf_resolve.h"
 
 #include "../unit/uf_test.h"
+#include "uf_ring_port.h"
 
 static struct rte_mempool *pool;
 static struct uf_worker *w;
@@ -139,15 +140,8 @@ echo_frame(uint8_t *f, const char *src, const char *dst, uint16_t seq)
 static void
 feed(const uint8_t *buf, uint16_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	struct rte_mbuf *m = uf_test_mbuf(pool, buf, len);
 
-	if (m == NULL) {
-		fprintf(stderr, "pool empty\n");
-		exit(1);
-	}
-	memcpy(rte_pktmbuf_mtod(m, uint8_t *), buf, len);
-	m->data_len = len;
-	m->pkt_len = len;
 	m->port = 0;
 	if (rte_ring_enqueue(w->ctl_rx, m) != 0)
 		exit(1);

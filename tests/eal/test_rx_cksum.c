@@ -144,23 +144,14 @@ main(int argc, char **argv)
 	struct uf_shared sh;
 	struct uf_config *cfg;
 	struct uf_worker *w;
-	struct uf_err err;
 	uint64_t want_fwd = 0, want_malformed = 0, drops = 0;
 	unsigned i, d, round;
 
 	(void)argc;
-	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	cfg = uf_ring_test_start(eal, (int)RTE_DIM(eal) - 1, "ck", cfg_text, sizeof(cfg_text) - 1,
+				 "rx_cksum", &pool, &rx_ring, &tx_ring, &port, &port_mac);
+	if (cfg == NULL)
 		return 1;
-	}
-	if (uf_ring_port_open("ck", &pool, &rx_ring, &tx_ring, &port, &port_mac) != 0)
-		return 1;
-
-	cfg = uf_config_parse(cfg_text, sizeof(cfg_text) - 1, "rx_cksum", &err);
-	if (cfg == NULL) {
-		fprintf(stderr, "config: %s\n", err.msg);
-		return 1;
-	}
 	for (d = 0; d < N_DESTS; d++)
 		dmac[d] = cfg->dests[d].mac;
 	pin.cfg = cfg;

@@ -262,21 +262,6 @@ cksums_ok(const uint8_t *f, uint32_t len)
 	}
 }
 
-static struct rte_mbuf *
-mbuf_of(const uint8_t *f, uint32_t len)
-{
-	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
-
-	if (m == NULL) {
-		fprintf(stderr, "pool empty\n");
-		exit(1);
-	}
-	memcpy(rte_pktmbuf_mtod(m, uint8_t *), f, len);
-	m->data_len = (uint16_t)len;
-	m->pkt_len = len;
-	return m;
-}
-
 /* one burst through the worker: its copies against the expected frames (all matched, once) */
 static void
 run(struct uf_worker *w, const char *name, struct rte_mbuf **in, unsigned n)
@@ -318,14 +303,51 @@ run(struct uf_worker *w, const char *name, struct rte_mbuf **in, unsigned n)
 	n_exp = 0;
 }
 
+/* a datagram the second rule fans out to five (v6, v4, tagged v6, multicast v6, original v6),
+ * from 2001:db8:5::5 with traffic class 0xb9 (DSCP 46 kept, ECN 1 cleared): its mbuf, its
+ * copies expected */
+static struct rte_mbuf *
+rule2_datagram(const struct rte_ether_addr *sender, const uint8_t *pl)
+{
+	const struct rte_ether_addr mc = { { 0x33, 0x33, 0x00, 0x00, 0x12, 0x34 } };
+	const int tag = PCP << 13 | VLAN;
+	struct rte_ether_addr m21, m22, m23, m2a;
+	uint8_t f[FLEN];
+	struct rte_mbuf *m = uf_test_mbuf(pool, f,
+					  frame6(f, &port_mac, sender, -1, "2001:db8:5::5",
+						 "2001:db8::10", 40000, 5000, 60, 0xb9, pl, 37,
+						 IPPROTO_UDP, false));
+	struct expect *e;
+
+	mac(0x21, &m21);
+	mac(0x22, &m22);
+	mac(0x23, &m23);
+	mac(0x2a, &m2a);
+	e = expect_add();
+	e->len = frame6(e->f, &m21, &port_mac, -1, "2001:db8::10", "2001:db8::21", 40000, 6000, 7,
+			0xb8, pl, 37, IPPROTO_UDP, false);
+	e = expect_add();
+	e->len = frame4(e->f, &m22, &port_mac, -1, 0xc612000a, 0xc6120016, 40000, 6001, 64, 0xb8, 0,
+			pl, 37, false);
+	e = expect_add();
+	e->len = frame6(e->f, &m23, &port_mac, tag, "2001:db8:1::10", "2001:db8:1::23", 40000, 6002,
+			64, 0xb8, pl, 37, IPPROTO_UDP, false);
+	e = expect_add();
+	e->len = frame6(e->f, &mc, &port_mac, -1, "2001:db8::10", "ff0e::1234", 40000, 6003, 64,
+			0xb8, pl, 37, IPPROTO_UDP, false);
+	e = expect_add();
+	e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000, 6004, 64,
+			0xb8, pl, 37, IPPROTO_UDP, false);
+	return m;
+}
+
 int
 main(int argc, char **argv)
 {
 	char *eal[] = { argv[0],        "-l",  "0",           "--no-pci",        "--no-huge",
 			"-m",           "256", "--log-level", "lib.eal:warning", "--file-prefix",
 			"uf_v6_fanout", NULL };
-	struct rte_ether_addr dmac[16], pmac[2], sender, m22, m21, m23, m24, m25, m27, m28, m29,
-			m2a, mc;
+	struct rte_ether_addr dmac[16], pmac[2], sender, m22, m24, m25, m27, m28, m29, m2a;
 	bool resolved[16], chain_ok[2] = { true, true };
 	uint16_t mtu[2] = { 1500, 1500 };
 	struct uf_plan_input pin = { .port_mac = pmac,
@@ -348,17 +370,10 @@ main(int argc, char **argv)
 	unsigned i, d, n_in, n_ctl;
 
 	(void)argc;
-	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	cfg = uf_ring_test_start(eal, (int)RTE_DIM(eal) - 1, "v6", cfg_text, sizeof(cfg_text) - 1,
+				 "v6_fanout", &pool, &rx_ring, &tx_ring, &port, &port_mac);
+	if (cfg == NULL)
 		return 1;
-	}
-	if (uf_ring_port_open("v6", &pool, &rx_ring, &tx_ring, &port, &port_mac) != 0)
-		return 1;
-	cfg = uf_config_parse(cfg_text, sizeof(cfg_text) - 1, "v6_fanout", &err);
-	if (cfg == NULL) {
-		fprintf(stderr, "config: %s\n", err.msg);
-		return 1;
-	}
 	/* source: original for a family mismatch: refused by the config, at its line */
 	{
 		static const char mis[] =
@@ -424,48 +439,26 @@ main(int argc, char **argv)
 	      "t is a tagged alias of p's device, with ip6");
 
 	mac(0x05, &sender);
-	mac(0x21, &m21);
 	mac(0x22, &m22);
-	mac(0x23, &m23);
 	mac(0x24, &m24);
 	mac(0x25, &m25);
 	mac(0x27, &m27);
 	mac(0x28, &m28);
 	mac(0x29, &m29);
 	mac(0x2a, &m2a);
-	mc = (struct rte_ether_addr){ { 0x33, 0x33, 0x00, 0x00, 0x12, 0x34 } };
 	for (i = 0; i < sizeof(pl); i++)
 		pl[i] = (uint8_t)(i * 13 + 1);
 
 	/* v6 -> v6, v4, tagged v6, multicast v6, original v6: the second rule's five
 	 * (traffic class 0xb9: DSCP 46 kept, ECN 1 cleared) */
 	n_in = 0;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
-				       40000, 5000, 60, 0xb9, pl, 37, IPPROTO_UDP, false));
-	{
-		struct expect *e;
-
-		e = expect_add();
-		e->len = frame6(e->f, &m21, &port_mac, -1, "2001:db8::10", "2001:db8::21", 40000,
-				6000, 7, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame4(e->f, &m22, &port_mac, -1, 0xc612000a, 0xc6120016, 40000, 6001, 64,
-				0xb8, 0, pl, 37, false);
-		e = expect_add();
-		e->len = frame6(e->f, &m23, &port_mac, tag, "2001:db8:1::10", "2001:db8:1::23",
-				40000, 6002, 64, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame6(e->f, &mc, &port_mac, -1, "2001:db8::10", "ff0e::1234", 40000, 6003,
-				64, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000,
-				6004, 64, 0xb8, pl, 37, IPPROTO_UDP, false);
-	}
+	in[n_in++] = rule2_datagram(&sender, pl);
 	run(w, "v6 in, rule 2", in, n_in);
 
 	/* the first rule (2001:db8:bad::/48 comes first, though /32 covers it too): v6 -> v4 */
-	in[0] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8:bad::5", "2001:db8::10",
-				  40001, 5000, 60, 0, pl, 1, IPPROTO_UDP, false));
+	in[0] = uf_test_mbuf(pool, f,
+			     frame6(f, &port_mac, &sender, -1, "2001:db8:bad::5", "2001:db8::10",
+				    40001, 5000, 60, 0, pl, 1, IPPROTO_UDP, false));
 	{
 		struct expect *e = expect_add();
 
@@ -481,8 +474,9 @@ main(int argc, char **argv)
 		const bool no_ck = i == 1;
 		const uint16_t plen = no_ck ? 64 : 20;
 
-		in[0] = mbuf_of(f, frame4(f, &port_mac, &sender, -1, 0xc6120002, 0xc612000a, 40002,
-					  5001, 60, 0x29, 0x1234, pl, plen, no_ck));
+		in[0] = uf_test_mbuf(pool, f,
+				     frame4(f, &port_mac, &sender, -1, 0xc6120002, 0xc612000a,
+					    40002, 5001, 60, 0x29, 0x1234, pl, plen, no_ck));
 		e = expect_add();
 		e->len = frame6(e->f, &m24, &port_mac, -1, "2001:db8::10", "2001:db8::24", 40002,
 				7000, 64, 0x28, pl, plen, IPPROTO_UDP, false);
@@ -496,8 +490,9 @@ main(int argc, char **argv)
 	}
 
 	/* tagged in: v6 on VLAN 100 to t's listener -> untagged v6 on p, tagged v4 on t */
-	in[0] = mbuf_of(f, frame6(f, &port_mac, &sender, tag, "2001:db8:1::5", "2001:db8:1::10",
-				  40003, 5002, 60, 0x10, pl, 50, IPPROTO_UDP, false));
+	in[0] = uf_test_mbuf(pool, f,
+			     frame6(f, &port_mac, &sender, tag, "2001:db8:1::5", "2001:db8:1::10",
+				    40003, 5002, 60, 0x10, pl, 50, IPPROTO_UDP, false));
 	{
 		struct expect *e;
 
@@ -513,43 +508,29 @@ main(int argc, char **argv)
 	/* all of it in one burst, mixed with what is dropped and an ICMPv6 echo: the copies of
 	 * the first burst plus the drops, each counted by its reason */
 	n_in = 0;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10", 1,
-				       5000, 60, 0, pl, 8, 0 /* hop-by-hop */, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10",
+					 1, 5000, 60, 0, pl, 8, 0 /* hop-by-hop */, false));
 	want_drop[UF_DROP_IPV6_EXT_HDR]++;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10", 1,
-				       5000, 60, 0, pl, 8, 44 /* fragment */, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10",
+					 1, 5000, 60, 0, pl, 8, 44 /* fragment */, false));
 	want_drop[UF_DROP_FRAGMENT]++;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10", 1,
-				       5000, 60, 0, pl, 8, IPPROTO_UDP, true /* zero */));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10",
+					 1, 5000, 60, 0, pl, 8, IPPROTO_UDP, true /* zero */));
 	want_drop[UF_DROP_MALFORMED]++;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10", 1,
-				       5999 /* no listener */, 60, 0, pl, 8, IPPROTO_UDP, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db8::5", "2001:db8::10",
+					 1, 5999 /* no listener */, 60, 0, pl, 8, IPPROTO_UDP,
+					 false));
 	want_drop[UF_DROP_NOT_FOR_US]++;
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db9::1", "2001:db8::10", 1,
-				       5000, 60, 0, pl, 8, IPPROTO_UDP, false));
+	in[n_in++] = uf_test_mbuf(pool, f,
+				  frame6(f, &port_mac, &sender, -1, "2001:db9::1", "2001:db8::10",
+					 1, 5000, 60, 0, pl, 8, IPPROTO_UDP, false));
 	want_drop[UF_DROP_NO_RULE]++;
-	in[n_in++] = mbuf_of(f, echo6(f, &sender));
-	in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
-				       40000, 5000, 60, 0xb9, pl, 37, IPPROTO_UDP, false));
-	{
-		struct expect *e;
-
-		e = expect_add();
-		e->len = frame6(e->f, &m21, &port_mac, -1, "2001:db8::10", "2001:db8::21", 40000,
-				6000, 7, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame4(e->f, &m22, &port_mac, -1, 0xc612000a, 0xc6120016, 40000, 6001, 64,
-				0xb8, 0, pl, 37, false);
-		e = expect_add();
-		e->len = frame6(e->f, &m23, &port_mac, tag, "2001:db8:1::10", "2001:db8:1::23",
-				40000, 6002, 64, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame6(e->f, &mc, &port_mac, -1, "2001:db8::10", "ff0e::1234", 40000, 6003,
-				64, 0xb8, pl, 37, IPPROTO_UDP, false);
-		e = expect_add();
-		e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000,
-				6004, 64, 0xb8, pl, 37, IPPROTO_UDP, false);
-	}
+	in[n_in++] = uf_test_mbuf(pool, f, echo6(f, &sender));
+	in[n_in++] = rule2_datagram(&sender, pl);
 	run(w, "mixed burst with drops", in, n_in);
 	n_ctl = rte_ring_dequeue_burst(w->ctl_rx, (void **)ctl, RTE_DIM(ctl), NULL);
 	CHECK_EQ(n_ctl, 1);
@@ -564,9 +545,10 @@ main(int argc, char **argv)
 		struct rte_ether_addr mm;
 
 		snprintf(src, sizeof(src), "2001:db8:7::%u", i + 1);
-		in[n_in++] = mbuf_of(f, frame6(f, &port_mac, &sender, -1, src, "2001:db8::10",
-					       (uint16_t)(41000 + i), 5003, 60, 0, pl, 24,
-					       IPPROTO_UDP, false));
+		in[n_in++] = uf_test_mbuf(pool, f,
+					  frame6(f, &port_mac, &sender, -1, src, "2001:db8::10",
+						 (uint16_t)(41000 + i), 5003, 60, 0, pl, 24,
+						 IPPROTO_UDP, false));
 		mac(i % 2 == 0 ? 0x31 : 0x32, &mm);
 		e = expect_add();
 		e->len = frame6(e->f, &mm, &port_mac, -1, "2001:db8::10",
@@ -596,9 +578,10 @@ main(int argc, char **argv)
 
 		CHECK(hold != NULL, "the copy pool emptied");
 		w->copy_pool = empty;
-		in[0] = mbuf_of(f,
-				frame6(f, &port_mac, &sender, -1, "2001:db8:5::5", "2001:db8::10",
-				       40000, 5000, 60, 0, pl, 16, IPPROTO_UDP, false));
+		in[0] = uf_test_mbuf(pool, f,
+				     frame6(f, &port_mac, &sender, -1, "2001:db8:5::5",
+					    "2001:db8::10", 40000, 5000, 60, 0, pl, 16, IPPROTO_UDP,
+					    false));
 		e = expect_add();
 		e->len = frame6(e->f, &m2a, &port_mac, -1, "2001:db8:5::5", "2001:db8::2a", 40000,
 				6004, 64, 0, pl, 16, IPPROTO_UDP, false);

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * An eal test's port on rings (net_ring via rte_eth_from_rings): the test enqueues mbufs it
  * built on rx, the worker under test receives them through the real ethdev API and what it
- * sends lands on tx for the test to read. Used by test_flush_idle.c and test_rx_cksum.c.
+ * sends lands on tx for the test to read. Used by test_flush_idle.c, test_rx_cksum.c and
+ * test_v6_fanout.c; uf_test_mbuf by test_ndp_ctl.c too.
  */
 #ifndef UF_RING_PORT_H
 #define UF_RING_PORT_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
+
+#include "uf_config.h"
 
 /* pool "in" and rings/port named after `name`; 0, or -1 after saying what failed */
 static inline int
@@ -44,6 +49,44 @@ uf_ring_port_open(const char *name, struct rte_mempool **pool, struct rte_ring *
 	}
 	*port = (uint16_t)r;
 	return rte_eth_macaddr_get(*port, mac) == 0 ? 0 : -1;
+}
+
+/* the len bytes of f as one mbuf from pool; a pool that runs dry ends the test */
+static inline struct rte_mbuf *
+uf_test_mbuf(struct rte_mempool *pool, const uint8_t *f, uint32_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+
+	if (m == NULL) {
+		fprintf(stderr, "pool empty\n");
+		exit(1);
+	}
+	memcpy(rte_pktmbuf_mtod(m, uint8_t *), f, len);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	return m;
+}
+
+/* An eal test's start: EAL up (eal: n_eal arguments), the ring port `name` open and the
+ * config text parsed as `what`. The config, or NULL after saying what failed. */
+static inline struct uf_config *
+uf_ring_test_start(char **eal, int n_eal, const char *name, const char *text, size_t len,
+		   const char *what, struct rte_mempool **pool, struct rte_ring **rx,
+		   struct rte_ring **tx, uint16_t *port, struct rte_ether_addr *mac)
+{
+	struct uf_config *cfg;
+	struct uf_err err;
+
+	if (rte_eal_init(n_eal, eal) < 0) {
+		fprintf(stderr, "EAL init failed\n");
+		return NULL;
+	}
+	if (uf_ring_port_open(name, pool, rx, tx, port, mac) != 0)
+		return NULL;
+	cfg = uf_config_parse(text, len, what, &err);
+	if (cfg == NULL)
+		fprintf(stderr, "config: %s\n", err.msg);
+	return cfg;
 }
 
 #endif /* UF_RING_PORT_H */

@@ -15,10 +15,7 @@ bridge port with rxvlan), in PACKET_AUXDATA; both count. Frames on other VLANs, 
 frames and our own are ignored. It stops on SIGTERM, after --duration, or --idle seconds
 after the last datagram once one came; prints a JSON summary. --ready FILE: created once the
 socket is bound."""
-import argparse
-import json
 import os
-import select
 import signal
 import socket
 import struct
@@ -26,13 +23,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ufpkt import arp_frame, csum, ip_bytes, mac_bytes, udp_frame  # noqa: E402
-
-ETH_P_ALL = 0x0003
-SOL_PACKET = 263
-PACKET_AUXDATA = 8
-TP_STATUS_VLAN_VALID = 1 << 4
-AUX = struct.Struct("=IIIHHHH")  # tpacket_auxdata: status, len, snaplen, mac, net, tci, tpid
+from vlan_raw import count_seq, host_args, open_raw, recv_tagged, summary, tag  # noqa: E402
 
 stop = False
 
@@ -42,47 +35,11 @@ def on_term(*_):
     stop = True
 
 
-def parse(frame, anc):
-    """(vid, pcp, the frame without its tag) or None for an untagged frame"""
-    if frame[12:14] == b"\x81\x00" and len(frame) >= 18:
-        tci = struct.unpack("!H", frame[14:16])[0]
-        return tci & 0xFFF, tci >> 13, frame[:12] + frame[16:]
-    for level, typ, data in anc:
-        if level == SOL_PACKET and typ == PACKET_AUXDATA and len(data) >= AUX.size:
-            status, _, _, _, _, tci, _ = AUX.unpack(data[:AUX.size])
-            if status & TP_STATUS_VLAN_VALID:
-                return tci & 0xFFF, tci >> 13, frame
-    return None
-
-
-def tag(frame, vid, pcp=0):
-    return frame[:12] + struct.pack("!HH", 0x8100, pcp << 13 | vid) + frame[12:]
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--iface", required=True)
-    ap.add_argument("--vid", type=int, required=True)
-    ap.add_argument("--ip", required=True)
-    ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--send-to", default="")
-    ap.add_argument("--send-port", type=int, default=5000)
-    ap.add_argument("--count", type=int, default=100)
-    ap.add_argument("--rate", type=float, default=1000)
-    ap.add_argument("--size", type=int, default=64)
-    ap.add_argument("--idle", type=float, default=3.0)
-    ap.add_argument("--duration", type=float, default=60.0)
-    ap.add_argument("--ready", default="")
-    args = ap.parse_args()
+    args = host_args()
     signal.signal(signal.SIGTERM, on_term)
 
-    with open("/sys/class/net/%s/address" % args.iface) as f:
-        my_mac = f.read().strip()
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-    s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
-    s.bind((args.iface, ETH_P_ALL))
-    if args.ready:
-        open(args.ready, "w").close()
+    s, my_mac = open_raw(args)
     me, mac_b = ip_bytes(args.ip), mac_bytes(my_mac)
     res = {"received": 0, "unique": 0, "dups": 0, "bad_csum": 0, "pcp": [],
            "arp_answered": 0, "resolved": "", "sent": 0}
@@ -110,16 +67,10 @@ def main():
                 sent += 1
             if sent >= args.count and last_rx is None:
                 last_rx = time.monotonic()  # a sender alone: stop --idle after the last
-        r, _, _ = select.select([s], [], [], 0.001 if args.send_to else 0.05)
-        if not r:
+        p = recv_tagged(s, args)
+        if p is None:
             continue
-        frame, anc, _, addr = s.recvmsg(65536, socket.CMSG_SPACE(64))
-        if addr[2] == socket.PACKET_OUTGOING:
-            continue
-        p = parse(frame, anc)
-        if p is None or p[0] != args.vid:
-            continue
-        _, pcp, f = p
+        pcp, f = p
         etype = f[12:14]
         if etype == b"\x08\x06" and len(f) >= 42:
             op = struct.unpack("!H", f[20:22])[0]
@@ -146,16 +97,9 @@ def main():
             pseudo = f[26:34] + struct.pack("!BBH", 0, 17, ulen)
             if csum(pseudo + f[u:u + ulen]) != 0:
                 res["bad_csum"] += 1
-        if ulen >= 16:
-            seq = struct.unpack("<Q", f[u + 8:u + 16])[0]
-            if seq in seen:
-                res["dups"] += 1
-            seen.add(seq)
+        count_seq(res, seen, f[u + 8:u + ulen])
         last_rx = time.monotonic()
-    res["unique"] = len(seen)
-    res["pcp"] = sorted(pcps)
-    res["sent"] = sent
-    print(json.dumps(res))
+    summary(res, seen, pcps, sent)
 
 
 if __name__ == "__main__":

@@ -12,16 +12,12 @@ as --ip on VLAN --vid with the interface's MAC, it:
   solicited-node group (no static neighbour), then sends --count UDP datagrams tagged with
   --vid at --rate, each with its checksum computed.
 
-Frames arrive tagged or with the tag in PACKET_AUXDATA (vlan_host.py's parse). It stops on
+Frames arrive tagged or with the tag in PACKET_AUXDATA (vlan_raw.py's parse). It stops on
 SIGTERM, after --duration, or --idle seconds after the last datagram once one came; prints
 a JSON summary. --ready FILE: created once the socket is bound."""
-import argparse
 import ipaddress
-import json
 import os
-import select
 import signal
-import socket
 import struct
 import sys
 import time
@@ -29,7 +25,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ufpkt import csum, mac_bytes  # noqa: E402
-from vlan_host import ETH_P_ALL, PACKET_AUXDATA, SOL_PACKET, parse, tag  # noqa: E402
+from vlan_raw import count_seq, host_args, open_raw, recv_tagged, summary, tag  # noqa: E402
 
 stop = False
 
@@ -69,29 +65,10 @@ def mac_str(b):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--iface", required=True)
-    ap.add_argument("--vid", type=int, required=True)
-    ap.add_argument("--ip", required=True)
-    ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--send-to", default="")
-    ap.add_argument("--send-port", type=int, default=5000)
-    ap.add_argument("--count", type=int, default=100)
-    ap.add_argument("--rate", type=float, default=1000)
-    ap.add_argument("--size", type=int, default=64)
-    ap.add_argument("--idle", type=float, default=3.0)
-    ap.add_argument("--duration", type=float, default=60.0)
-    ap.add_argument("--ready", default="")
-    args = ap.parse_args()
+    args = host_args()
     signal.signal(signal.SIGTERM, on_term)
 
-    with open("/sys/class/net/%s/address" % args.iface) as f:
-        my_mac = f.read().strip()
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-    s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
-    s.bind((args.iface, ETH_P_ALL))
-    if args.ready:
-        open(args.ready, "w").close()
+    s, my_mac = open_raw(args)
     me, mac_b = ip6(args.ip), mac_bytes(my_mac)
     my_snm, _ = snm(me)
     peer = ip6(args.send_to) if args.send_to else None
@@ -124,16 +101,10 @@ def main():
                 sent += 1
             if sent >= args.count and last_rx is None:
                 last_rx = time.monotonic()  # a sender alone: stop --idle after the last
-        r, _, _ = select.select([s], [], [], 0.001 if args.send_to else 0.05)
-        if not r:
+        p = recv_tagged(s, args)
+        if p is None:
             continue
-        frame, anc, _, addr = s.recvmsg(65536, socket.CMSG_SPACE(64))
-        if addr[2] == socket.PACKET_OUTGOING:
-            continue
-        p = parse(frame, anc)
-        if p is None or p[0] != args.vid:
-            continue
-        _, pcp, f = p
+        pcp, f = p
         if f[12:14] != b"\x86\xdd" or len(f) < 54:
             continue
         plen, nh, hlim = struct.unpack("!HBB", f[18:22])
@@ -168,16 +139,9 @@ def main():
         pcps.add(pcp)
         if body[6:8] == b"\0\0" or l4_sum(src, dst, 17, body) != 0:
             res["bad_csum"] += 1
-        if len(body) >= 16:
-            seq = struct.unpack("<Q", body[8:16])[0]
-            if seq in seen:
-                res["dups"] += 1
-            seen.add(seq)
+        count_seq(res, seen, body[8:])
         last_rx = time.monotonic()
-    res["unique"] = len(seen)
-    res["pcp"] = sorted(pcps)
-    res["sent"] = sent
-    print(json.dumps(res))
+    summary(res, seen, pcps, sent)
 
 
 if __name__ == "__main__":
