@@ -185,16 +185,14 @@ def case_sink_down_and_back6(kind):
     sinks lose nothing; once back it is re-resolved within about one retry_ms of unicast
     probes, as ARP's case_sink_down_and_back in test_neighbors.py. The kernel flushes the
     sink's address at link down (keep_addr_on_down 0, the default): it is put back, as a
-    host's network manager would. That sink alone has accept_dad 0: with DAD, a returning
-    address is tentative for a random 0-1 s (rtr_solicit_delay) plus 1 s (retrans_time) and
-    the host cannot answer meanwhile, which would make the moment it can answer, and so the
-    bound, a guess"""
+    host's network manager would. The sink keeps DAD (the kernel's default): a returning
+    address is tentative for about a second and the host cannot answer meanwhile, so the
+    bound counts from the moment DAD has finished (the address no longer tentative)"""
     wd = tmpdir()
     rate, seconds, retry_ms, interval = 2000, 14, 100, 0.1
     count = rate * seconds
     with Testbed(prefix="ufd", sinks=3, ipv6=True) as tb:
         sinks = [Sink(tb, ns, [6000], wd, idle=seconds + 5, bind="::") for ns in tb.sink_ns]
-        tb.nsx(tb.sink_ns[0], "sysctl -qw net.ipv6.conf.sink0.accept_dad=0")
         cfg = header(tb, kind, 'ip6: ["%s/64"]' % FWD_IP6).replace(
             "arp: { retry_ms: 100 }", "arp: { reachable_s: 2, retry_ms: %d, max_probes: 3 }" %
             retry_ms).replace("interval_s: 0.5", "interval_s: %s" % interval)
@@ -210,8 +208,11 @@ def case_sink_down_and_back6(kind):
         time.sleep(2.5)
         t_up = time.time()
         tb.link(tb.sink_ns[0], "sink0", True)
-        # the address back (flushed at link down); no DAD on this sink: it answers now
+        # the address back (flushed at link down); the host answers once DAD is done
         tb.nsx(tb.sink_ns[0], "ip -6 addr replace %s/64 dev sink0" % tb.sink_ip6[0])
+        assert wait_for(lambda: "tentative" not in tb.nsx(
+            tb.sink_ns[0], "ip -6 addr show dev sink0", capture=True), 5, step=0.01), \
+            "DAD did not finish on the sink"
         t_dad = time.time()
         assert uf.wait_stats(lambda s: s["destinations"][0]["state"] == "reachable", 5), \
             "the sink was not re-resolved: %r" % uf.latest()["destinations"][0]
