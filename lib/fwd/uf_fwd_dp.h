@@ -231,12 +231,36 @@ uf_payload_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
 	}
 }
 
+/*
+ * A copy buffer's mbuf fields, all of them, for a frame of len bytes in one segment at the
+ * default headroom: what rte_pktmbuf_reset and the length stores did in two passes over the
+ * mbuf, here in one, so a buffer can come from the pool raw (rte_mempool_get_bulk: no reset
+ * per buffer). The pool guarantees the rest of a free mbuf: refcnt 1, next NULL, nb_segs 1
+ * (__rte_mbuf_raw_sanity_check); nb_segs is written anyway (it shares a word with data_off).
+ * Adjacent constant stores merge into wide ones.
+ */
+static __rte_always_inline void
+uf_mbuf_tx_init(struct rte_mbuf *c, uint32_t len)
+{
+	c->data_off = RTE_PKTMBUF_HEADROOM;
+	c->nb_segs = 1;
+	c->port = RTE_MBUF_PORT_INVALID;
+	c->ol_flags = 0;
+	c->packet_type = 0;
+	c->pkt_len = len;
+	c->data_len = (uint16_t)len;
+	c->vlan_tci = 0;
+	c->vlan_tci_outer = 0;
+	c->tx_offload = 0;
+}
+
 static __rte_always_inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
 	    const uint8_t *payload, const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to,
 	    const bool vlan)
 {
-	uint8_t *h = rte_pktmbuf_mtod(c, uint8_t *);
+	/* the frame starts at the default headroom: uf_mbuf_tx_init sets data_off so */
+	uint8_t *h = (uint8_t *)c->buf_addr + RTE_PKTMBUF_HEADROOM;
 	const uint32_t hl = uf_hdr_len(&d->tmpl, vlan); /* 42, or 46 tagged */
 	uint32_t len = hl + in->payload_len;
 
@@ -246,8 +270,7 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_i
 		memset(h + len, 0, pad_to - len);
 		len = pad_to;
 	}
-	c->data_len = (uint16_t)len;
-	c->pkt_len = len;
+	uf_mbuf_tx_init(c, len);
 }
 
 /* Rewrite the received mbuf into the last copy: no allocation, no payload copy. */
@@ -437,7 +460,8 @@ uf_fan_emit(struct uf_worker *w, const struct uf_dest_rt *d, struct rte_mbuf *f,
  *
  *   simple_plan  plan->fast: no rules, set 0 simple (every member resolved, none sampled).
  *                The set is read once per burst, its copy list is its member list, the
- *                copy buffers come from one bulk get per burst, and forwarded, fanout,
+ *                copy buffers come raw from one bulk get per burst (uf_mbuf_tx_init sets
+ *                every field as it writes each copy), and forwarded, fanout,
  *                copies_attempted and each destination's copies are added once per burst.
  *   one_egress   with simple_plan: every member leaves through one port; that TX buffer's
  *                fill level stays in a register for the whole burst.
@@ -478,7 +502,8 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			egress_pad = egress_txb->pad_to;
 		}
 		if (plan_set.n > 1 && (uint32_t)n * (plan_set.n - 1) <= UF_BURST_STASH &&
-		    likely(rte_pktmbuf_alloc_bulk(w->copy_pool, stash, n * (plan_set.n - 1)) == 0))
+		    likely(rte_mempool_get_bulk(w->copy_pool, (void **)stash,
+						n * (plan_set.n - 1)) == 0))
 			n_stash = (uint32_t)n * (plan_set.n - 1);
 	}
 
@@ -637,7 +662,8 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	if (one_egress)
 		egress_txb->n = egress_fill;
 	if (simple_plan && unlikely(stash_used < n_stash)) /* datagrams dropped or chained */
-		rte_pktmbuf_free_bulk(stash + stash_used, n_stash - stash_used);
+		rte_mempool_put_bulk(w->copy_pool, (void **)(stash + stash_used),
+				     n_stash - stash_used); /* raw, as they came */
 	if (simple_plan && likely(n_forwarded > 0)) {
 		/* every datagram forwarded gave each member one copy (attempted) */
 		for (j = 0; j < plan_set.n; j++)

@@ -69,6 +69,7 @@ uf_tmpl_build(struct uf_tmpl *t, const struct uf_tmpl_spec *s)
 
 	t->keep_src_ip = s->keep_src_ip;
 	t->keep_sport = s->keep_src_port;
+	t->plain = !s->vlan && !s->keep_src_ip;
 
 	d = uf_ck_neg32(s->in_dst_ip);
 	d = uf_ck_add32(d, s->dst_ip);

@@ -119,13 +119,16 @@ uf_ck_fold(uint64_t sum)
 	return (uint16_t)sum;
 }
 
-/* the same for a sum known to fit in 32 bits (a few dozen 16-bit words): two steps */
+/*
+ * The same for a sum known to fit in 32 bits (a few dozen 16-bit words). With sum = H * 2^16
+ * + L, sum plus itself rotated by 16 has H + L + c in its top half, c the carry out of the
+ * bottom half's L + H: the end-around carry of the folded sum, in one add (two dependent
+ * fold steps before; test_pkt compares the two over every edge and 10^6 random sums).
+ */
 static inline uint16_t
 uf_ck_fold32(uint32_t sum)
 {
-	sum = (sum >> 16) + (sum & 0xffff);
-	sum = (sum >> 16) + (sum & 0xffff);
-	return (uint16_t)sum;
+	return (uint16_t)((sum + ((sum >> 16) | (sum << 16))) >> 16);
 }
 
 /* "minus x" in ones-complement: add the complement of each 16-bit word */
@@ -552,6 +555,7 @@ struct uf_tmpl {
 	uint32_t udp_delta;
 	bool keep_src_ip; /* the copy carries the sender's IP (source: original) */
 	bool keep_sport;  /* the copy carries the sender's UDP source port */
+	bool plain;       /* untagged, our source IP: uf_hdr_write_dg_l2's vector form */
 };
 
 struct uf_tmpl_spec {
@@ -658,14 +662,22 @@ uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
  * same integers uf_hdr_write always added, in another order: the same checksums.
  */
 struct uf_hdr_dg {
-	uint32_t ip_sum;     /* total length + id + TOS: ip_base's complement */
-	uint32_t ip_sum_src; /* the same + the sender's IP, for keep_src_ip */
-	uint32_t u_sum;      /* P (uf_in_sum) - the sender's IP: the source IP replaced */
-	uint32_t u_sum_src;  /* P: the source IP kept */
-	uint32_t u_sport;    /* - the sender's UDP port: the source port replaced */
+	uint32_t ip_sum;      /* total length + id + TOS: ip_base's complement */
+	uint32_t ip_sum_src;  /* the same + the sender's IP, for keep_src_ip */
+	uint32_t u_sum;       /* P (uf_in_sum) - the sender's IP: the source IP replaced */
+	uint32_t u_sum_src;   /* P: the source IP kept */
+	uint32_t u_sport;     /* - the sender's UDP port: the source port replaced */
+	uint32_t u_sum_plain; /* u_sum + u_sport: the source IP and port replaced */
 	rte_be32_t src_ip;
 	rte_be16_t tot, ulen, ip_id, sport;
 	uint8_t tos;
+#if UF_DP_SIMD
+	/* a plain copy's header is its template's OR these (zero where the template has a
+	 * field, the datagram's field where the template has 0): bytes 0-15 (TOS at 15),
+	 * 16-31 (total length, id), 26-41 (UDP length at 38; ov_sport: and the sender's
+	 * UDP port at 34, for a template that keeps it) */
+	__m128i ov[3], ov_sport;
+#endif
 };
 
 static __rte_always_inline void
@@ -684,6 +696,13 @@ uf_hdr_dg_init(struct uf_hdr_dg *g, const struct uf_rx_info *in, uint32_t p_sum)
 	g->u_sum_src = p_sum;
 	g->u_sum = p_sum + uf_ck_neg32(g->src_ip);
 	g->u_sport = uf_ck_neg16(g->sport);
+	g->u_sum_plain = g->u_sum + g->u_sport;
+#if UF_DP_SIMD
+	g->ov[0] = _mm_insert_epi8(_mm_setzero_si128(), g->tos, 15);
+	g->ov[1] = _mm_cvtsi32_si128((int)((uint32_t)g->tot | (uint32_t)g->ip_id << 16));
+	g->ov[2] = _mm_insert_epi16(_mm_setzero_si128(), g->ulen, 6);
+	g->ov_sport = _mm_insert_epi16(g->ov[2], g->sport, 4);
+#endif
 }
 
 /*
@@ -702,6 +721,32 @@ uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *
 	uint32_t ipsum, usum;
 	uint16_t ipck, uck;
 
+#if UF_DP_SIMD
+	/* a plain template (untagged, our source IP: the common one): three 16-byte ORs of
+	 * the template and the datagram's fields, the two checksums put in, three stores
+	 * (bytes 26-31 twice, the same values) in place of the 42-byte copy and six field
+	 * stores. Same bytes (fanout_diff, eal; test_pkt) */
+	if (l2 == RTE_ETHER_HDR_LEN && likely(t->plain)) {
+		const __m128i t0 = _mm_loadu_si128((const __m128i *)t->hdr),
+			      t1 = _mm_loadu_si128((const __m128i *)(t->hdr + 16)),
+			      t2 = _mm_loadu_si128((const __m128i *)(t->hdr + 26));
+		__m128i v1, v2;
+
+		ipck = (uint16_t)~uf_ck_fold32(t->ip_base + g->ip_sum);
+		uck = (uint16_t)~uf_ck_fold32(t->udp_delta +
+					      (keep_sport ? g->u_sum : g->u_sum_plain));
+		if (uck == 0)
+			uck = 0xffff;
+		v1 = _mm_insert_epi16(_mm_or_si128(t1, g->ov[1]), ipck, 4); /* byte 24 */
+		v2 = _mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]);
+		if (udp_cksum)
+			v2 = _mm_insert_epi16(v2, uck, 7); /* byte 40 */
+		_mm_storeu_si128((__m128i *)h, _mm_or_si128(t0, g->ov[0]));
+		_mm_storeu_si128((__m128i *)(h + 16), v1);
+		_mm_storeu_si128((__m128i *)(h + 26), v2);
+		return;
+	}
+#endif
 	/* branches on the template's mode, not masks: per destination they always go the
 	 * same way and predict perfectly, and the common mode skips the work (callgrind: 35
 	 * fewer instructions per copy than the masked form) */

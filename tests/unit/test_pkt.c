@@ -356,9 +356,11 @@ expected_hdr(uint8_t *e, const struct combo *c, const uint8_t *payload)
 	}
 }
 
-/* Run one combination: input frame → template → header; out gets header + payload. */
+/* Run one combination: input frame → template → header; out gets header + payload. dg: the
+ * header from the datagram's shared parts (uf_hdr_dg, several copies: the vector form for a
+ * plain template where the CPU has SSE4.1), else from the input alone (one copy). */
 static void
-write_copy(uint8_t *out, uint8_t *in_frame, const struct combo *c, const uint8_t *payload)
+write_copy(uint8_t *out, uint8_t *in_frame, const struct combo *c, const uint8_t *payload, bool dg)
 {
 	struct fspec fs;
 	struct uf_tmpl t;
@@ -376,7 +378,14 @@ write_copy(uint8_t *out, uint8_t *in_frame, const struct combo *c, const uint8_t
 	make_info(&info, in_frame, c);
 	p = uf_in_sum(&info, in_frame + 42, be32(OUR_IP), be16(OUR_UDP));
 	memset(out, 0xee, 42);
-	uf_hdr_write(out, &t, &info, p, c->out_cksum);
+	if (dg) {
+		struct uf_hdr_dg g;
+
+		uf_hdr_dg_init(&g, &info, p);
+		uf_hdr_write_dg_l2(out, &t, &g, c->out_cksum, RTE_ETHER_HDR_LEN);
+	} else {
+		uf_hdr_write(out, &t, &info, p, c->out_cksum);
+	}
 	memcpy(out + 42, in_frame + 42, c->plen);
 }
 
@@ -390,9 +399,15 @@ check_combo_payload(const struct combo *c, const uint8_t *fixed)
 
 	for (i = 0; i < c->plen; i++)
 		payload[i] = fixed != NULL ? fixed[i] : (uint8_t)rnd();
-	write_copy(out, in, c, payload);
 	expected_hdr(exp, c, payload);
 	combo_str(c, what, sizeof(what));
+	/* the shared-parts form first: the one-copy form's output is what the rest checks */
+	write_copy(out, in, c, payload, true);
+	for (i = 0; i < 42 && out[i] == exp[i]; i++)
+		;
+	CHECK(i == 42, "%s (shared parts): header byte %d is 0x%02x, want 0x%02x", what, i,
+	      i < 42 ? out[i] : 0, i < 42 ? exp[i] : 0);
+	write_copy(out, in, c, payload, false);
 	for (i = 0; i < 42 && out[i] == exp[i]; i++)
 		;
 	CHECK(i == 42, "%s: header byte %d is 0x%02x, want 0x%02x", what, i, i < 42 ? out[i] : 0,
@@ -438,6 +453,28 @@ test_hdr_write_combinations(void)
 							c.id = (uint16_t)rnd();
 							check_one_combo(&c);
 						}
+}
+
+/* uf_ck_fold32 (one add of the sum and its rotation) against two end-around fold steps: the
+ * carries' edges, then random sums over the whole 32-bit range. */
+static void
+test_ck_fold32(void)
+{
+	static const uint32_t edge[] = {
+		0,          1,          0xfffe,     0xffff,     0x10000,
+		0x10001,    0x1fffe,    0x1ffff,    0xfffeffff, 0xffff0000,
+		0xffff0001, 0xfffffffe, 0xffffffff, 0x8000ffff, 0x7fff8001
+	};
+	uint32_t i, s;
+
+	for (i = 0; i < RTE_DIM(edge) + 1000000; i++) {
+		uint32_t r;
+
+		s = i < RTE_DIM(edge) ? edge[i] : rnd();
+		r = (s >> 16) + (s & 0xffff);
+		r = (r >> 16) + (r & 0xffff);
+		CHECK_EQ(uf_ck_fold32(s), (uint16_t)r);
+	}
 }
 
 /* The fast test's header sum (end-around carry over 64-bit words) against the five-word one:
@@ -1780,6 +1817,7 @@ main(void)
 	RUN(test_hdr_write_combinations);
 	RUN(test_hdr_write_random);
 	RUN(test_ipv4_hdr_ok_45);
+	RUN(test_ck_fold32);
 	RUN(test_hdr_write_zero_result);
 	RUN(test_hdr_write_no_udp_cksum);
 	RUN(test_in_sum_no_cksum);
