@@ -215,19 +215,36 @@ uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in,
 
 /* A copy's payload: 16 to 32 bytes (the small datagrams that make up the packet rate) as two
  * overlapping 16-byte moves, without rte_memcpy's alignment and size dispatch (callgrind:
- * 5 fewer instructions per copy); anything else through rte_memcpy. */
-static __rte_always_inline void
-uf_payload_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
-{
-	if (likely(n - 16 <= 16)) {
-		uint8_t a[16], b[16];
+ * 5 fewer instructions per copy); anything else through rte_memcpy. Loaded once per datagram
+ * (uf_payload_load): a store into a copy may alias the payload for the compiler, which
+ * otherwise reloaded it for every copy. */
+struct uf_payload {
+	const uint8_t *src;
+	uint32_t n;
+	uint8_t a[16], b[16]; /* 16 <= n <= 32: its first and last 16 bytes */
+};
 
-		memcpy(a, src, 16);
-		memcpy(b, src + n - 16, 16);
-		memcpy(dst, a, 16);
-		memcpy(dst + n - 16, b, 16);
+static __rte_always_inline void
+uf_payload_load(struct uf_payload *pl, const uint8_t *src, uint32_t n)
+{
+	pl->src = src;
+	pl->n = n;
+	if (likely(n - 16 <= 16)) {
+		memcpy(pl->a, src, 16);
+		memcpy(pl->b, src + n - 16, 16);
+	}
+}
+
+static __rte_always_inline void
+uf_payload_copy(uint8_t *dst, const struct uf_payload *pl)
+{
+	const uint32_t n = pl->n;
+
+	if (likely(n - 16 <= 16)) {
+		memcpy(dst, pl->a, 16);
+		memcpy(dst + n - 16, pl->b, 16);
 	} else {
-		rte_memcpy(dst, src, n);
+		rte_memcpy(dst, pl->src, n);
 	}
 }
 
@@ -239,9 +256,39 @@ uf_payload_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
  * (__rte_mbuf_raw_sanity_check); nb_segs is written anyway (it shares a word with data_off).
  * Adjacent constant stores merge into wide ones.
  */
+#if UF_DP_SIMD
+/* the two 16-byte runs uf_mbuf_tx_init writes whole; a DPDK release that moves a field
+ * fails here, at build time */
+static_assert(offsetof(struct rte_mbuf, refcnt) == offsetof(struct rte_mbuf, data_off) + 2 &&
+			      offsetof(struct rte_mbuf, nb_segs) ==
+					      offsetof(struct rte_mbuf, data_off) + 4 &&
+			      offsetof(struct rte_mbuf, port) ==
+					      offsetof(struct rte_mbuf, data_off) + 6 &&
+			      offsetof(struct rte_mbuf, ol_flags) ==
+					      offsetof(struct rte_mbuf, data_off) + 8,
+	      "mbuf: data_off, refcnt, nb_segs, port, ol_flags in 16 bytes");
+static_assert(offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, packet_type) + 4 &&
+			      offsetof(struct rte_mbuf, data_len) ==
+					      offsetof(struct rte_mbuf, packet_type) + 8 &&
+			      offsetof(struct rte_mbuf, vlan_tci) ==
+					      offsetof(struct rte_mbuf, packet_type) + 10 &&
+			      offsetof(struct rte_mbuf, hash) ==
+					      offsetof(struct rte_mbuf, packet_type) + 12,
+	      "mbuf: packet_type, pkt_len, data_len, vlan_tci, hash in 16 bytes");
+#endif
+
 static __rte_always_inline void
 uf_mbuf_tx_init(struct rte_mbuf *c, uint32_t len)
 {
+#if UF_DP_SIMD
+	/* two 16-byte stores: data_off, refcnt 1 (as it is), nb_segs 1, port, ol_flags 0; and
+	 * packet_type 0, pkt_len, data_len, vlan_tci 0, the RSS hash 0 */
+	_mm_storeu_si128((__m128i *)&c->data_off,
+			 _mm_set_epi64x(0, (int64_t)((uint64_t)RTE_MBUF_PORT_INVALID << 48 |
+						     (uint64_t)1 << 32 | (uint64_t)1 << 16 |
+						     RTE_PKTMBUF_HEADROOM)));
+	_mm_storeu_si128((__m128i *)&c->packet_type, _mm_set_epi32(0, (int)len, (int)len, 0));
+#else
 	c->data_off = RTE_PKTMBUF_HEADROOM;
 	c->nb_segs = 1;
 	c->port = RTE_MBUF_PORT_INVALID;
@@ -250,22 +297,23 @@ uf_mbuf_tx_init(struct rte_mbuf *c, uint32_t len)
 	c->pkt_len = len;
 	c->data_len = (uint16_t)len;
 	c->vlan_tci = 0;
+#endif
 	c->vlan_tci_outer = 0;
 	c->tx_offload = 0;
 }
 
 static __rte_always_inline void
-uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_rx_info *in,
-	    const uint8_t *payload, const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to,
-	    const bool vlan)
+uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_payload *pl,
+	    const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to, const bool vlan)
 {
+	const uint32_t plen = pl->n;
 	/* the frame starts at the default headroom: uf_mbuf_tx_init sets data_off so */
 	uint8_t *h = (uint8_t *)c->buf_addr + RTE_PKTMBUF_HEADROOM;
 	const uint32_t hl = uf_hdr_len(&d->tmpl, vlan); /* 42, or 46 tagged */
-	uint32_t len = hl + in->payload_len;
+	uint32_t len = hl + plen;
 
-	uf_hdr_write_v(h, &d->tmpl, in, 0, g, udp_cksum, vlan);
-	uf_payload_copy(h + hl, payload, in->payload_len);
+	uf_hdr_write_v(h, &d->tmpl, NULL, 0, g, udp_cksum, vlan); /* g: in unused */
+	uf_payload_copy(h + hl, pl);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
 		len = pad_to;
@@ -638,10 +686,15 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			}
 			continue;
 		}
+		/* the payload (and its length) read once: a store into a copy may alias it and *in
+		 * for the compiler, which reloaded them per copy */
+		struct uf_payload pl;
+
+		uf_payload_load(&pl, payload, in->payload_len);
 		for (j = 0; j + 1 < n_copies; j++) {
 			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
 
-			uf_copy_one(bufs[j], d, in, payload, &dg, cksum,
+			uf_copy_one(bufs[j], d, &pl, &dg, cksum,
 				    one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan);
 			uf_fan_emit(w, d, bufs[j], !simple_plan, one_egress, egress_txb,
 				    &egress_fill, burst);
