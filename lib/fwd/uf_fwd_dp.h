@@ -198,16 +198,17 @@ uf_hdr_len(const struct uf_tmpl *t, const bool vlan)
  * and p_sum (a constant at each call site) */
 static __rte_always_inline void
 uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
-	       const struct uf_hdr_dg *g, bool udp_cksum, const bool vlan)
+	       const struct uf_hdr_dg *g, bool udp_cksum, const bool vlan,
+	       const enum uf_hdr_form form)
 {
 	/* each form with its constant offsets, as it would be alone */
 	if (vlan && unlikely(t->hdr_len != UF_HDR_LEN)) {
 		if (g != NULL)
-			uf_hdr_write_dg_l2(h, t, g, udp_cksum, UF_ETH_VLAN_LEN);
+			uf_hdr_write_dg_l2(h, t, g, udp_cksum, UF_ETH_VLAN_LEN, UF_HDR_ANY);
 		else
 			uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, UF_ETH_VLAN_LEN);
 	} else if (g != NULL) {
-		uf_hdr_write_dg_l2(h, t, g, udp_cksum, RTE_ETHER_HDR_LEN);
+		uf_hdr_write_dg_l2(h, t, g, udp_cksum, RTE_ETHER_HDR_LEN, form);
 	} else {
 		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, RTE_ETHER_HDR_LEN);
 	}
@@ -304,7 +305,8 @@ uf_mbuf_tx_init(struct rte_mbuf *c, uint32_t len)
 
 static __rte_always_inline void
 uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_payload *pl,
-	    const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to, const bool vlan)
+	    const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to, const bool vlan,
+	    const enum uf_hdr_form form)
 {
 	const uint32_t plen = pl->n;
 	/* the frame starts at the default headroom: uf_mbuf_tx_init sets data_off so */
@@ -312,7 +314,7 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_payl
 	const uint32_t hl = uf_hdr_len(&d->tmpl, vlan); /* 42, or 46 tagged */
 	uint32_t len = hl + plen;
 
-	uf_hdr_write_v(h, &d->tmpl, NULL, 0, g, udp_cksum, vlan); /* g: in unused */
+	uf_hdr_write_v(h, &d->tmpl, NULL, 0, g, udp_cksum, vlan, form); /* g: in unused */
 	uf_payload_copy(h + hl, pl);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
@@ -325,7 +327,7 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_payl
 static __rte_always_inline void
 uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_info *in,
 	   uint32_t p_sum, const struct uf_hdr_dg *g, bool udp_cksum, uint16_t pad_to,
-	   const bool vlan)
+	   const bool vlan, const enum uf_hdr_form form)
 {
 	/* 42, or 46 tagged: 4 bytes of headroom more */
 	const uint32_t hl = uf_hdr_len(&d->tmpl, vlan);
@@ -335,7 +337,7 @@ uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_in
 	/* drop the received headers (any IP options) and trailing padding */
 	m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
 	h = rte_pktmbuf_mtod(m, uint8_t *);
-	uf_hdr_write_v(h, &d->tmpl, in, p_sum, g, udp_cksum, vlan);
+	uf_hdr_write_v(h, &d->tmpl, in, p_sum, g, udp_cksum, vlan, form);
 	if (unlikely(len < pad_to)) {
 		memset(h + len, 0, pad_to - len);
 		len = pad_to;
@@ -524,7 +526,7 @@ uf_fan_emit(struct uf_worker *w, const struct uf_dest_rt *d, struct rte_mbuf *f,
 static __rte_always_inline void
 uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 	       const struct uf_rx_info *ins, uint16_t n, const bool simple_plan,
-	       const bool one_egress, const bool vlan)
+	       const bool one_egress, const bool vlan, const enum uf_hdr_form form)
 {
 	const bool cksum = plan->udp_cksum;
 	/* read once: a store into a TX buffer's uint16_t dest[] may alias w->burst */
@@ -676,7 +678,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 				struct rte_mbuf *h = bufs[j];
 
 				uf_hdr_write_v(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, 0, &dg,
-					       cksum, vlan);
+					       cksum, vlan, form);
 				h->data_len = (uint16_t)uf_hdr_len(&d->tmpl, vlan);
 				h->pkt_len = uf_hdr_len(&d->tmpl, vlan) + in->payload_len;
 				h->nb_segs = 2;
@@ -695,7 +697,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
 
 			uf_copy_one(bufs[j], d, &pl, &dg, cksum,
-				    one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan);
+				    one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan, form);
 			uf_fan_emit(w, d, bufs[j], !simple_plan, one_egress, egress_txb,
 				    &egress_fill, burst);
 		}
@@ -706,7 +708,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 						    : &plan->dests[copy_to[n_copies - 1]];
 
 			uf_inplace(m, d, in, 0, &dg, cksum,
-				   one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan);
+				   one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan, form);
 			uf_fan_emit(w, d, m, !simple_plan, one_egress, egress_txb, &egress_fill,
 				    burst);
 		}
@@ -917,9 +919,9 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
 		return;
 	}
 	if (unlikely(plan->any_vlan))
-		uf_fanout_body(w, plan, pkts, ins, n, false, false, true);
+		uf_fanout_body(w, plan, pkts, ins, n, false, false, true, UF_HDR_ANY);
 	else
-		uf_fanout_body(w, plan, pkts, ins, n, false, false, false);
+		uf_fanout_body(w, plan, pkts, ins, n, false, false, false, UF_HDR_ANY);
 }
 
 /*
@@ -976,7 +978,7 @@ uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
 	if (s->cksum)
 		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
 				  s->in_dst_ip, s->in_dst_port);
-	uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan);
+	uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan, UF_HDR_ANY);
 	uf_txb_push(w, s->b, &s->fill, m, s->di, s->burst);
 }
 
@@ -1014,9 +1016,28 @@ uf_fanout_vlan(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	if (plan->sets[0].n == 1)
 		uf_fanout_single(w, plan, pkts, ins, n, true);
 	else if (likely(plan->sets[0].one_egress))
-		uf_fanout_body(w, plan, pkts, ins, n, true, true, true);
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, true, UF_HDR_ANY);
 	else
-		uf_fanout_body(w, plan, pkts, ins, n, true, false, true);
+		uf_fanout_body(w, plan, pkts, ins, n, true, false, true, UF_HDR_ANY);
+}
+
+/* An untagged simple plan whose copies leave through one port (the common one): the body
+ * specialised for what its templates share (uf_set.hdr_form), so no copy tests its mode. */
+static __rte_always_inline void
+uf_fanout_one_egress(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		     const struct uf_rx_info *ins, uint16_t n)
+{
+	switch (plan->sets[0].hdr_form) {
+	case UF_HDR_PLAIN_KEEP_SPORT:
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_PLAIN_KEEP_SPORT);
+		break;
+	case UF_HDR_PLAIN_OWN_SPORT:
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_PLAIN_OWN_SPORT);
+		break;
+	default:
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_ANY);
+		break;
+	}
 }
 
 /* Fan a burst out through the specialisation the plan allows; an untagged plan's as it
@@ -1029,9 +1050,9 @@ uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		if (plan->sets[0].n == 1)
 			uf_fanout_single(w, plan, pkts, ins, n, false);
 		else if (likely(plan->sets[0].one_egress))
-			uf_fanout_body(w, plan, pkts, ins, n, true, true, false);
+			uf_fanout_one_egress(w, plan, pkts, ins, n);
 		else
-			uf_fanout_body(w, plan, pkts, ins, n, true, false, false);
+			uf_fanout_body(w, plan, pkts, ins, n, true, false, false, UF_HDR_ANY);
 	} else if (plan->fast) {
 		uf_fanout_vlan(w, plan, pkts, ins, n);
 	} else {

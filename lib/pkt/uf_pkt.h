@@ -706,27 +706,44 @@ uf_hdr_dg_init(struct uf_hdr_dg *g, const struct uf_rx_info *in, uint32_t p_sum)
 }
 
 /*
+ * What every template of a set shares, known when the plan is built (uf_set.hdr_form), so
+ * that the fan-out of a simple plan is specialised for it and tests nothing per copy: ANY
+ * (each template says), or every one plain (untagged, our source IP) and keeping the
+ * sender's UDP port (the default), or every one plain with a port of ours.
+ */
+enum uf_hdr_form {
+	UF_HDR_ANY = 0,
+	UF_HDR_PLAIN_KEEP_SPORT,
+	UF_HDR_PLAIN_OWN_SPORT,
+};
+
+/*
  * Write one copy's header at `h` (l2 + 28 bytes, l2 the template's Ethernet header with or
- * without a tag) from the template and the datagram's shared parts (uf_hdr_dg_init).
+ * without a tag) from the template and the datagram's shared parts (uf_hdr_dg_init). form:
+ * a constant at each call site; anything but UF_HDR_ANY says what t is (the caller's set).
  */
 static __rte_always_inline void
 uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *g, bool udp_cksum,
-		   const uint32_t l2)
+		   const uint32_t l2, const enum uf_hdr_form form)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + l2);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + l2 + UF_IPV4_HDR_MIN);
 	/* every input first, into locals, the stores last: a byte store into h may alias `t`
 	 * for the compiler, which otherwise reloads each field after each store */
-	const bool keep_src_ip = t->keep_src_ip, keep_sport = t->keep_sport;
+	const bool keep_src_ip = t->keep_src_ip;
+	const bool keep_sport =
+			form == UF_HDR_ANY ? t->keep_sport : form == UF_HDR_PLAIN_KEEP_SPORT;
 	uint32_t ipsum, usum;
 	uint16_t ipck, uck;
 
+	RTE_ASSERT(form == UF_HDR_ANY ||
+		   (t->plain && l2 == RTE_ETHER_HDR_LEN && t->keep_sport == keep_sport));
 #if UF_DP_SIMD
 	/* a plain template (untagged, our source IP: the common one): three 16-byte ORs of
 	 * the template and the datagram's fields, the two checksums put in, three stores
 	 * (bytes 26-31 twice, the same values) in place of the 42-byte copy and six field
 	 * stores. Same bytes (fanout_diff, eal; test_pkt) */
-	if (l2 == RTE_ETHER_HDR_LEN && likely(t->plain)) {
+	if (form != UF_HDR_ANY || (l2 == RTE_ETHER_HDR_LEN && likely(t->plain))) {
 		const __m128i t0 = _mm_loadu_si128((const __m128i *)t->hdr),
 			      t1 = _mm_loadu_si128((const __m128i *)(t->hdr + 16)),
 			      t2 = _mm_loadu_si128((const __m128i *)(t->hdr + 26));
@@ -738,9 +755,9 @@ uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *
 		if (uck == 0)
 			uck = 0xffff;
 		v1 = _mm_insert_epi16(_mm_or_si128(t1, g->ov[1]), ipck, 4); /* byte 24 */
-		v2 = _mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]);
-		if (udp_cksum)
-			v2 = _mm_insert_epi16(v2, uck, 7); /* byte 40 */
+		/* without a UDP checksum the template's 0 stays: no branch per copy */
+		v2 = _mm_insert_epi16(_mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]),
+				      udp_cksum ? uck : 0, 7); /* byte 40 */
 		_mm_storeu_si128((__m128i *)h, _mm_or_si128(t0, g->ov[0]));
 		_mm_storeu_si128((__m128i *)(h + 16), v1);
 		_mm_storeu_si128((__m128i *)(h + 26), v2);

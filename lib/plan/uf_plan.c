@@ -106,6 +106,7 @@ static void
 set_fill(struct uf_plan *plan, const struct uf_plan_input *in, struct uf_set *set,
 	 const uint16_t *dis, uint16_t first_di, int n, int *n_members)
 {
+	enum uf_hdr_form form;
 	int j;
 
 	set->first = (uint32_t)*n_members;
@@ -126,6 +127,13 @@ set_fill(struct uf_plan *plan, const struct uf_plan_input *in, struct uf_set *se
 		set->one_egress &= !rt->is_pool &&
 				   rt->egress == plan->dests[plan->set_dests[set->first]].egress;
 		set->chain_ok &= rt->chain_ok;
+		form = rt->is_pool || !rt->tmpl.plain ? UF_HDR_ANY
+		       : rt->tmpl.keep_sport          ? UF_HDR_PLAIN_KEEP_SPORT
+						      : UF_HDR_PLAIN_OWN_SPORT;
+		if (j == 0)
+			set->hdr_form = (uint8_t)form;
+		else if (set->hdr_form != form)
+			set->hdr_form = UF_HDR_ANY;
 		if (in->port_chain_min_frame != NULL &&
 		    in->port_chain_min_frame[rt->egress] > UF_HDR_LEN &&
 		    (uint32_t)(in->port_chain_min_frame[rt->egress] - UF_HDR_LEN) >

@@ -58,8 +58,9 @@ struct uf_set {
 	uint16_t max_payload; /* the smallest of its destinations' */
 	bool any_resolved;
 	bool chain_ok;
-	bool simple;     /* every member resolved and unsampled: the fast path copies to all */
-	bool one_egress; /* every member leaves through the same port */
+	bool simple;      /* every member resolved and unsampled: the fast path copies to all */
+	bool one_egress;  /* every member leaves through the same port */
+	uint8_t hdr_form; /* enum uf_hdr_form: what every member's template is */
 	/* chain at and above this payload: the plan's, raised to what every member's egress PMD
 	 * can chain (ENA LLQ: no chained frame under 225 B) */
 	uint32_t chain_min_payload;

@@ -382,7 +382,20 @@ def compare(a):
     # the rate compared: N = 1 the input (testpmd: 5tswap's), N > 1 the output (testpmd:
     # txonly's, building frames of the copies' size); between two udpfans out = N x in
     key = {n: "rx_per_cpu_s" if n == 1 else "tx_per_cpu_s" for n in ns}
+    # against testpmd, each round also measures the RX floor: testpmd rxonly on the same
+    # capture (net_pcap's replay and a bulk free per datagram, nothing sent), what every
+    # udpfan datagram costs before udpfan touches it and what txonly never pays
+    floor = []
     for rnd in range(a.rounds):
+        if bins["A"] == "testpmd" and any(n > 1 for n in ns):
+            log = os.path.join(out, "r%d-rxonly.log" % (rnd + 1))
+            run_testpmd("rxonly", pcap, a.seconds, a.warmup, log)
+            c = run_testpmd.cpu
+            if c is None:
+                raise RuntimeError("no per-CPU sample, see %s.cpu" % log)
+            floor.append(c["rx_per_cpu_s"])
+            print("round %d RX floor (testpmd rxonly): in %.2f Mpps/CPU-s" % (
+                rnd + 1, c["rx_per_cpu_s"] / 1e6), flush=True)
         for n in ns:
             for who in ("A", "B"):
                 log = os.path.join(out, "r%d-n%d-%s.log" % (rnd + 1, n, who))
@@ -430,11 +443,29 @@ def compare(a):
             " ".join("%.3f" % r for r in ratios), mean, spread, 100 * sa, 100 * sb))
         summary[n] = {"A": res[n]["A"], "B": res[n]["B"], "ratios": ratios, "mean": mean,
                       "spread": spread}
+    if floor:
+        # cycles per copy (N > 1), per round: udpfan's, and udpfan's beyond the RX floor
+        # (the input's replay and free, shared by its N copies) against txonly's per frame:
+        # whether building and sending a copy costs udpfan more than txonly a frame
+        hz = tsc_hz()
+        print("\nper copy, TSC cycles per CPU-second's worth (%.0f MHz), per round:" % (hz / 1e6))
+        for n in (x for x in ns if x > 1):
+            for i, (ca, cb) in enumerate(zip(res[n]["A"], res[n]["B"])):
+                cu = hz / cb["tx_per_cpu_s"]
+                ct = hz / ca["tx_per_cpu_s"]
+                fl = hz / floor[i]
+                extra = cu - fl / n
+                print("N=%d round %d: udpfan %.1f per copy = RX floor %.1f per datagram / %d "
+                      "+ %.1f; txonly %.1f per frame; udpfan beyond the floor / txonly %.3f" % (
+                          n, i + 1, cu, fl, n, extra, ct, extra / ct))
+                summary[n].setdefault("per_copy", []).append(
+                    {"udpfan": cu, "rx_floor": fl, "beyond_floor": extra, "txonly": ct})
     print("raw logs: %s" % out)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"A": bins["A"], "B": bins["B"], "seconds": a.seconds, "warmup": a.warmup,
-                       "rounds": a.rounds, "results": summary}, f, indent=1)
+                       "rounds": a.rounds, "rx_floor_per_cpu_s": floor, "results": summary},
+                      f, indent=1)
 
 
 def pools(a):

@@ -116,6 +116,21 @@ def case_fanout(n):
     assert st["ports"]["wan"]["opackets"] == n * len(frames) + 1, st["ports"]["wan"]
 
 
+def case_own_sport_fanout():
+    """Every destination `ours` with forward.source_port set: the simple plan's fan-out takes
+    its form for templates that replace the sender's UDP port (uf_set.hdr_form,
+    UF_HDR_PLAIN_OWN_SPORT), byte for byte; case_fanout covers the default form (kept)"""
+    wd = tmpdir()
+    frames, meta = inputs()
+    write_pcap(wd + "/in.pcap", frames)
+    dl = dests(4)
+    _, _, objs = run_udpfan(config(wd, dl, forward="source_port: 7777"), wd)
+    f = ledger(final(objs))
+    assert f["forwarded"] == len(frames) and f["tx_ok"] == 4 * len(frames), f
+    udp, _ = split_out(wd + "/out.pcap")
+    check_frames(udp, expected(meta, dl, "ours", keep_sport=False, cfg_sport=7777))
+
+
 def case_source_modes():
     wd = tmpdir()
     frames, meta = inputs()
@@ -1051,6 +1066,7 @@ def main():
     s = Suite()
     for n in (1, 2, 8):
         s.run(case_fanout, n)
+    s.run(case_own_sport_fanout)
     s.run(case_source_modes)
     s.run(case_zero_checksum)
     s.run(case_bad_checksum_carried)

@@ -380,9 +380,18 @@ write_copy(uint8_t *out, uint8_t *in_frame, const struct combo *c, const uint8_t
 	memset(out, 0xee, 42);
 	if (dg) {
 		struct uf_hdr_dg g;
+		uint8_t any[42];
 
 		uf_hdr_dg_init(&g, &info, p);
-		uf_hdr_write_dg_l2(out, &t, &g, c->out_cksum, RTE_ETHER_HDR_LEN);
+		uf_hdr_write_dg_l2(any, &t, &g, c->out_cksum, RTE_ETHER_HDR_LEN, UF_HDR_ANY);
+		/* a plain template: its set's form (the specialised fan-out's) writes the same */
+		if (t.plain) {
+			uf_hdr_write_dg_l2(out, &t, &g, c->out_cksum, RTE_ETHER_HDR_LEN,
+					   t.keep_sport ? UF_HDR_PLAIN_KEEP_SPORT
+							: UF_HDR_PLAIN_OWN_SPORT);
+			CHECK(memcmp(out, any, 42) == 0, "form and UF_HDR_ANY differ");
+		}
+		memcpy(out, any, 42);
 	} else {
 		uf_hdr_write(out, &t, &info, p, c->out_cksum);
 	}
