@@ -351,7 +351,8 @@ static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_p
  */
 static __rte_always_inline void
 worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
-		    struct rte_mbuf **pkts, uint16_t n, const bool single)
+		    struct rte_mbuf **pkts, uint16_t n, const bool single,
+		    const enum uf_hdr_form form)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
 	/* partial checksums matter only where the copies carry one; decided per port at
@@ -391,7 +392,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 					     info))
 				w->ctr.csum_completed++;
 			if (single)
-				uf_single_one(w, &one, m, info, false);
+				uf_single_one(w, &one, m, info, false, form);
 			else
 				fwd[nf++] = m;
 		} else if (v == UF_V_CONTROL) {
@@ -425,9 +426,20 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	if (unlikely(plan->n_listeners > 1))
 		worker_rx_listeners(w, plan, pi, pkts, n);
 	else if (likely(plan->fast && !plan->any_vlan && plan->sets[0].n == 1))
-		worker_rx_port_body(w, plan, pi, pkts, n, true);
+		/* specialised for its template's form, as uf_fanout_one_egress */
+		switch (plan->sets[0].hdr_form) {
+		case UF_HDR_PLAIN_KEEP_SPORT:
+			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_PLAIN_KEEP_SPORT);
+			break;
+		case UF_HDR_PLAIN_OWN_SPORT:
+			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_PLAIN_OWN_SPORT);
+			break;
+		default:
+			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_ANY);
+			break;
+		}
 	else
-		worker_rx_port_body(w, plan, pi, pkts, n, false);
+		worker_rx_port_body(w, plan, pi, pkts, n, false, UF_HDR_ANY);
 }
 
 void

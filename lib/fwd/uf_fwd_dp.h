@@ -206,11 +206,11 @@ uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in,
 		if (g != NULL)
 			uf_hdr_write_dg_l2(h, t, g, udp_cksum, UF_ETH_VLAN_LEN, UF_HDR_ANY);
 		else
-			uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, UF_ETH_VLAN_LEN);
+			uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, UF_ETH_VLAN_LEN, UF_HDR_ANY);
 	} else if (g != NULL) {
 		uf_hdr_write_dg_l2(h, t, g, udp_cksum, RTE_ETHER_HDR_LEN, form);
 	} else {
-		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, RTE_ETHER_HDR_LEN);
+		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, RTE_ETHER_HDR_LEN, form);
 	}
 }
 
@@ -965,7 +965,7 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 
 static __rte_always_inline void
 uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
-	      const struct uf_rx_info *in, const bool vlan)
+	      const struct uf_rx_info *in, const bool vlan, const enum uf_hdr_form form)
 {
 	uint32_t p_sum = 0;
 
@@ -978,7 +978,7 @@ uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
 	if (s->cksum)
 		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
 				  s->in_dst_ip, s->in_dst_port);
-	uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan, UF_HDR_ANY);
+	uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan, form);
 	uf_txb_push(w, s->b, &s->fill, m, s->di, s->burst);
 }
 
@@ -1003,7 +1003,7 @@ uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbu
 
 	uf_single_begin(&s, w, plan);
 	for (i = 0; i < n; i++)
-		uf_single_one(w, &s, pkts[i], &ins[i], vlan);
+		uf_single_one(w, &s, pkts[i], &ins[i], vlan, UF_HDR_ANY);
 	uf_single_end(w, &s);
 }
 

@@ -802,7 +802,7 @@ uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *
  */
 static __rte_always_inline void
 uf_hdr_write_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, uint32_t p_sum,
-		bool udp_cksum, const uint32_t l2)
+		bool udp_cksum, const uint32_t l2, const enum uf_hdr_form form)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(h + l2);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(h + l2 + UF_IPV4_HDR_MIN);
@@ -811,12 +811,17 @@ uf_hdr_write_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in
 	const uint8_t tos = in->tos;
 	const rte_be16_t ip_id = in->ip_id, sport = in->src_port;
 	const rte_be32_t src_ip = in->src_ip;
-	const bool keep_src_ip = t->keep_src_ip, keep_sport = t->keep_sport;
+	/* form (a constant at each call site): what t is, as in uf_hdr_write_dg_l2 */
+	const bool keep_src_ip = form == UF_HDR_ANY && t->keep_src_ip;
+	const bool keep_sport =
+			form == UF_HDR_ANY ? t->keep_sport : form == UF_HDR_PLAIN_KEEP_SPORT;
 	const rte_be16_t tot = uf_be16(plen + UF_IPV4_HDR_MIN + UF_UDP_HDR);
 	const rte_be16_t ulen = uf_be16(plen + UF_UDP_HDR);
 	uint32_t ipsum, usum;
 	uint16_t ipck, uck;
 
+	RTE_ASSERT(form == UF_HDR_ANY ||
+		   (t->plain && l2 == RTE_ETHER_HDR_LEN && t->keep_sport == keep_sport));
 	ipsum = t->ip_base + tot + ip_id + uf_be16(tos);
 	usum = p_sum + t->udp_delta;
 	if (unlikely(keep_src_ip))
@@ -852,9 +857,9 @@ uf_hdr_write(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in, u
 	     bool udp_cksum)
 {
 	if (likely(t->hdr_len == UF_HDR_LEN))
-		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, RTE_ETHER_HDR_LEN);
+		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, RTE_ETHER_HDR_LEN, UF_HDR_ANY);
 	else
-		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, UF_ETH_VLAN_LEN);
+		uf_hdr_write_l2(h, t, in, p_sum, udp_cksum, UF_ETH_VLAN_LEN, UF_HDR_ANY);
 }
 
 /*
