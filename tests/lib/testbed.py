@@ -29,6 +29,7 @@ far sink ::21), from the documentation prefix (RFC 3849), and the gateway forwar
 (net.ipv6.conf.all.forwarding=1).
 """
 import os
+import re
 import subprocess
 import time
 
@@ -252,6 +253,53 @@ class Testbed:
 
     def popen(self, ns, argv, **kw):
         return subprocess.Popen(["ip", "netns", "exec", ns] + list(argv), **kw)
+
+
+class Capture:
+    """Every IPv6 frame the bridge sends into udpfan's port (tcpdump on the bridge's end of
+    its veth, outgoing: what udpfan's interface receives), with the kernel's timestamp
+    (CLOCK_REALTIME, as time.time()). The hosts' IPv6 chatter is counted so: udpfan's own
+    counters must equal what the peers actually sent (docs/testing.md)."""
+
+    def __init__(self, tb, path, peer=None, filt="ip6", ns=None, direction="out"):
+        """peer, ns, direction: another interface (in namespace ns), "inout" for both"""
+        self.path = path
+        self.proc = tb.popen(ns or tb.ns_br, ["tcpdump", "-i", peer or tb.fwd_peer, "-Q",
+                                              direction, "-n", "-U", "-s", "96", "-w", path,
+                                              filt],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stderr.readline()  # "listening on ...": the filter is attached
+        if "listening" not in line:
+            raise RuntimeError("tcpdump did not start: " + line + self.proc.stderr.read())
+        self.times = None
+
+    def stop(self):
+        """the frames' timestamps, in order"""
+        if self.times is None:
+            time.sleep(0.1)
+            self.proc.send_signal(2)
+            err = self.proc.communicate(timeout=10)[1]
+            if not re.search(r"(?m)^0 packets dropped by kernel", err):
+                raise RuntimeError("tcpdump dropped frames: " + err)
+            self.times = read_pcap_times(self.path)
+        return self.times
+
+    def count(self, t0, t1):
+        return sum(1 for t in self.stop() if t0 <= t <= t1)
+
+
+def read_pcap_times(path):
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack("<I", data[:4])[0]
+    div = 1e9 if magic == 0xA1B23C4D else 1e6
+    out, i = [], 24
+    while i + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack("<IIII", data[i:i + 16])
+        out.append(sec + frac / div)
+        i += 16 + incl
+    return out
 
 
 def wait_for(pred, timeout, step=0.05):
