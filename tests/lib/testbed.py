@@ -262,11 +262,12 @@ class Capture:
     counters must equal what the peers actually sent (docs/testing.md)."""
 
     def __init__(self, tb, path, peer=None, filt="ip6", ns=None, direction="out"):
-        """peer, ns, direction: another interface (in namespace ns), "inout" for both"""
+        """peer, ns, direction: another interface (in namespace ns), "inout" for both;
+        filt: tcpdump's filter ("" for every frame)"""
         self.path = path
         self.proc = tb.popen(ns or tb.ns_br, ["tcpdump", "-i", peer or tb.fwd_peer, "-Q",
-                                              direction, "-n", "-U", "-s", "96", "-w", path,
-                                              filt],
+                                              direction, "-n", "-U", "-s", "96", "-w", path]
+                             + ([filt] if filt else []),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         line = self.proc.stderr.readline()  # "listening on ...": the filter is attached
         if "listening" not in line:
@@ -281,14 +282,20 @@ class Capture:
             err = self.proc.communicate(timeout=10)[1]
             if not re.search(r"(?m)^0 packets dropped by kernel", err):
                 raise RuntimeError("tcpdump dropped frames: " + err)
-            self.times = read_pcap_times(self.path)
+            self.frames_ = read_pcap(self.path)
+            self.times = [t for t, _ in self.frames_]
         return self.times
 
     def count(self, t0, t1):
         return sum(1 for t in self.stop() if t0 <= t <= t1)
 
+    def frames(self, t0, t1):
+        """the frames (their first 96 bytes) captured between t0 and t1"""
+        self.stop()
+        return [b for t, b in self.frames_ if t0 <= t <= t1]
 
-def read_pcap_times(path):
+
+def read_pcap(path):
     import struct
     with open(path, "rb") as f:
         data = f.read()
@@ -297,7 +304,7 @@ def read_pcap_times(path):
     out, i = [], 24
     while i + 16 <= len(data):
         sec, frac, incl, _ = struct.unpack("<IIII", data[i:i + 16])
-        out.append(sec + frac / div)
+        out.append((sec + frac / div, data[i + 16:i + 16 + incl]))
         i += 16 + incl
     return out
 
