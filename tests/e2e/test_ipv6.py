@@ -24,11 +24,12 @@ import os
 import subprocess
 import time
 
-from testbed import FWD_IP, FWD_IP6, GW_IP, GW_IP6, Testbed, wait_for
-from uflive import PY, TOOLS, Sink, Udpfan, send
+from testbed import FWD_IP, FWD_IP6, GW_IP, GW_IP6, Capture, Testbed, wait_for
+from uflive import PY, TOOLS, Sink, Udpfan, quiet_snapshot, send
 from ufrun import SkipCase, Suite, read_stats, tmpdir
 
 N = 2000
+OTHER_IN_OUR_GROUP = "2001:db8:18::1:0:10"  # solicited-node group ff02::1:ff00:10, udpfan's
 RATE = 4000
 
 
@@ -275,6 +276,74 @@ def case_multicast6(kind):
     assert st["fwd"]["tx_ok"] == 2 * N, st["fwd"]
 
 
+def case_chatter6(kind):
+    """a dual-stack port on a LAN whose hosts do what hosts do at the kernel's defaults
+    (DAD, router solicitations, MLD reports, ARP): no datagram is sent, so every frame into
+    fwd0 is chatter. Between two stats snapshots no captured frame raced, udpfan's rx moves
+    by exactly the frames captured into fwd0, and each lands where docs/loss-accounting.md
+    puts it, computed here from the frame: ICMPv6 to ff02::1, to one of udpfan's
+    solicited-node groups or to its address, and ARP for its IPv4 address, go to the
+    control path; every other IPv6 or ARP frame (RS to ff02::2, MLD to ff02::16, other hosts'
+    DAD) is not_for_us; none is not_ipv4 (the port speaks IPv6) and nothing is forwarded."""
+    wd = tmpdir()
+    with Testbed(prefix="ufc6", sinks=2, ipv6=True) as tb:
+        # static MACs: no resolution of udpfan's own to count as well
+        dests = ['      - { ip: "%s", udp_port: 6000, mac: "%s" }' % (ip, m)
+                 for ip, m in zip(tb.sink_ip6, tb.sink_mac)]
+        cfg = header(tb, kind, 'ip: %s/24, ip6: ["%s/64", "fe80::10/64"]' % (FWD_IP, FWD_IP6)) \
+            + "listeners:\n" + listener("v6", 5000, FWD_IP6, dests)
+        cap = Capture(tb, os.path.join(wd, "all.pcap"), filt="")
+        uf = Udpfan(tb, cfg, wd)
+        time.sleep(2)
+        # a sink takes an address whose solicited-node group is udpfan's (ff02::1:ff00:10):
+        # its DAD solicitation reaches udpfan's control path, which must not answer it
+        tb.nsx(tb.sink_ns[0], "ip -6 addr add %s/64 dev sink0" % OTHER_IN_OUR_GROUP)
+        time.sleep(4)  # the hosts' first router solicitations come about 4 s after DAD
+        st = uf.stop()
+        cap.stop()
+        addr = tb.nsx(tb.sink_ns[0], "ip -6 addr show dev sink0", capture=True)
+    periodic = [o for o in read_stats(uf.stats) if not o.get("final")]
+    s0 = quiet_snapshot(periodic, cap)
+    s1 = quiet_snapshot(periodic[::-1], cap)
+    frames = cap.frames(s0["time"], s1["time"])
+    ours6 = {bytes.fromhex("333300000001"), bytes.fromhex("3333ff000010"),
+             bytes.fromhex(tb.fwd_mac.replace(":", ""))}
+    fwd_ip = bytes(int(x) for x in FWD_IP.split("."))
+    want = {"control": 0, "not_for_us": 0}
+    for b in frames:
+        etype = b[12:14]
+        if etype == b"\x86\xdd":
+            icmp6 = b[20] == 58  # next header ICMPv6 (no extension header before it)
+            want["control" if icmp6 and b[:6] in ours6 else "not_for_us"] += 1
+        elif etype == b"\x08\x06":
+            want["control" if b[38:42] == fwd_ip else "not_for_us"] += 1
+        else:
+            raise AssertionError("a frame neither IPv6 nor ARP: %s" % b.hex())
+
+    def moved(k, sub="drop"):
+        return (s1["fwd"][sub][k] - s0["fwd"][sub][k]) if sub else s1["fwd"][k] - s0["fwd"][k]
+
+    v6 = sum(1 for b in frames if b[12:14] == b"\x86\xdd")
+    print("    %d frames into fwd0 between the snapshots (%d IPv6), %.1f s apart; %s" %
+          (len(frames), v6, s1["time"] - s0["time"], want))
+    assert v6 > 0, "no IPv6 frame from the hosts in %.1f s" % (s1["time"] - s0["time"])
+    assert moved("rx", None) == len(frames), (moved("rx", None), len(frames))
+    assert moved("control", None) == want["control"], (st["fwd"], want)
+    assert moved("not_for_us") == want["not_for_us"], (st["fwd"], want)
+    assert moved("not_ipv4") == 0 and st["fwd"]["drop"]["not_ipv4"] == 0, st["fwd"]
+    assert st["fwd"]["forwarded"] == 0, st["fwd"]
+    # the DAD solicitation for the sink's new address: to udpfan's group, not for its
+    # address: ignored, not answered, and the sink's DAD succeeded
+    dad = [b for b in frames if b[:6] == bytes.fromhex("3333ff000010") and b[20] == 58 and
+           b[54] == 135 and b[22:38] == bytes(16)]
+    assert len(dad) >= 1, [b.hex() for b in frames]
+    assert s1["ndp"]["ignored"] - s0["ndp"]["ignored"] == want["control"], (s0["ndp"],
+                                                                          s1["ndp"])
+    assert st["ndp"]["ns_answered"] == 0, st["ndp"]
+    assert OTHER_IN_OUR_GROUP in addr and "tentative" not in addr and "dadfailed" not in addr, \
+        addr
+
+
 def has_8021q(tb):
     ok = tb.nsx(tb.ns_src, "ip link add link src0 name src0.99 type vlan id 99",
                 check=False) == 0
@@ -407,6 +476,7 @@ def main():
         s.run(case_v6_to_v4, "af_xdp", offload)
     s.run(case_sink_down_and_back6, "af_xdp")
     s.run(case_multicast6, "af_xdp")
+    s.run(case_chatter6, "af_xdp")
     s.run(case_vlan6, "af_packet")
     s.run(case_vlan6_raw, "af_packet")
     s.finish()

@@ -65,7 +65,9 @@ def case_overload_af_packet():
     f = res["udpfan"]["fwd"]
     lost = res["gen"]["sent"] - f["forwarded"]
     drops = res["udpfan"]["ports"]["lan"]["pkt_socket"]["drops"]
-    assert lost > 0 and drops == lost, (lost, res["udpfan"]["ports"]["lan"])
+    # the hosts' IPv6 frames lost in the same ring count there too (ledger.py ipv6_missed)
+    assert lost > 0 and drops == lost + res["ipv6"]["missed"], (lost, res["ipv6"],
+                                                                res["udpfan"]["ports"]["lan"])
     assert rc == 0 and res["unexplained"] == 0, res["diffs"]
     # the human side says so too: the stats lines and the printed ledger name the socket's
     # drops, and the ledger's verdict is LOSS, not OK (issue 13, item 4)

@@ -16,8 +16,8 @@ import os
 import subprocess
 import time
 
-from testbed import FWD_IP, SRC_IP, Testbed, wait_for
-from uflive import TOOLS, PY, Sink, Udpfan, dest_lines, send
+from testbed import FWD_IP, SRC_IP, Capture, Testbed, wait_for
+from uflive import TOOLS, PY, Sink, Udpfan, dest_lines, quiet_snapshot, send
 from ufrun import Suite, final, ledger, read_stats, run_udpfan, tmpdir
 
 VLAN_NET = "198.18.5"
@@ -44,6 +44,7 @@ def case_vlan_unknown():
     with Testbed(prefix="ufv", sinks=1) as tb:
         tb.static_neighbours()
         sink = Sink(tb, tb.sink_ns[0], [6000], wd, idle=30)
+        cap = Capture(tb, os.path.join(wd, "v6.pcap"))  # the LAN hosts' IPv6 into fwd0
         uf = Udpfan(tb, config(tb, "af_packet"), wd)
         how = "kernel VLAN interface src0.5"
         if tb.nsx(tb.ns_src, "ip link add link src0 name src0.5 type vlan id 5",
@@ -64,10 +65,18 @@ def case_vlan_unknown():
         assert uf.wait_stats(lambda s: s["fwd"]["drop"]["vlan_unknown"] >= n, 10), \
             (how, uf.latest()["fwd"])
         st = uf.stop()
+        cap.stop()
         got = sink.stop()
     f = st["fwd"]
     assert f["drop"]["vlan_unknown"] == n and f["forwarded"] == 0, (how, f)
-    assert f["drop"]["not_ipv4"] == 0, (how, f)
+    # (all n tagged frames are vlan_unknown, so none is not_ipv4:) between the first and the
+    # last stats snapshot no captured frame raced, not_ipv4 moved by exactly the IPv6 frames
+    # the LAN hosts sent into fwd0 (the kernel's defaults: DAD, RS, MLD)
+    periodic = [o for o in read_stats(uf.stats) if not o.get("final")]
+    s0 = quiet_snapshot(periodic, cap)
+    s1 = quiet_snapshot(periodic[::-1], cap)
+    assert s1["fwd"]["drop"]["not_ipv4"] - s0["fwd"]["drop"]["not_ipv4"] == \
+        cap.count(s0["time"], s1["time"]), (how, cap.stop(), s0["time"], s1["time"], f)
     assert got.get("6000", {}).get("received", 0) == 0, got
     assert "drop.vlan_unknown" in uf.logtext(), uf.logtext()
 
@@ -134,19 +143,41 @@ def case_start_under_flood():
                "nud permanent")
         flood = tb.popen(tb.ns_src, [PY, "-c", FLOOD, "40"])
         try:
-            before = stray = 0
+            before = stray = chatter = v6_stray = 0
             for i in range(3):
                 # no gratuitous ARP: the port's socket would see it leave (one not_for_us)
                 cfg = config(tb, "af_packet", prefix="ufwf%d" % i,
                              extra="arp: { gratuitous: false }")
-                _, _, objs = run_udpfan(cfg, wd, duration=0.5, ns=tb.ns_fwd)
+                # the LAN hosts' IPv6 chatter (kernel defaults) reaches fwd0 as on any LAN
+                cap = Capture(tb, os.path.join(wd, "v6-%d.pcap" % i))
+                # the neighbouring veth carries the IPv6 chatter of nb0 and nb1 too
+                nb = Capture(tb, os.path.join(wd, "nb-%d.pcap" % i), peer="nb0",
+                             ns=tb.ns_fwd, direction="inout")
+                _, _, objs = run_udpfan(cfg, wd, duration=1.5, ns=tb.ns_fwd)
+                cap.stop()
+                nb.stop()
                 st = final(objs)
                 f = ledger(st)
+                assert f["rx"] == f["control"] + f["drop"]["not_for_us"] + \
+                    f["drop"]["not_ipv4"], (i, f)
+                # every IPv6 frame the bridge sent into fwd0 between two stats snapshots no
+                # frame raced (the first and the last such) is drop.not_ipv4; what is counted
+                # beyond them is a stray, as below. Seen on 2026-12-02: one not_ipv4 on the
+                # second start, 1 s in, with no IPv6 frame into fwd0 nor on nb0 in the whole
+                # run (origin open: docs/pmd-quirks.md)
+                periodic = [o for o in objs if not o.get("final")]
+                s0 = quiet_snapshot(periodic, cap)
+                s1 = quiet_snapshot(periodic[::-1], cap)
+                v6 = cap.count(s0["time"], s1["time"])
+                extra = s1["fwd"]["drop"]["not_ipv4"] - s0["fwd"]["drop"]["not_ipv4"] - v6
+                assert extra >= 0, (i, v6, cap.stop(), s0["time"], s1["time"], f["drop"])
                 # without the drain a start counted 50-110 foreign frames; with it, a loaded
                 # host still shows one now and then (not explained yet: the socket is bound
-                # before the drain, docs/pmd-quirks.md), never more than a couple
-                assert f["drop"]["not_for_us"] <= 2, (i, f)
-                assert f["rx"] == f["control"] + f["drop"]["not_for_us"], (i, f)
+                # before the drain, docs/pmd-quirks.md), never more than a couple: not_for_us
+                # (the flood's) and not_ipv4 beyond fwd0's IPv6 frames together
+                assert f["drop"]["not_for_us"] + extra <= 2, (i, extra, nb.stop(), f)
+                chatter += len(cap.stop())
+                v6_stray += extra
                 assert st["ports"]["lan"]["ipackets"] == f["rx"], (i, st["ports"]["lan"])
                 before += st["ports"]["lan"]["rx_before_ready"]
                 stray += f["drop"]["not_for_us"]
@@ -155,7 +186,8 @@ def case_start_under_flood():
             flood.kill()
             flood.wait()
     print("    foreign frames discarded before ready over 3 starts: %d; counted as rx "
-          "after the drain: %d" % (before, stray))
+          "after the drain: %d, and not_ipv4 beyond fwd0's IPv6: %d; the LAN hosts' IPv6 frames into "
+          "fwd0: %d" % (before, stray, v6_stray, chatter))
 
 
 def main():

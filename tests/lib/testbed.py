@@ -9,16 +9,27 @@ Addresses come from 198.18.0.0/15, the range RFC 2544 sets aside for benchmarks;
 here is routed anywhere but between these namespaces. udpfan's interface has no address in
 the kernel: udpfan owns its IP (ARP, ICMP) and the kernel must not answer for it.
 
-With ipv6=True the hosts are dual-stack: 2001:db8:18::/64 on the LAN (sender ::2, udpfan
-::10, sinks ::21.., gateway ::1) and 2001:db8:19::/64 behind the gateway (::1 and the far
-sink ::21), from the documentation prefix (RFC 3849). The sender, sinks, gateway and far
-sink keep the kernel's IPv6 defaults (link-local addresses, DAD, router solicitations, MLD;
-no static neighbour anywhere: every host resolves by NDP); create() waits until DAD has
-finished, as a host would, rather than turning it off (accept_dad stays 1). The gateway
-forwards (net.ipv6.conf.all.forwarding=1). udpfan's and the bridge's namespaces keep IPv6
-off: the kernel must not answer NDP for udpfan's addresses there.
+IPv6 is on in every bed, as on the hosts users run: the sender, sinks, gateway and far
+sink keep the kernel's IPv6 defaults (link-local addresses, DAD, router solicitations, MLD
+reports; accept_dad 1; no static neighbour anywhere), whether or not the suite configures
+IPv6 addresses, so udpfan's port sees the IPv6 chatter of a real segment: DAD solicitations
+to the hosts' solicited-node groups, router solicitations to ff02::2 and MLDv2 reports to
+ff02::16, for some seconds after the bed is up (router solicitations go on, further and
+further apart). create() waits until DAD has finished on every host's link-local address
+(wait_dad), as a host would, rather than turning it off. Only the bridge's namespace (the
+switch) has IPv6 off. udpfan's interfaces (fwd0, the egress ports, all created by _port)
+get what docs/deployment.md (af_xdp and af_packet, "Turn IPv6 off on the kernel
+interface") tells operators: net.ipv6.conf.<iface>.disable_ipv6=1 before the link goes up,
+so the kernel neither sends its own DAD, router solicitations and MLD from udpfan's MAC nor
+answers NDP there; the namespace itself keeps the kernel's defaults.
+
+With ipv6=True the hosts are also dual-stack: 2001:db8:18::/64 on the LAN (sender ::2,
+udpfan ::10, sinks ::21.., gateway ::1) and 2001:db8:19::/64 behind the gateway (::1 and the
+far sink ::21), from the documentation prefix (RFC 3849), and the gateway forwards
+(net.ipv6.conf.all.forwarding=1).
 """
 import os
+import re
 import subprocess
 import time
 
@@ -124,9 +135,9 @@ class Testbed:
         return sh("ip netns exec %s %s" % (ns, cmd), check=check, capture=capture)
 
     def _quiet(self, ns):
-        # no IPv6 chatter (router solicitations, DAD) on the test segment; with ipv6 the
-        # hosts keep the kernel's IPv6 defaults, udpfan's and the bridge's namespaces not
-        if not self.ipv6 or ns in (self.ns_fwd, self.ns_br):
+        # the hosts keep the kernel's IPv6 defaults; the switch speaks no IPv6 (udpfan's
+        # interfaces: _port, as docs/deployment.md says)
+        if ns == self.ns_br:
             self.nsx(ns, "sysctl -qw net.ipv6.conf.all.disable_ipv6=1")
             self.nsx(ns, "sysctl -qw net.ipv6.conf.default.disable_ipv6=1")
         self.nsx(ns, "ip link set lo up")
@@ -138,6 +149,11 @@ class Testbed:
         q = " numtxqueues %d numrxqueues %d" % (queues, queues) if queues > 1 else ""
         sh("ip link add %s netns %s address %s%s type veth peer name %s netns %s%s" %
            (ifname, ns, macaddr, q, peer, self.ns_br, q))
+        if ns == self.ns_fwd:
+            # udpfan's port: IPv6 off on the kernel interface before it goes up, as
+            # docs/deployment.md tells operators (no link-local, DAD, RS or MLD from
+            # udpfan's MAC; the kernel answers no NDP there)
+            self.nsx(ns, "sysctl -qw net.ipv6.conf.%s.disable_ipv6=1" % ifname)
         self.nsx(ns, "ip link set %s mtu %d up" % (ifname, self.mtu))
         self.nsx(self.ns_br, "ip link set %s mtu %d master %s up" % (peer, self.mtu, brname))
         if not self.offload:
@@ -186,20 +202,30 @@ class Testbed:
                 self.nsx(self.ns_far, "ip -6 route add default via %s" % GW_FAR_IP6)
         # the fwd namespace needs its interface up only; XDP programs attach there
         sh("mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf", check=False)
-        if self.ipv6:
-            self.wait_dad()
+        self.wait_dad()
+
+    def hosts(self):
+        """the namespaces with the kernel's IPv6 defaults (all but udpfan's and the bridge's)"""
+        return [ns for ns in self.namespaces() if ns not in (self.ns_fwd, self.ns_br)]
 
     def wait_dad(self, timeout=10):
-        """until no address in the IPv6 hosts is tentative (DAD done: about a second at the
-        kernel's defaults, dad_transmits 1 and retrans_time 1 s); fails on a dadfailed one"""
-        hosts = [ns for ns in self.namespaces() if ns not in (self.ns_fwd, self.ns_br)]
+        """until every host's interface has its link-local address and no address in the
+        hosts is tentative (DAD done: one to two seconds at the kernel's defaults, a random
+        delay up to rtr_solicit_delay 1 s, dad_transmits 1, retrans_time 1 s); fails on a
+        dadfailed one"""
+        hosts = self.hosts()
 
         def done():
             for ns in hosts:
-                out = self.nsx(ns, "ip -6 addr show", capture=True)
+                out = self.nsx(ns, "ip -6 -o addr show", capture=True)
                 if "dadfailed" in out:
                     raise RuntimeError("DAD failed in %s:\n%s" % (ns, out))
                 if "tentative" in out:
+                    return False
+                links = self.nsx(ns, "ip -o link show", capture=True)
+                ifs = {ln.split(":")[1].strip().split("@")[0] for ln in links.splitlines()}
+                ll = {ln.split()[1] for ln in out.splitlines() if " fe80:" in ln}
+                if ifs - {"lo"} - ll:
                     return False
             return True
 
@@ -227,6 +253,60 @@ class Testbed:
 
     def popen(self, ns, argv, **kw):
         return subprocess.Popen(["ip", "netns", "exec", ns] + list(argv), **kw)
+
+
+class Capture:
+    """Every IPv6 frame the bridge sends into udpfan's port (tcpdump on the bridge's end of
+    its veth, outgoing: what udpfan's interface receives), with the kernel's timestamp
+    (CLOCK_REALTIME, as time.time()). The hosts' IPv6 chatter is counted so: udpfan's own
+    counters must equal what the peers actually sent (docs/testing.md)."""
+
+    def __init__(self, tb, path, peer=None, filt="ip6", ns=None, direction="out"):
+        """peer, ns, direction: another interface (in namespace ns), "inout" for both;
+        filt: tcpdump's filter ("" for every frame)"""
+        self.path = path
+        self.proc = tb.popen(ns or tb.ns_br, ["tcpdump", "-i", peer or tb.fwd_peer, "-Q",
+                                              direction, "-n", "-U", "-s", "96", "-w", path]
+                             + ([filt] if filt else []),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stderr.readline()  # "listening on ...": the filter is attached
+        if "listening" not in line:
+            raise RuntimeError("tcpdump did not start: " + line + self.proc.stderr.read())
+        self.times = None
+
+    def stop(self):
+        """the frames' timestamps, in order"""
+        if self.times is None:
+            time.sleep(0.1)
+            self.proc.send_signal(2)
+            err = self.proc.communicate(timeout=10)[1]
+            if not re.search(r"(?m)^0 packets dropped by kernel", err):
+                raise RuntimeError("tcpdump dropped frames: " + err)
+            self.frames_ = read_pcap(self.path)
+            self.times = [t for t, _ in self.frames_]
+        return self.times
+
+    def count(self, t0, t1):
+        return sum(1 for t in self.stop() if t0 <= t <= t1)
+
+    def frames(self, t0, t1):
+        """the frames (their first 96 bytes) captured between t0 and t1"""
+        self.stop()
+        return [b for t, b in self.frames_ if t0 <= t <= t1]
+
+
+def read_pcap(path):
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack("<I", data[:4])[0]
+    div = 1e9 if magic == 0xA1B23C4D else 1e6
+    out, i = [], 24
+    while i + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack("<IIII", data[i:i + 16])
+        out.append((sec + frac / div, data[i + 16:i + 16 + incl]))
+        i += 16 + incl
+    return out
 
 
 def wait_for(pred, timeout, step=0.05):

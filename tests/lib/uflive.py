@@ -68,6 +68,18 @@ class Udpfan:
         return st
 
 
+def quiet_snapshot(objs, cap, guard=0.02):
+    """of udpfan's stats objects (their "time": CLOCK_REALTIME when the workers' counters
+    were read), the first that no frame captured by `cap` (testbed.Capture) can have raced:
+    none within `guard` seconds of it (outside overload udpfan counts a frame microseconds
+    after the bridge sent it). Returns that object; fails when every one raced a frame."""
+    for o in objs:
+        if cap.count(o["time"] - guard, o["time"] + guard) == 0:
+            return o
+    raise AssertionError("every stats snapshot raced a captured frame: %r" %
+                         [o["time"] for o in objs])
+
+
 class Sink:
     """tests/tools/udp_sink.py in a sink namespace. result() fails the test when the
     namespace's kernel refused a datagram for a bad UDP or IPv4 header checksum meanwhile
