@@ -258,7 +258,8 @@ main(int argc, char **argv)
 		uf_config_free(cfg);
 		return UF_EXIT_OK;
 	}
-	if (uf_env_check(cfg, true, &err, NULL, NULL) < 0) {
+	/* strict: a problem stops the start; a note (IPv6 on a kernel interface) is printed */
+	if (uf_env_check(cfg, true, &err, note, NULL) < 0) {
 		uf_config_free(cfg);
 		return fail(&err);
 	}

@@ -67,6 +67,8 @@ int uf_env_check_llq_wc(const struct uf_cfg_port *pc, const struct uf_quirk *q, 
 
 /* Sysfs root, overridable for tests (default "/sys"). */
 void uf_env_set_sysfs_root(const char *root);
+/* where /proc is (tests) */
+void uf_env_set_proc_root(const char *root);
 const char *uf_env_sysfs_root(void);
 
 #endif /* UF_ENV_H */

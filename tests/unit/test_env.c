@@ -420,6 +420,45 @@ test_env_kernel_ifaces(void)
 	CHECK_EQ(uf_env_check(cfg, false, &err, note, &ns), root_note);
 	CHECK(note_with(&ns, "veth_ok") == NULL, "no note about veth_ok");
 
+	/* IPv6 on the kernel interface (Linux's default): a note naming the sysctl, not a
+	 * problem (the count stays); off, or no IPv6 in the kernel (no file): nothing */
+	{
+		char proc[256], conf[300];
+		FILE *f;
+
+		uf_t_mkdtemp(proc, sizeof(proc));
+		uf_t_mkdirs(proc, "sys/net/ipv6/conf/veth_ok", true);
+		snprintf(conf, sizeof(conf), "%s/sys/net/ipv6/conf/veth_ok/disable_ipv6", proc);
+		uf_env_set_proc_root(proc);
+		f = fopen(conf, "w");
+		CHECK(f != NULL, "%s", conf);
+		fputs("0\n", f);
+		fclose(f);
+		memset(&ns, 0, sizeof(ns));
+		CHECK_EQ(uf_env_check(cfg, false, &err, note, &ns), root_note);
+		m = note_with(&ns, "disable_ipv6");
+		CHECK(m != NULL, "IPv6 on veth_ok noted");
+		CHECK_HAS(m, "net.ipv6.conf.veth_ok.disable_ipv6=1");
+		CHECK_HAS(m, "ports[0]");
+		/* strict (the start): not a problem, still said */
+		memset(&err, 0, sizeof(err));
+		memset(&ns, 0, sizeof(ns));
+		CHECK_EQ(uf_env_check(cfg, true, &err, note, &ns), 0);
+		CHECK(note_with(&ns, "disable_ipv6") != NULL, "noted at start too");
+		f = fopen(conf, "w");
+		fputs("1\n", f);
+		fclose(f);
+		memset(&ns, 0, sizeof(ns));
+		CHECK_EQ(uf_env_check(cfg, false, &err, note, &ns), root_note);
+		CHECK(note_with(&ns, "disable_ipv6") == NULL, "IPv6 off: no note");
+		uf_env_set_proc_root(sys); /* no sys/net/ipv6 there: a kernel without IPv6 */
+		memset(&ns, 0, sizeof(ns));
+		CHECK_EQ(uf_env_check(cfg, false, &err, note, &ns), root_note);
+		CHECK(note_with(&ns, "disable_ipv6") == NULL, "no IPv6 in the kernel: no note");
+		uf_env_set_proc_root("/proc");
+		uf_t_rmtree(proc);
+	}
+
 	/* af_packet (and the eth_ alias) without iface= */
 	snprintf(cfg->ports[0].device, sizeof(cfg->ports[0].device), "eth_af_packet0,qpairs=2");
 	memset(&ns, 0, sizeof(ns));
