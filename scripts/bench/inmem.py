@@ -29,7 +29,10 @@ whatever else the scheduler gave that CPU to.
       per-CPU-second rates and B/A, then the mean ratio and its spread (max - min)
   sudo scripts/bench/inmem.py --compare testpmd build/udpfan [--rounds 3] [--seconds 8]
       the same against testpmd: N = 1 udpfan's input rate against 5tswap's, N = 4 udpfan's
-      output rate against txonly's (frames of the copies' size), A and B interleaved
+      output rate against txonly's (frames of the copies' size), A and B interleaved; each
+      round also runs testpmd rxonly on the capture (the RX floor: replay + free, which
+      txonly never pays) and prints udpfan's cycles per copy beyond a 1/N share of it
+      against txonly's per frame
   sudo scripts/bench/inmem.py --pools [--rounds 2] [--seconds 8]
       one binary, interleaved per round: plain N = 1, and a pool of 4 (hash-sender, the one
       destination), on a capture from 256 sender addresses: per-CPU-second rates and
