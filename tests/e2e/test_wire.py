@@ -9,7 +9,9 @@ counted by its own reason (docs/loss-accounting.md, docs/pmd-quirks.md):
   operator is told which setting; with that setting applied, every datagram goes through.
   On net_af_xdp the kernel segments them first (veth takes GSO off towards an XDP peer);
 - the start of an af_packet port under a flood on a neighbouring veth: the PMD's socket
-  takes every interface's frames until it is bound; none of them is counted as rx.
+  takes every interface's frames until it is bound; none of them is counted as rx;
+- the kernel's IPv6 left on udpfan's own interface (its default; the bed otherwise turns it
+  off as docs/deployment.md asks): forwarding unchanged, udpfan's note at start.
 
 The sender keeps the kernel's default offloads (checksum and segmentation on)."""
 import os
@@ -190,12 +192,46 @@ def case_start_under_flood():
           "fwd0: %d" % (before, stray, v6_stray, chatter))
 
 
+def case_kernel_ipv6_on(kind):
+    """The kernel's IPv6 left on udpfan's own interface (Linux's default; docs/deployment.md
+    asks for it off, and the rest of the suite has it off): the other setting. The kernel
+    then has a link-local address on fwd0 and talks IPv6 from udpfan's MAC; udpfan says so
+    at start, naming the sysctl, and forwards every datagram as with it off: each sink gets
+    every one, the ledger balances, and whatever it did not forward and did not hand to its
+    control plane is not IPv4 (the IPv6 chatter), nothing else."""
+    wd = tmpdir()
+    count = 2000
+    with Testbed(prefix="ufk", sinks=2, fwd_kernel_ipv6=True) as tb:
+        tb.static_neighbours()
+        out = tb.nsx(tb.ns_fwd, "ip -6 -o addr show dev %s" % tb.fwd_if, capture=True)
+        assert " fe80:" in out, "the kernel's IPv6 is on fwd0: %r" % out
+        sinks = [Sink(tb, ns, [6000], wd) for ns in tb.sink_ns]
+        uf = Udpfan(tb, config(tb, kind, prefix="ufkip6"), wd)
+        sent = send(tb, count, 4000, size=64)
+        assert sent["sent"] == count, sent
+        res = [s.result() for s in sinks]
+        st = uf.stop()  # ledger() on the final object
+        log = uf.logtext()
+    assert "the kernel has IPv6 on %s" % tb.fwd_if in log, log
+    assert "net.ipv6.conf.%s.disable_ipv6=1" % tb.fwd_if in log, log
+    f = st["fwd"]
+    assert f["forwarded"] == count, f
+    assert f["tx_ok"] == 2 * count and sum(f["tx_drop"].values()) == 0, f
+    assert sum(f["drop"].values()) == f["drop"]["not_ipv4"], f["drop"]
+    for r in res:
+        c = r["6000"]
+        assert c["received"] == count and c["distinct"] == count, c
+        assert c["duplicates"] == 0 and c["max_seq"] == count - 1, c
+
+
 def main():
     s = Suite(root=True)
     s.run(case_vlan_unknown)
     for kind in ("af_packet", "af_xdp"):
         s.run(case_gso, kind)
     s.run(case_start_under_flood)
+    for kind in ("af_xdp", "af_packet"):
+        s.run(case_kernel_ipv6_on, kind)
     s.finish()
 
 

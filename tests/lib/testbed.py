@@ -21,7 +21,9 @@ switch) has IPv6 off. udpfan's interfaces (fwd0, the egress ports, all created b
 get what docs/deployment.md (af_xdp and af_packet, "Turn IPv6 off on the kernel
 interface") tells operators: net.ipv6.conf.<iface>.disable_ipv6=1 before the link goes up,
 so the kernel neither sends its own DAD, router solicitations and MLD from udpfan's MAC nor
-answers NDP there; the namespace itself keeps the kernel's defaults.
+answers NDP there; the namespace itself keeps the kernel's defaults. The kernel's default on
+those interfaces too (Testbed(fwd_kernel_ipv6=True)) is the other setting, tested by e2e
+wire/kernel_ipv6_on_af_xdp and _af_packet.
 
 With ipv6=True the hosts are also dual-stack: 2001:db8:18::/64 on the LAN (sender ::2,
 udpfan ::10, sinks ::21.., gateway ::1) and 2001:db8:19::/64 behind the gateway (::1 and the
@@ -74,12 +76,17 @@ class Testbed:
     """Create with `with Testbed(...) as tb:`; everything is removed on exit."""
 
     def __init__(self, prefix="uft", sinks=3, far_sink=False, queues=1, mtu=1500,
-                 offload=True, egress=0, ipv6=False):
+                 offload=True, egress=0, ipv6=False, fwd_kernel_ipv6=False):
         """offload: True leaves every interface at the kernel's default offloads (TX
         checksum offload on: a local sender's datagrams reach udpfan with a partial
         checksum); False turns TX checksum offload off on every interface, so the kernel
-        completes each checksum before the frame leaves (docs/testing.md)."""
+        completes each checksum before the frame leaves (docs/testing.md).
+        fwd_kernel_ipv6: True leaves udpfan's interfaces at the kernel's IPv6 default too
+        (on: what an operator has who did not follow docs/deployment.md), the other setting
+        that e2e wire/kernel_ipv6_on_* runs; False, the default, turns it off as that page
+        says."""
         self.p = prefix
+        self.fwd_kernel_ipv6 = fwd_kernel_ipv6
         self.offload = offload
         self.ipv6 = ipv6
         self.n_sinks = sinks
@@ -149,7 +156,7 @@ class Testbed:
         q = " numtxqueues %d numrxqueues %d" % (queues, queues) if queues > 1 else ""
         sh("ip link add %s netns %s address %s%s type veth peer name %s netns %s%s" %
            (ifname, ns, macaddr, q, peer, self.ns_br, q))
-        if ns == self.ns_fwd:
+        if ns == self.ns_fwd and not self.fwd_kernel_ipv6:
             # udpfan's port: IPv6 off on the kernel interface before it goes up, as
             # docs/deployment.md tells operators (no link-local, DAD, RS or MLD from
             # udpfan's MAC; the kernel answers no NDP there)
