@@ -244,10 +244,10 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	uint8_t lis[UF_MAX_BURST];
 	uint16_t cnt[UF_MAX_LISTENERS + 1] = { 0 };
 	uint16_t nd = 0, nc = 0, nf = 0, i;
-	struct uf_dp_pat pat;
+	/* a local copy: the frames' stores cannot alias it, so it is not reloaded per frame */
+	const struct uf_dp_pat pat = w->ports[pi].pat[1]; /* any_dst */
 	uint32_t l;
 
-	uf_dp_pat_init(&pat, pid, true); /* once per burst, as in worker_rx_port_body */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -360,11 +360,12 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	const bool partial = pid->partial_csum && plan->udp_cksum;
 	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST];
 	struct uf_rx_info in[UF_MAX_BURST];
+	/* the fast test's fixed fields, built when the port's identity was set; a local copy:
+	 * the frames' stores cannot alias it, so it is not reloaded per frame */
+	const struct uf_dp_pat pat = w->ports[pi].pat[0];
 	struct uf_single one;
-	struct uf_dp_pat pat;
 	uint16_t nd = 0, nc = 0, nf = 0, i;
 
-	uf_dp_pat_init(&pat, pid, false); /* the fast test's fixed fields, once per burst */
 	if (single)
 		uf_single_begin(&one, w, plan);
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
@@ -681,6 +682,13 @@ uf_worker_main(void *arg)
 	return 0;
 }
 
+void
+uf_worker_port_id(struct uf_worker *w, uint16_t pi)
+{
+	uf_dp_pat_init(&w->ports[pi].pat[0], &w->ports[pi].id, false);
+	uf_dp_pat_init(&w->ports[pi].pat[1], &w->ports[pi].id, true);
+}
+
 int
 uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct uf_err *err)
 {
@@ -724,6 +732,7 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 			w->port_idx[p->port_id] = (uint8_t)i;
 		w->ports[i].port_id = p->port_id;
 		w->ports[i].id = p->id;
+		uf_worker_port_id(w, i);
 		w->port6[i] = p->id6;
 		w->ports[i].vlan = p->vlan;
 		w->ports[i].alias = p->dev != i;

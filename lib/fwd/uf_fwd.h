@@ -60,6 +60,9 @@ struct uf_txbuf {
 struct uf_wport {
 	uint16_t port_id;
 	struct uf_port_id id; /* for the classifier */
+	/* the fast test's fixed fields from id ([1]: any_dst, several listeners), built when id
+	 * is set (uf_worker_port_id), not per burst */
+	struct uf_dp_pat pat[2];
 	/*
 	 * 802.1Q (docs/configuration.md#vlans). A device with tagged ports is polled through
 	 * its first port (the owner), whose burst the worker splits by VLAN id (n_vlans > 0:
@@ -199,6 +202,10 @@ int uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, str
 
 /* Free a worker and its rings (not running; NULL is fine). */
 void uf_worker_destroy(struct uf_worker *w);
+
+/* After w->ports[pi].id is set or changed: what the worker derives from it (the fast test's
+ * pattern). uf_worker_create calls it; so must whoever sets id by hand (tests). */
+void uf_worker_port_id(struct uf_worker *w, uint16_t pi);
 
 /* The control side of a port reset (the worker side is the pause in uf_worker_main): ask every
  * worker to flush and stop touching queues, wait up to timeout_ms for each to say so.

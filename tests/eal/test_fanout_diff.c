@@ -9,7 +9,8 @@
  *   generic   plan->fast cleared: the per-datagram specialisation, the set still simple;
  *   select    plan->fast and set->simple cleared: the generic path through uf_select.
  *
- * Scenarios: N = 1; N = 4 on one port; N = 4 over two ports (one pads to 60 B); chaining
+ * Scenarios: N = 1; N = 4 on one port (padding to 60 B or not), N = 3 on one port; N = 4 over
+ * two ports (one pads to 60 B); chaining
  * mixed with copies; a copy pool too small for the burst (tx_drop.nombuf); a header pool too
  * small (drop.nombuf); payloads over the egress MTU (drop.too_big). Bursts of 1 to 64 cross
  * the TX buffer's flush point. The egress ports are net_ring vdevs, whose TX ring is their RX
@@ -48,6 +49,7 @@ struct scenario {
 	unsigned hdr_cap;  /* header pool size (0: plenty) */
 	bool big;          /* some payloads over the egress MTU (port MTU 1000 in the plan) */
 	bool vlan;         /* the last port used is tagged: VLAN 7, PCP 2 (the 46-byte header) */
+	bool padded;       /* one port: it too pads to 60 B (the one-egress fast path's test) */
 };
 
 /* what one run left behind */
@@ -231,7 +233,11 @@ run(const struct scenario *s, int variant, struct outcome *o)
 	w->ports[0].id.listen = true;
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->ports[0].id.max_len = uf_port_max_len(1500);
+	for (pi = 0; pi < N_PORTS; pi++)
+		uf_worker_port_id(w, pi);
 	w->txb[1].pad_to = 60;
+	if (s->padded)
+		w->txb[0].pad_to = 60;
 	uf_worker_link_init(w, 0, 100);
 
 	for (b = 0; b < RTE_DIM(bursts); b++) {
@@ -405,6 +411,10 @@ main(int argc, char **argv)
 	static const struct scenario scenarios[] = {
 		{ .name = "n1", .n_dests = 1 },
 		{ .name = "n4_one_port", .n_dests = 4 },
+		/* one egress: 18-byte payloads fill 60 B exactly, 10 and 1 need padding; three
+		 * copies a datagram do not divide a 32-frame burst (the buffer's edge per datagram) */
+		{ .name = "n4_one_port_padded", .n_dests = 4, .padded = true },
+		{ .name = "n3_one_port", .n_dests = 3 },
 		{ .name = "n4_two_ports", .n_dests = 4, .two_ports = true },
 		{ .name = "n4_chain", .n_dests = 4, .chain = true },
 		{ .name = "n4_chain_two_ports", .n_dests = 4, .chain = true, .two_ports = true },

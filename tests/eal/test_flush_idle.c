@@ -162,6 +162,7 @@ main(int argc, char **argv)
 	w->ports[0].id.listen = true;
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->ports[0].id.max_len = uf_port_max_len(1500);
+	uf_worker_port_id(w, 0);
 	w->port_idx[port] = 0;
 	w->txb[0].port_id = port;
 	w->ctl_tx = rte_ring_create("flush_ctx", 64, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);

@@ -173,6 +173,7 @@ make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
 		w->port6[0].listen = true;
 		w->port6[0].max_len = uf_port_max_len(1500);
 	}
+	uf_worker_port_id(w, 0);
 	if (bench_vlan != 0) { /* the device's only port, tagged: the worker's VLAN split */
 		w->ports[0].vlan = bench_vlan;
 		w->ports[0].n_vlans = 1;
