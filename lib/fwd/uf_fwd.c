@@ -367,7 +367,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	uint16_t nd = 0, nc = 0, nf = 0, i;
 
 	if (single)
-		uf_single_begin(&one, w, plan);
+		uf_single_begin(&one, w, plan, n);
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)

@@ -982,7 +982,8 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
  * N = 1 of a simple plan: every datagram becomes its own, only copy, rewritten in place. What
  * uf_fanout_body's simple_plan specialisation does for one member, without what a single copy
  * never needs (no buffer to take, no chaining, no copy list): the size check (too_big), the
- * header write, the TX buffer (its fill level in a register), and the counters per burst.
+ * header write, the TX buffer (room for the whole burst made at the start: no full-buffer
+ * test per datagram), and the counters per burst.
  * Same frames and counters as the body (fanout_diff, eal, compares it with the generic one).
  * In three steps (uf_single_begin, uf_single_one per datagram, uf_single_end), so that the
  * worker's classifying pass can hand each datagram over as it finds it (uf_fwd.c).
@@ -990,30 +991,38 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
 struct uf_single {
 	const struct uf_dest_rt *d;
 	struct uf_txbuf *b;
+	struct rte_mbuf **slot; /* the TX buffer's next free entries, room for the burst */
+	uint16_t *dslot;
 	rte_be32_t in_dst_ip;
 	rte_be16_t in_dst_port;
-	uint16_t di, max_payload, pad, fill, burst;
+	uint16_t di, max_payload, pad, k;
 	bool cksum;
-	uint32_t n_forwarded, n_too_big;
+	uint32_t n_too_big;
 };
 
+/* n: the most datagrams the burst can queue. A buffer without room for them all is flushed
+ * first (it holds what an earlier burst left, less than a burst), so that each datagram is
+ * queued without a test for a full buffer; the full burst goes at uf_single_end. */
 static __rte_always_inline void
-uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *plan)
+uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *plan, uint16_t n)
 {
 	const struct uf_set *set = &plan->sets[0];
 
-	RTE_ASSERT(plan->fast && set->n == 1);
+	/* n <= UF_MAX_BURST: after the flush the buffer takes it (UF_TXB_CAP) */
+	RTE_ASSERT(plan->fast && set->n == 1 && n <= UF_MAX_BURST);
 	s->cksum = plan->udp_cksum;
-	s->burst = w->burst;
 	s->di = plan->set_dests[set->first];
 	s->max_payload = set->max_payload;
 	s->d = &plan->dests[s->di];
 	s->b = &w->txb[s->d->egress];
 	s->pad = s->b->pad_to;
-	s->fill = s->b->n;
+	if (unlikely(s->b->n + n > w->burst))
+		uf_txb_flush(w, s->b, w->id);
+	s->slot = s->b->m + s->b->n;
+	s->dslot = s->b->dest + s->b->n;
 	s->in_dst_ip = plan->in_dst_ip;
 	s->in_dst_port = plan->in_dst_port;
-	s->n_forwarded = 0;
+	s->k = 0;
 	s->n_too_big = 0;
 }
 
@@ -1023,27 +1032,32 @@ uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
 {
 	uint32_t p_sum = 0;
 
+	RTE_SET_USED(w);
 	if (unlikely(in->payload_len > s->max_payload)) {
 		s->n_too_big++;
 		rte_pktmbuf_free(m);
 		return;
 	}
-	s->n_forwarded++;
 	if (s->cksum)
 		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
 				  s->in_dst_ip, s->in_dst_port);
 	uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan, form);
-	uf_txb_push(w, s->b, &s->fill, m, s->di, s->burst);
+	s->slot[s->k] = m;
+	s->dslot[s->k] = s->di;
+	s->k++;
 }
 
+/* every datagram queued was forwarded, one copy each */
 static __rte_always_inline void
 uf_single_end(struct uf_worker *w, const struct uf_single *s)
 {
-	s->b->n = s->fill;
-	w->dctr[s->di].copies += s->n_forwarded;
-	w->ctr.forwarded += s->n_forwarded;
-	w->ctr.fanout += s->n_forwarded;
-	w->ctr.copies_attempted += s->n_forwarded;
+	s->b->n = (uint16_t)(s->b->n + s->k);
+	if (s->b->n >= w->burst)
+		uf_txb_flush(w, s->b, w->id);
+	w->dctr[s->di].copies += s->k;
+	w->ctr.forwarded += s->k;
+	w->ctr.fanout += s->k;
+	w->ctr.copies_attempted += s->k;
 	if (unlikely(s->n_too_big != 0))
 		w->ctr.drop[UF_DROP_TOO_BIG] += s->n_too_big;
 }
@@ -1055,7 +1069,7 @@ uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbu
 	struct uf_single s;
 	uint16_t i;
 
-	uf_single_begin(&s, w, plan);
+	uf_single_begin(&s, w, plan, n);
 	for (i = 0; i < n; i++)
 		uf_single_one(w, &s, pkts[i], &ins[i], vlan, UF_HDR_ANY);
 	uf_single_end(w, &s);
