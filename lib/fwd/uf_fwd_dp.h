@@ -996,6 +996,8 @@ struct uf_single {
 	rte_be32_t in_dst_ip;
 	rte_be16_t in_dst_port;
 	uint16_t di, max_payload, pad, k;
+	/* payloads in [lo, lo + span] need neither the too_big drop nor padding: one test */
+	uint16_t lo, span;
 	bool cksum;
 	uint32_t n_too_big;
 };
@@ -1016,6 +1018,13 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 	s->d = &plan->dests[s->di];
 	s->b = &w->txb[s->d->egress];
 	s->pad = s->b->pad_to;
+	{
+		const uint32_t hl = s->d->tmpl.hdr_len, lo = s->pad > hl ? s->pad - hl : 0;
+
+		/* lo above max_payload (no such port): the one test never passes */
+		s->lo = lo <= s->max_payload ? (uint16_t)lo : UINT16_MAX;
+		s->span = lo <= s->max_payload ? (uint16_t)(s->max_payload - lo) : 0;
+	}
 	if (unlikely(s->b->n + n > w->burst))
 		uf_txb_flush(w, s->b, w->id);
 	s->slot = s->b->m + s->b->n;
@@ -1033,24 +1042,29 @@ uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
 	uint32_t p_sum = 0;
 
 	RTE_SET_USED(w);
-	if (unlikely(in->payload_len > s->max_payload)) {
-		s->n_too_big++;
-		rte_pktmbuf_free(m);
-		return;
-	}
 	if (s->cksum)
 		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
 				  s->in_dst_ip, s->in_dst_port);
-	uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan, form);
-	s->slot[s->k] = m;
-	s->dslot[s->k] = s->di;
-	s->k++;
+	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
+		uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, 0, vlan, form);
+	} else if (in->payload_len > s->max_payload) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	} else {
+		uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan, form);
+	}
+	s->slot[s->k++] = m; /* its destination: uf_single_end */
 }
 
 /* every datagram queued was forwarded, one copy each */
 static __rte_always_inline void
 uf_single_end(struct uf_worker *w, const struct uf_single *s)
 {
+	uint16_t j;
+
+	for (j = 0; j < s->k; j++) /* one destination: stored per burst, in vector stores */
+		s->dslot[j] = s->di;
 	s->b->n = (uint16_t)(s->b->n + s->k);
 	if (s->b->n >= w->burst)
 		uf_txb_flush(w, s->b, w->id);

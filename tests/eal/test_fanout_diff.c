@@ -9,10 +9,10 @@
  *   generic   plan->fast cleared: the per-datagram specialisation, the set still simple;
  *   select    plan->fast and set->simple cleared: the generic path through uf_select.
  *
- * Scenarios: N = 1; N = 4 on one port (padding to 60 B or not), N = 3 on one port; N = 4 over
- * two ports (one pads to 60 B); chaining
- * mixed with copies; a copy pool too small for the burst (tx_drop.nombuf); a header pool too
- * small (drop.nombuf); payloads over the egress MTU (drop.too_big). Bursts of 1 to 64 cross
+ * Scenarios: N = 1 (padded to 60 B, too big); N = 4 on one port (padding to 60 B or not);
+ * N = 3 on one port; N = 4 over two ports (one pads to 60 B); chaining mixed with copies; a
+ * copy pool too small for the burst (tx_drop.nombuf); a header pool too small
+ * (drop.nombuf); payloads over the egress MTU (drop.too_big). Bursts of 1 to 64 cross
  * the TX buffer's flush point. The egress ports are net_ring vdevs, whose TX ring is their RX
  * ring: what a run sent is read back and compared byte for byte.
  *
@@ -410,6 +410,9 @@ main(int argc, char **argv)
 {
 	static const struct scenario scenarios[] = {
 		{ .name = "n1", .n_dests = 1 },
+		/* N = 1's one test for size and padding: both sides of it */
+		{ .name = "n1_padded", .n_dests = 1, .padded = true },
+		{ .name = "n1_too_big", .n_dests = 1, .big = true },
 		{ .name = "n4_one_port", .n_dests = 4 },
 		/* one egress: 18-byte payloads fill 60 B exactly, 10 and 1 need padding; three
 		 * copies a datagram do not divide a 32-frame burst (the buffer's edge per datagram) */
