@@ -1042,7 +1042,7 @@ uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
 	uint32_t p_sum = 0;
 
 	RTE_SET_USED(w);
-	if (s->cksum)
+	if (likely(s->cksum)) /* forward.udp_checksum: compute, the default */
 		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
 				  s->in_dst_ip, s->in_dst_port);
 	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
