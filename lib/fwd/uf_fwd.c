@@ -393,7 +393,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 					     info))
 				w->ctr.csum_completed++;
 			if (single)
-				uf_single_one(w, &one, m, info, false, form);
+				uf_single_one(&one, m, info, false, form);
 			else
 				fwd[nf++] = m;
 		} else if (v == UF_V_CONTROL) {

@@ -1036,12 +1036,11 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 }
 
 static __rte_always_inline void
-uf_single_one(struct uf_worker *w, struct uf_single *s, struct rte_mbuf *m,
-	      const struct uf_rx_info *in, const bool vlan, const enum uf_hdr_form form)
+uf_single_one(struct uf_single *s, struct rte_mbuf *m, const struct uf_rx_info *in, const bool vlan,
+	      const enum uf_hdr_form form)
 {
 	uint32_t p_sum = 0;
 
-	RTE_SET_USED(w);
 	if (likely(s->cksum)) /* forward.udp_checksum: compute, the default */
 		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
 				  s->in_dst_ip, s->in_dst_port);
@@ -1085,7 +1084,7 @@ uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbu
 
 	uf_single_begin(&s, w, plan, n);
 	for (i = 0; i < n; i++)
-		uf_single_one(w, &s, pkts[i], &ins[i], vlan, UF_HDR_ANY);
+		uf_single_one(&s, pkts[i], &ins[i], vlan, UF_HDR_ANY);
 	uf_single_end(w, &s);
 }
 
