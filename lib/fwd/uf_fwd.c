@@ -344,7 +344,8 @@ static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_p
 
 /*
  * One burst of logical port pi's frames (untagged, or with their tag taken out). `single`:
- * N = 1 of a simple untagged plan (uf_fanout_single's case), where each datagram is rewritten
+ * N = 1 of a simple untagged plan that computes UDP checksums, on a port without partial ones
+ * to complete (the common case of uf_fanout_single's), where each datagram is rewritten
  * and queued in the pass that classifies it (uf_single_one): no second pass over the burst,
  * no datagram facts stored and read back. Otherwise pass 2 fans the burst's datagrams out.
  * The same frames and counters either way (fanout_diff, eal).
@@ -385,15 +386,35 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			drop[nd++] = m;
 			continue;
 		}
-		v = uf_classify_dp_pat(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
-				       m->ol_flags, pid, &pat, info, &why, false);
+#if UF_DP_SIMD
+		if (single) {
+			/* a frame that passes the fast test goes on with its facts in registers
+			 * (payload_off a constant: no move); any other is classified in full */
+			const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+			const uint32_t len = m->data_len;
+			uint32_t ulen;
+
+			if (likely(len >= UF_DP_SIMD_LEN &&
+				   uf_dp_fast(f, len, m->ol_flags, &pat, &ulen))) {
+				struct uf_rx_info fi;
+
+				uf_fast_info(&fi, f + RTE_ETHER_HDR_LEN,
+					     f + UF_HDR_LEN - UF_UDP_HDR, ulen);
+				uf_single_one(&one, m, &fi, false, form, true);
+				continue;
+			}
+			v = uf_classify_full_ex(f, len, m->ol_flags, pid, info, &why, false);
+		} else
+#endif
+			v = uf_classify_dp_pat(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+					       m->ol_flags, pid, &pat, info, &why, false);
 		if (likely(v == UF_V_FORWARD)) {
-			if (unlikely(partial) &&
+			if (!single && unlikely(partial) &&
 			    uf_csum_complete(rte_pktmbuf_mtod(m, const uint8_t *), m->ol_flags,
 					     info))
 				w->ctr.csum_completed++;
 			if (single)
-				uf_single_one(&one, m, info, false, form);
+				uf_single_one(&one, m, info, false, form, true);
 			else
 				fwd[nf++] = m;
 		} else if (v == UF_V_CONTROL) {
@@ -426,8 +447,11 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 {
 	if (unlikely(plan->n_listeners > 1))
 		worker_rx_listeners(w, plan, pi, pkts, n);
-	else if (likely(plan->fast && !plan->any_vlan && plan->sets[0].n == 1))
-		/* specialised for its template's form, as uf_fanout_one_egress */
+	else if (likely(plan->fast && !plan->any_vlan && plan->sets[0].n == 1 && plan->udp_cksum &&
+			!w->ports[pi].id.partial_csum))
+		/* specialised for its template's form, as uf_fanout_one_egress; a port whose
+		 * partial checksums are completed, or a plan that sends no UDP checksum, takes
+		 * the two passes (uf_fanout_single), so that this loop tests for neither */
 		switch (plan->sets[0].hdr_form) {
 		case UF_HDR_PLAIN_KEEP_SPORT:
 			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_PLAIN_KEEP_SPORT);

@@ -992,10 +992,11 @@ struct uf_single {
 	const struct uf_dest_rt *d;
 	struct uf_txbuf *b;
 	struct rte_mbuf **slot; /* the TX buffer's next free entries, room for the burst */
+	struct rte_mbuf **next; /* where the next datagram goes: slot + the number queued */
 	uint16_t *dslot;
 	rte_be32_t in_dst_ip;
 	rte_be16_t in_dst_port;
-	uint16_t di, max_payload, pad, k;
+	uint16_t di, max_payload, pad;
 	/* payloads in [lo, lo + span] need neither the too_big drop nor padding: one test */
 	uint16_t lo, span;
 	bool cksum;
@@ -1031,46 +1032,49 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 	s->dslot = s->b->dest + s->b->n;
 	s->in_dst_ip = plan->in_dst_ip;
 	s->in_dst_port = plan->in_dst_port;
-	s->k = 0;
+	s->next = s->slot;
 	s->n_too_big = 0;
 }
 
+/* cksum_on: the caller knows the plan computes UDP checksums (s->cksum is true) */
 static __rte_always_inline void
 uf_single_one(struct uf_single *s, struct rte_mbuf *m, const struct uf_rx_info *in, const bool vlan,
-	      const enum uf_hdr_form form)
+	      const enum uf_hdr_form form, const bool cksum_on)
 {
+	const bool cksum = cksum_on || s->cksum;
 	uint32_t p_sum = 0;
 
-	if (likely(s->cksum)) /* forward.udp_checksum: compute, the default */
+	if (likely(cksum)) /* forward.udp_checksum: compute, the default */
 		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
 				  s->in_dst_ip, s->in_dst_port);
 	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
-		uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, 0, vlan, form);
+		uf_inplace(m, s->d, in, p_sum, NULL, cksum, 0, vlan, form);
 	} else if (in->payload_len > s->max_payload) {
 		s->n_too_big++;
 		rte_pktmbuf_free(m);
 		return;
 	} else {
-		uf_inplace(m, s->d, in, p_sum, NULL, s->cksum, s->pad, vlan, form);
+		uf_inplace(m, s->d, in, p_sum, NULL, cksum, s->pad, vlan, form);
 	}
-	s->slot[s->k++] = m; /* its destination: uf_single_end */
+	*s->next++ = m; /* its destination: uf_single_end */
 }
 
 /* every datagram queued was forwarded, one copy each */
 static __rte_always_inline void
 uf_single_end(struct uf_worker *w, const struct uf_single *s)
 {
+	const uint16_t k = (uint16_t)(s->next - s->slot);
 	uint16_t j;
 
-	for (j = 0; j < s->k; j++) /* one destination: stored per burst, in vector stores */
+	for (j = 0; j < k; j++) /* one destination: stored per burst, in vector stores */
 		s->dslot[j] = s->di;
-	s->b->n = (uint16_t)(s->b->n + s->k);
+	s->b->n = (uint16_t)(s->b->n + k);
 	if (s->b->n >= w->burst)
 		uf_txb_flush(w, s->b, w->id);
-	w->dctr[s->di].copies += s->k;
-	w->ctr.forwarded += s->k;
-	w->ctr.fanout += s->k;
-	w->ctr.copies_attempted += s->k;
+	w->dctr[s->di].copies += k;
+	w->ctr.forwarded += k;
+	w->ctr.fanout += k;
+	w->ctr.copies_attempted += k;
 	if (unlikely(s->n_too_big != 0))
 		w->ctr.drop[UF_DROP_TOO_BIG] += s->n_too_big;
 }
@@ -1084,7 +1088,7 @@ uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbu
 
 	uf_single_begin(&s, w, plan, n);
 	for (i = 0; i < n; i++)
-		uf_single_one(&s, pkts[i], &ins[i], vlan, UF_HDR_ANY);
+		uf_single_one(&s, pkts[i], &ins[i], vlan, UF_HDR_ANY, false);
 	uf_single_end(w, &s);
 }
 

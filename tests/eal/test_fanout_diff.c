@@ -50,6 +50,8 @@ struct scenario {
 	bool big;          /* some payloads over the egress MTU (port MTU 1000 in the plan) */
 	bool vlan;         /* the last port used is tagged: VLAN 7, PCP 2 (the 46-byte header) */
 	bool padded;       /* one port: it too pads to 60 B (the one-egress fast path's test) */
+	bool zero_cksum;   /* forward.udp_checksum: zero (the copies carry none) */
+	bool partial;      /* port 0 completes partial checksums; every fifth input has one */
 };
 
 /* what one run left behind */
@@ -112,8 +114,12 @@ input_frame(unsigned seq, const struct scenario *s)
 	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + payload));
 	for (i = 0; i < payload; i++)
 		p[i] = (uint8_t)(seq * 7 + i);
-	/* every third without a UDP checksum: the copies' sums come from the payload */
+	/* every third without a UDP checksum: the copies' sums come from the payload; with
+	 * s->partial every fifth of the others as a local sender's CHECKSUM_PARTIAL frame leaves
+	 * it: the pseudo-header's sum, not complemented (uf_csum_complete) */
 	udp->dgram_cksum = seq % 3 == 0 ? 0 : rte_ipv4_udptcp_cksum(ip, udp);
+	if (s->partial && seq % 3 != 0 && seq % 5 == 1)
+		udp->dgram_cksum = rte_ipv4_phdr_cksum(ip, 0);
 	m->data_len = (uint16_t)(42 + payload);
 	m->pkt_len = m->data_len;
 	return m;
@@ -131,9 +137,10 @@ make_cfg(const struct scenario *s)
 		     "ports:\n"
 		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24%s }\n"
 		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24%s }\n"
-		     "listen: { port: p0, udp_port: 5000 }\ndestinations:\n",
+		     "listen: { port: p0, udp_port: 5000 }\n%sdestinations:\n",
 		     s->vlan && !s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
-		     s->vlan && s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "");
+		     s->vlan && s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
+		     s->zero_cksum ? "forward: { udp_checksum: zero }\n" : "");
 	for (i = 0; i < s->n_dests; i++) {
 		int p = s->two_ports ? i % 2 : 0;
 
@@ -233,6 +240,7 @@ run(const struct scenario *s, int variant, struct outcome *o)
 	w->ports[0].id.listen = true;
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->ports[0].id.max_len = uf_port_max_len(1500);
+	w->ports[0].id.partial_csum = s->partial;
 	for (pi = 0; pi < N_PORTS; pi++)
 		uf_worker_port_id(w, pi);
 	w->txb[1].pad_to = 60;
@@ -353,6 +361,18 @@ compare(const char *name, const char *variant, const struct outcome *a, const st
 	CHECK(bad == 0, "%s: %s: %u frames differ from fast's", name, variant, bad);
 }
 
+/* the UDP checksum over pseudo-header, header and payload sums to 0xffff */
+static bool
+udp_sum_ok(const struct rte_ipv4_hdr *ip, const struct rte_udp_hdr *udp)
+{
+	uint32_t c = rte_raw_cksum(udp, rte_be_to_cpu_16(udp->dgram_len)) +
+		     rte_ipv4_phdr_cksum(ip, 0);
+
+	c = (c & 0xffff) + (c >> 16);
+	c = (c & 0xffff) + (c >> 16);
+	return c == 0xffff;
+}
+
 static void
 scenario(const struct scenario *s)
 {
@@ -377,6 +397,7 @@ scenario(const struct scenario *s)
 	CHECK_EQ(o[0].ctr.tx_drop[UF_TXDROP_NOMBUF] > 0, s->copy_cap != 0 || s->hdr_cap != 0);
 	CHECK_EQ(o[0].ctr.drop[UF_DROP_TOO_BIG] > 0, s->big);
 	CHECK_EQ(o[0].ctr.drop[UF_DROP_NOMBUF] > 0, s->hdr_cap != 0);
+	CHECK_EQ(o[0].ctr.csum_completed > 0, s->partial);
 	if (s->two_ports) {
 		CHECK(o[0].n_out[1] > 0 && o[0].n_out[0] > 0, "%s: both ports sent", s->name);
 		CHECK(o[0].len[1][0] >= 60, "%s: port 1 pads to 60", s->name);
@@ -387,18 +408,28 @@ scenario(const struct scenario *s)
 		/* every frame on the tagged port carries the tag, and the IPv4 header after it
 		 * sums right; the other port's frames none */
 		const bool tagged = s->vlan && pi == (s->two_ports ? 1u : 0u);
-		unsigned k, bad = 0;
+		unsigned k, bad = 0, bad_ck = 0;
 
 		for (k = 0; k < o[0].n_out[pi] && k < MAX_OUT; k++) {
 			const uint8_t *f = o[0].bytes[pi][k];
 			const bool has = f[12] == 0x81 && f[13] == 0x00;
+			const struct rte_ipv4_hdr *ip =
+					(const struct rte_ipv4_hdr *)(f + (has ? 18 : 14));
+			const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
 
 			if (has != tagged ||
 			    (tagged && (f[14] != 0x40 || f[15] != 0x07 || f[16] != 0x08 ||
 					f[17] != 0x00 || rte_raw_cksum(f + 18, 20) != 0xffff)))
 				bad++;
+			/* every input's checksum was right (or none, or partial): every copy's
+			 * is, or is none where the plan sends none */
+			if (s->zero_cksum ? udp->dgram_cksum != 0
+					  : udp->dgram_cksum == 0 || !udp_sum_ok(ip, udp))
+				bad_ck++;
 		}
 		CHECK(bad == 0, "%s: port %u: %u frames with a wrong tag", s->name, pi, bad);
+		CHECK(bad_ck == 0, "%s: port %u: %u frames with a wrong UDP checksum", s->name, pi,
+		      bad_ck);
 	}
 	for (v = 0; v < 3; v++)
 		free_outcome(&o[v]);
@@ -413,6 +444,11 @@ main(int argc, char **argv)
 		/* N = 1's one test for size and padding: both sides of it */
 		{ .name = "n1_padded", .n_dests = 1, .padded = true },
 		{ .name = "n1_too_big", .n_dests = 1, .big = true },
+		/* N = 1 where the one-pass loop does not run: copies without a UDP checksum, a
+		 * port that completes partial ones (the two passes, uf_fanout_single) */
+		{ .name = "n1_zero_cksum", .n_dests = 1, .zero_cksum = true },
+		{ .name = "n1_partial", .n_dests = 1, .partial = true },
+		{ .name = "n4_partial", .n_dests = 4, .partial = true },
 		{ .name = "n4_one_port", .n_dests = 4 },
 		/* one egress: 18-byte payloads fill 60 B exactly, 10 and 1 need padding; three
 		 * copies a datagram do not divide a 32-frame burst (the buffer's edge per datagram) */
