@@ -15,6 +15,9 @@
 /* prefetch this many packets ahead of the one being classified */
 #define PREFETCH_AHEAD 4
 
+/* passes that received a full burst read the clock once in this many (uf_worker_main) */
+#define UF_CLOCK_EVERY 8
+
 /*
  * A frame larger than one of our buffers (only pcap and jumbo do this): too_big, unless it is
  * longer than the port's MTU, then the classifier names it from the headers in the first
@@ -344,8 +347,8 @@ static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_p
 
 /*
  * One burst of logical port pi's frames (untagged, or with their tag taken out). `single`:
- * N = 1 of a simple untagged plan that computes UDP checksums, on a port without partial ones
- * to complete (the common case of uf_fanout_single's), where each datagram is rewritten
+ * N = 1 of a simple untagged plan that computes UDP checksums (the common case of
+ * uf_fanout_single's), where each datagram is rewritten
  * and queued in the pass that classifies it (uf_single_one): no second pass over the burst,
  * no datagram facts stored and read back. Otherwise pass 2 fans the burst's datagrams out.
  * The same frames and counters either way (fanout_diff, eal).
@@ -359,6 +362,8 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	/* partial checksums matter only where the copies carry one; decided per port at
 	 * start (quirk row), so other ports pay one predictable branch per datagram */
 	const bool partial = pid->partial_csum && plan->udp_cksum;
+	/* a datagram forwarded here is to the port's address: its pseudo-header part, once */
+	const uint32_t ph_dst = uf_csum_ph_dst(pid->ip);
 	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST];
 	struct uf_rx_info in[UF_MAX_BURST];
 	/* the fast test's fixed fields, built when the port's identity was set; a local copy:
@@ -400,6 +405,8 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 
 				uf_fast_info(&fi, f + RTE_ETHER_HDR_LEN,
 					     f + UF_HDR_LEN - UF_UDP_HDR, ulen);
+				if (partial && uf_csum_complete_ph(f, m->ol_flags, &fi, ph_dst))
+					w->ctr.csum_completed++;
 				uf_single_one(&one, m, &fi, false, form, true);
 				continue;
 			}
@@ -409,9 +416,8 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			v = uf_classify_dp_pat(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
 					       m->ol_flags, pid, &pat, info, &why, false);
 		if (likely(v == UF_V_FORWARD)) {
-			if (!single && unlikely(partial) &&
-			    uf_csum_complete(rte_pktmbuf_mtod(m, const uint8_t *), m->ol_flags,
-					     info))
+			if (partial && uf_csum_complete_ph(rte_pktmbuf_mtod(m, const uint8_t *),
+							   m->ol_flags, info, ph_dst))
 				w->ctr.csum_completed++;
 			if (single)
 				uf_single_one(&one, m, info, false, form, true);
@@ -447,11 +453,10 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 {
 	if (unlikely(plan->n_listeners > 1))
 		worker_rx_listeners(w, plan, pi, pkts, n);
-	else if (likely(plan->fast && !plan->any_vlan && plan->sets[0].n == 1 && plan->udp_cksum &&
-			!w->ports[pi].id.partial_csum))
-		/* specialised for its template's form, as uf_fanout_one_egress; a port whose
-		 * partial checksums are completed, or a plan that sends no UDP checksum, takes
-		 * the two passes (uf_fanout_single), so that this loop tests for neither */
+	else if (likely(plan->fast && !plan->any_vlan && plan->sets[0].n == 1 && plan->udp_cksum))
+		/* specialised for its template's form, as uf_fanout_one_egress; a plan that sends
+		 * no UDP checksum takes the two passes (uf_fanout_single), so that this loop does
+		 * not test for it */
 		switch (plan->sets[0].hdr_form) {
 		case UF_HDR_PLAIN_KEEP_SPORT:
 			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_PLAIN_KEEP_SPORT);
@@ -639,7 +644,8 @@ uf_worker_main(void *arg)
 	const uint16_t burst = w->burst, n_ports = w->n_ports, q = w->id;
 	const uint64_t drain = w->drain_tsc;
 	const bool flush_idle = w->flush_idle;
-	uint64_t start, prev, last_drain, busy = 0, loops = 0;
+	uint64_t start, prev, last_drain, busy = 0, loops = 0, publish_at = 1024;
+	uint32_t unclocked = 0; /* passes since the clock was last read */
 
 	rte_rcu_qsbr_thread_register(sh->qsbr, w->id);
 	rte_rcu_qsbr_thread_online(sh->qsbr, w->id);
@@ -648,6 +654,7 @@ uf_worker_main(void *arg)
 	while (likely(!__atomic_load_n(&sh->quit, __ATOMIC_RELAXED))) {
 		const struct uf_plan *plan = __atomic_load_n(&sh->plan, __ATOMIC_ACQUIRE);
 		uint16_t pi, got = 0;
+		bool full = false;
 		uint64_t now;
 
 		if (unlikely(__atomic_load_n(&sh->pause, __ATOMIC_RELAXED))) {
@@ -664,9 +671,19 @@ uf_worker_main(void *arg)
 			if (n == 0)
 				continue;
 			got = (uint16_t)(got + n);
+			full |= n == burst;
 			uf_worker_rx(w, plan, pi, pkts, n);
 		}
 		drain_ctl_tx(w);
+		loops++;
+		/*
+		 * A pass that received a full burst reads no clock, up to UF_CLOCK_EVERY - 1 in a
+		 * row: more is waiting, so no buffer is idle and the timer can wait a few passes
+		 * (rdtsc costs ~25 cycles, near a cycle per datagram at N = 1). Those passes are
+		 * busy; the next clocked one counts the span since the last read.
+		 */
+		if (full && ++unclocked < UF_CLOCK_EVERY)
+			continue;
 		now = rte_rdtsc();
 		/*
 		 * Flush when a pass found every RX queue empty: nothing more is coming to fill
@@ -682,11 +699,15 @@ uf_worker_main(void *arg)
 			last_drain = now;
 		}
 		rte_rcu_qsbr_quiescent(sh->qsbr, w->id);
-		if (got != 0)
+		/* busy: this pass received, or passes without a clock (each a full burst) led up
+		 * to it (an idle pass that ends such a run is counted with them) */
+		if (got != 0 || unclocked != 0)
 			busy += now - prev;
 		prev = now;
-		/* publish the cycle counters every 1024 passes: cheap, and fresh enough */
-		if ((++loops & 1023) == 0) {
+		unclocked = 0;
+		/* publish the cycle counters every 1024 passes or so: cheap, and fresh enough */
+		if (loops >= publish_at) {
+			publish_at = loops + 1024;
 			w->ctr.busy_cycles = busy;
 			w->ctr.total_cycles = now - start;
 			w->ctr.loops = loops;

@@ -631,6 +631,23 @@ uf_udp_ck_store(uint16_t *field, uint16_t ck)
 }
 
 /*
+ * Whether a UDP checksum field (not 0) holds the folded pseudo-header sum: ph_dst (protocol and
+ * destination, uf_csum_ph_dst), the source address, the UDP length (as on the wire). The same
+ * as field == uf_ck_fold32(the sum), without the fold: both are in [1, 0xffff], one per
+ * remainder modulo 0xffff, so they are equal exactly when the sum minus the field (plus its
+ * complement) is a multiple of 0xffff; 2^16 = 1 modulo 0xffff, so the address is added as one
+ * 32-bit integer, and the remainder is a multiply (as uf_ipv4_hdr_ok). test_pkt compares the
+ * two over edges and random values.
+ */
+static __rte_always_inline bool
+uf_csum_is_ph(uint32_t ph_dst, rte_be32_t src_ip, rte_be16_t udp_len, uint16_t field)
+{
+	const uint64_t d = (uint64_t)ph_dst + src_ip + udp_len + (uint16_t)~field;
+
+	return d % 0xffff == 0;
+}
+
+/*
  * Complete a checksum the sender left to offload (docs/architecture.md#partial-checksums).
  * A local sender on veth, tap or virtio hands its frame on with CHECKSUM_PARTIAL: the UDP
  * checksum field holds the folded pseudo-header sum, not yet the datagram's checksum, and
@@ -646,33 +663,44 @@ uf_udp_ck_store(uint16_t *field, uint16_t ck)
  * fold of the (non-zero) pseudo-header sum is never 0, so one comparison covers both
  * representations of zero. A right checksum that happens to equal the pseudo-header sum
  * (1 in 65,535) is recomputed to the same value and not counted. Returns true when the
- * field was completed (counted as fwd.csum_completed).
+ * field was completed (counted as fwd.csum_completed). `ph_dst`: the protocol's and the
+ * destination address's part of the pseudo-header sum (uf_csum_ph_dst; a constant where the
+ * fast test has checked the address), summed only as a 32-bit integer.
  */
-static inline bool
-uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
+static __rte_always_inline bool
+uf_csum_complete_ph(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in, uint32_t ph_dst)
 {
 	const uint64_t l4 = rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK;
-	const rte_be32_t dst_ip = uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST);
 	struct uf_rx_info t;
 	uint16_t ck;
 
 	if (l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD || in->udp_cksum == 0)
 		return false;
-	if (l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE) {
-		uint32_t ph = uf_ck_add32(uf_ck_add32(rte_cpu_to_be_16(IPPROTO_UDP), in->src_ip),
-					  dst_ip) +
-			      uf_be16(in->payload_len + UF_UDP_HDR);
-
-		if (likely(in->udp_cksum != uf_ck_fold32(ph)))
-			return false;
-	}
+	if (l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE &&
+	    likely(!uf_csum_is_ph(ph_dst, in->src_ip, uf_be16(in->payload_len + UF_UDP_HDR),
+				  in->udp_cksum)))
+		return false;
 	/* the sum P over pseudo-header, UDP header and payload, as for a datagram without one */
 	t = *in;
 	t.udp_cksum = 0;
-	ck = (uint16_t)~uf_ck_fold(
-			uf_in_sum(&t, f + in->payload_off, dst_ip,
-				  uf_rd16(f + in->payload_off - UF_UDP_HDR + UF_UDP_DPORT)));
+	ck = (uint16_t)~uf_ck_fold(uf_in_sum(
+			&t, f + in->payload_off, uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST),
+			uf_rd16(f + in->payload_off - UF_UDP_HDR + UF_UDP_DPORT)));
 	return uf_udp_ck_store(&in->udp_cksum, ck);
+}
+
+/* the pseudo-header's protocol and destination address, summed (uf_csum_complete_ph) */
+static inline uint32_t
+uf_csum_ph_dst(rte_be32_t dst_ip)
+{
+	return uf_ck_add32(rte_cpu_to_be_16(IPPROTO_UDP), dst_ip);
+}
+
+static inline bool
+uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
+{
+	return uf_csum_complete_ph(f, rx_ck, in,
+				   uf_csum_ph_dst(uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST)));
 }
 
 /*

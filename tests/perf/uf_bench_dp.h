@@ -32,6 +32,9 @@ static uint16_t null_port;
 static uint64_t in_ol_flags;
 /* 802.1Q (uf_dp_bench -V): the port is tagged (VLAN 100): input tagged, copies tagged */
 static uint16_t bench_vlan;
+/* uf_dp_bench -p: the input port completes partial checksums (its quirk row's partial_csum, as
+ * net_pcap's, af_xdp's, af_packet's and virtio's say) */
+static bool bench_partial;
 
 static size_t
 build_input(uint8_t *f, uint16_t payload, uint32_t seq)
@@ -165,6 +168,7 @@ make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
 	w->ports[0].id.listen = true;
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->ports[0].id.max_len = uf_port_max_len(1500);
+	w->ports[0].id.partial_csum = bench_partial;
 	if (cfg->ports[0].n_ip6 > 0) { /* IPv6 (make_cfg6): as uf_app_create_workers sets it */
 		w->ports[0].id.listen = false;
 		w->port6[0].mac = w->ports[0].id.mac;

@@ -3,12 +3,13 @@
  * cycles per input datagram, input preparation subtracted (the set-up: uf_bench_dp.h, shared
  * with uf_fanout_bench.c).
  *
- *   uf_dp_bench [-n 1|4] [-f 4|6] [-i BURSTS_PER_ROUND] [-r ROUNDS] [-H] [-g]: IPv4 rows,
+ *   uf_dp_bench [-n 1|4] [-f 4|6] [-i BURSTS_PER_ROUND] [-r ROUNDS] [-H] [-g] [-p]: IPv4 rows,
  *   then IPv6 rows (v6 in, v6 out: uf_fanout_mixed; -f: one family), best round (keep a round
  *   short enough to fit a time slice on a shared machine: -i 500 -r 300); -H: no hugepages, to
  *   count instructions under valgrind --tool=callgrind (-i 200 -r 3); -g: the input carries a
  *   NIC's GOOD IPv4 and UDP checksum verdicts (RX offloads on: the software header sum is
- *   skipped; docs/pmd-quirks.md, "RX checksum verdicts")
+ *   skipped; docs/pmd-quirks.md, "RX checksum verdicts"); -p: the port completes partial UDP
+ *   checksums (partial_csum: the net_pcap row's, so inmem.py's udpfan pays it too)
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -56,13 +57,15 @@ main(int argc, char **argv)
 	int c, k, r, rounds = 7, only = 0, only_fam = 0;
 	uint8_t frame[2048];
 
-	while ((c = getopt(argc, argv, "i:r:n:f:HgV")) != -1) {
+	while ((c = getopt(argc, argv, "i:r:n:f:HgpV")) != -1) {
 		if (c == 'V') { /* a tagged port: tagged input, tagged copies */
 			bench_vlan = 100;
 		} else if (c == 'H') {        /* no hugepages: for valgrind --tool=callgrind */
 			eal[4] = "--no-huge"; /* instead of --in-memory */
 			eal[n_eal++] = "-m512";
 			eal[n_eal++] = "--file-prefix=uf_dp_bench";
+		} else if (c == 'p') {
+			bench_partial = true;
 		} else if (c == 'g') {
 			in_ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 		} else if (c == 'n')

@@ -486,6 +486,44 @@ test_ck_fold32(void)
 	}
 }
 
+/* uf_csum_is_ph (a remainder by a multiply) against field == the folded pseudo-header sum:
+ * fields at and around that sum (and 0xffff against a sum that folds to it), the extremes of
+ * addresses and lengths, then random ones. Both sides must agree every time, and both answers
+ * must occur (a check that could fail). */
+static void
+test_csum_is_ph(void)
+{
+	static const uint32_t addr[] = { 0,          1,          0xffff,     0x10000,   0xffff0000,
+					 0xfffeffff, 0xffffffff, 0x0a000001, 0x0100a8c0 };
+	static const uint16_t lens[] = { 0, 8, 0xffff, 0x0800, 0xfeff };
+	unsigned i, yes = 0, no = 0;
+
+	for (i = 0; i < 2000000; i++) {
+		const bool edge = i < RTE_DIM(addr) * RTE_DIM(addr) * RTE_DIM(lens);
+		const uint32_t dst = edge ? addr[i % RTE_DIM(addr)] : rnd();
+		const uint32_t src = edge ? addr[(i / RTE_DIM(addr)) % RTE_DIM(addr)] : rnd();
+		const uint16_t len =
+				edge ? lens[i / (RTE_DIM(addr) * RTE_DIM(addr))] : (uint16_t)rnd();
+		const uint32_t ph_dst = uf_csum_ph_dst(dst);
+		const uint16_t fold = uf_ck_fold32(uf_ck_add32(ph_dst, src) + len);
+		/* the fold itself, its neighbours, the other zero, or any field */
+		const uint16_t cand[] = { fold, (uint16_t)(fold + 1), (uint16_t)(fold - 1), 0xffff,
+					  (uint16_t)rnd() };
+		unsigned k;
+
+		for (k = 0; k < RTE_DIM(cand); k++) {
+			const bool want = cand[k] == fold;
+
+			if (cand[k] == 0) /* "no checksum": uf_csum_complete_ph never asks */
+				continue;
+			CHECK_EQ(uf_csum_is_ph(ph_dst, src, len, cand[k]), want);
+			yes += want;
+			no += !want;
+		}
+	}
+	CHECK(yes > 0 && no > 0, "both answers: %u yes, %u no", yes, no);
+}
+
 /* The fast test's header sum (end-around carry over 64-bit words) against the five-word one:
  * random version-0x45 headers, half of them with their checksum set right, and the carries'
  * extremes (all-ones words). */
@@ -1827,6 +1865,7 @@ main(void)
 	RUN(test_hdr_write_random);
 	RUN(test_ipv4_hdr_ok_45);
 	RUN(test_ck_fold32);
+	RUN(test_csum_is_ph);
 	RUN(test_hdr_write_zero_result);
 	RUN(test_hdr_write_no_udp_cksum);
 	RUN(test_in_sum_no_cksum);
