@@ -634,10 +634,10 @@ uf_udp_ck_store(uint16_t *field, uint16_t ck)
  * Whether a UDP checksum field (not 0) holds the folded pseudo-header sum: ph_dst (protocol and
  * destination, uf_csum_ph_dst), the source address, the UDP length (as on the wire). The same
  * as field == uf_ck_fold32(the sum), without the fold: both are in [1, 0xffff], one per
- * remainder modulo 0xffff, so they are equal exactly when the sum minus the field (plus its
- * complement) is a multiple of 0xffff; 2^16 = 1 modulo 0xffff, so the address is added as one
- * 32-bit integer, and the remainder is a multiply (as uf_ipv4_hdr_ok). test_pkt compares the
- * two over edges and random values.
+ * remainder modulo 0xffff, so they are equal exactly when the sum minus the field (the sum
+ * plus the field's complement) is a multiple of 0xffff; 2^16 = 1 modulo 0xffff, so the address
+ * is added as one 32-bit integer, and the remainder is a multiply (as uf_ipv4_hdr_ok).
+ * test_pkt compares the two over edges and random values.
  */
 static __rte_always_inline bool
 uf_csum_is_ph(uint32_t ph_dst, rte_be32_t src_ip, rte_be16_t udp_len, uint16_t field)
