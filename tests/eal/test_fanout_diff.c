@@ -32,6 +32,7 @@
 #include "uf_plan.h"
 
 #include "../unit/uf_test.h"
+#include "uf_ring_port.h"
 
 #define N_PORTS 2
 #define MAX_OUT 1000 /* frames one run may leave in a port's ring (net_ring: 1024) */
@@ -361,18 +362,6 @@ compare(const char *name, const char *variant, const struct outcome *a, const st
 	CHECK(bad == 0, "%s: %s: %u frames differ from fast's", name, variant, bad);
 }
 
-/* the UDP checksum over pseudo-header, header and payload sums to 0xffff */
-static bool
-udp_sum_ok(const struct rte_ipv4_hdr *ip, const struct rte_udp_hdr *udp)
-{
-	uint32_t c = rte_raw_cksum(udp, rte_be_to_cpu_16(udp->dgram_len)) +
-		     rte_ipv4_phdr_cksum(ip, 0);
-
-	c = (c & 0xffff) + (c >> 16);
-	c = (c & 0xffff) + (c >> 16);
-	return c == 0xffff;
-}
-
 static void
 scenario(const struct scenario *s)
 {
@@ -416,15 +405,20 @@ scenario(const struct scenario *s)
 			const struct rte_ipv4_hdr *ip =
 					(const struct rte_ipv4_hdr *)(f + (has ? 18 : 14));
 			const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
+			const uint8_t *addrs = (const uint8_t *)&ip->src_addr;
+			/* every input's checksum was right (or none, or partial): every copy's
+			 * is, or is none where the plan sends none */
+			const bool ck_ok =
+					s->zero_cksum ? udp->dgram_cksum == 0
+						      : udp->dgram_cksum != 0 &&
+									uf_test_udp_sum_ok(addrs, 4,
+											   udp);
 
 			if (has != tagged ||
 			    (tagged && (f[14] != 0x40 || f[15] != 0x07 || f[16] != 0x08 ||
 					f[17] != 0x00 || rte_raw_cksum(f + 18, 20) != 0xffff)))
 				bad++;
-			/* every input's checksum was right (or none, or partial): every copy's
-			 * is, or is none where the plan sends none */
-			if (s->zero_cksum ? udp->dgram_cksum != 0
-					  : udp->dgram_cksum == 0 || !udp_sum_ok(ip, udp))
+			if (!ck_ok)
 				bad_ck++;
 		}
 		CHECK(bad == 0, "%s: port %u: %u frames with a wrong tag", s->name, pi, bad);

@@ -11,8 +11,8 @@
  * built here from its fields with DPDK's own checksum functions (rte_ipv4_cksum,
  * rte_ipv4/6_udptcp_cksum): nothing is captured from udpfan. Every copy must equal one
  * expected frame byte for byte, each expected frame be matched once, and each copy's
- * checksums verify by a full recomputation (a sum from scratch, udp_sum_ok). The ledger
- * (docs/loss-accounting.md) holds: rx == forwarded + control + drops, fanout ==
+ * checksums verify by a full recomputation (a sum from scratch, uf_test_udp_sum_ok). The
+ * ledger (docs/loss-accounting.md) holds: rx == forwarded + control + drops, fanout ==
  * copies_attempted == tx_ok.
  *
  * Needs EAL without hugepages: --no-huge --no-pci -l 0 (eal suite).
@@ -219,20 +219,6 @@ expect_add(void)
 	return &exp_[n_exp++];
 }
 
-/* ones-complement sum of the pseudo-header (addresses at a, alen bytes each) and the UDP
- * datagram: 0xffff when its checksum is right (RFC 768, RFC 8200 8.1), summed from scratch */
-static bool
-udp_sum_ok(const uint8_t *a, uint32_t alen, const struct rte_udp_hdr *udp)
-{
-	const uint16_t ulen = rte_be_to_cpu_16(udp->dgram_len);
-	uint32_t s = rte_raw_cksum(a, 2 * alen) + rte_raw_cksum(udp, ulen);
-
-	s += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen);
-	while (s > 0xffff)
-		s = (s >> 16) + (s & 0xffff);
-	return s == 0xffff;
-}
-
 /* full recomputation of the copy's checksums (IPv4 header and UDP, or UDP over IPv6) */
 static bool
 cksums_ok(const uint8_t *f, uint32_t len)
@@ -250,7 +236,7 @@ cksums_ok(const uint8_t *f, uint32_t len)
 		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l2);
 		const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
 
-		return udp->dgram_cksum != 0 && udp_sum_ok(ip->src_addr, 16, udp);
+		return udp->dgram_cksum != 0 && uf_test_udp_sum_ok(ip->src_addr, 16, udp);
 	}
 	{
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(f + l2);
@@ -258,7 +244,7 @@ cksums_ok(const uint8_t *f, uint32_t len)
 
 		return rte_raw_cksum(ip, 20) == 0xffff &&
 		       (udp->dgram_cksum == 0 ||
-			udp_sum_ok((const uint8_t *)&ip->src_addr, 4, udp));
+			uf_test_udp_sum_ok((const uint8_t *)&ip->src_addr, 4, udp));
 	}
 }
 

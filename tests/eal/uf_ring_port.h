@@ -2,7 +2,8 @@
  * An eal test's port on rings (net_ring via rte_eth_from_rings): the test enqueues mbufs it
  * built on rx, the worker under test receives them through the real ethdev API and what it
  * sends lands on tx for the test to read. Used by test_flush_idle.c, test_rx_cksum.c and
- * test_v6_fanout.c; uf_test_mbuf by test_ndp_ctl.c too.
+ * test_v6_fanout.c; uf_test_mbuf by test_ndp_ctl.c too, uf_test_udp_sum_ok by
+ * test_fanout_diff.c too.
  */
 #ifndef UF_RING_PORT_H
 #define UF_RING_PORT_H
@@ -14,6 +15,7 @@
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -52,6 +54,20 @@ uf_ring_port_open(const char *name, struct rte_mempool **pool, struct rte_ring *
 }
 
 /* the len bytes of f as one mbuf from pool; a pool that runs dry ends the test */
+/* ones-complement sum of the pseudo-header (addresses at a, alen bytes each) and the UDP
+ * datagram: 0xffff when its checksum is right (RFC 768, RFC 8200 8.1), summed from scratch */
+static inline bool
+uf_test_udp_sum_ok(const uint8_t *a, uint32_t alen, const struct rte_udp_hdr *udp)
+{
+	const uint16_t ulen = rte_be_to_cpu_16(udp->dgram_len);
+	uint32_t s = rte_raw_cksum(a, 2 * alen) + rte_raw_cksum(udp, ulen);
+
+	s += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen);
+	while (s > 0xffff)
+		s = (s >> 16) + (s & 0xffff);
+	return s == 0xffff;
+}
+
 static inline struct rte_mbuf *
 uf_test_mbuf(struct rte_mempool *pool, const uint8_t *f, uint32_t len)
 {
