@@ -51,6 +51,33 @@ def link_stats(tb, ns, ifname):
     return st["rx"], st["tx"]
 
 
+def bed_links(tb):
+    """the counters of every veth between the sender, udpfan and the sinks (ip -s -j; and
+    ethtool -S, where the driver has it), keyed by interface name. A veth that cannot
+    hand a frame to its peer (the peer's 256-frame XDP ring full, or the CPU's backlog
+    full) counts it in its own tx_dropped, and nowhere on the peer: the frames the bridge
+    could not put into fwd0 are on the bridge's port, not on fwd0 or in udpfan"""
+    links = [(tb.ns_src, "src0"), (tb.ns_br, tb.src_peer), (tb.ns_br, tb.fwd_peer),
+             (tb.ns_fwd, tb.fwd_if)] + [(tb.ns_br, p) for p in tb.sink_peer]
+    out = {}
+    for ns, ifn in links:
+        rx, tx = link_stats(tb, ns, ifn)
+        d = {"rx_" + k: v for k, v in rx.items()}
+        d.update({"tx_" + k: v for k, v in tx.items()})
+        txt = tb.nsx(ns, "ethtool -S %s" % ifn, check=False, capture=True) or ""
+        for ln in txt.splitlines()[1:]:
+            k, _, v = ln.strip().partition(":")
+            if v.strip().isdigit():
+                d["ethtool." + k.strip()] = int(v)
+        out[ifn] = d
+    return out
+
+
+def bed_delta(a, b):
+    """b - a, per interface and counter"""
+    return {k: {c: v - a.get(k, {}).get(c, 0) for c, v in b[k].items()} for k in b}
+
+
 def udp_snmp(tb, ns, proto="Udp"):
     lines = [ln.split() for ln in tb.nsx(ns, "cat /proc/net/snmp", capture=True).splitlines()
              if ln.startswith(proto + ":")]
@@ -99,6 +126,7 @@ arp: { reachable_s: 60 }
                                            for d in s["destinations"]), 10):
             raise SystemExit("ledger: udpfan did not resolve its sinks: %s" % uf.latest())
         fwd_rx0, _ = link_stats(tb, tb.ns_fwd, tb.fwd_if)
+        bed0 = bed_links(tb)
         time.sleep(0.2)  # a stats object (interval 1 s) at most 1.2 s old before t_gen0
         t_gen0 = time.time()
         if sender == "kernel":
@@ -133,6 +161,9 @@ arp: { reachable_s: 60 }
         res["gen"] = json.loads(out)
         time.sleep(2)  # let the last copies land
         fwd_rx1, _ = link_stats(tb, tb.ns_fwd, tb.fwd_if)
+        res["bed"] = bed_delta(bed0, bed_links(tb))
+        res["bed_names"] = {"src": "src0", "src_peer": tb.src_peer, "fwd_peer": tb.fwd_peer,
+                            "fwd": tb.fwd_if, "sink_peer": list(tb.sink_peer)}
         st = uf.stop()
         cap.stop()
         res["ipv6"] = ipv6_missed(read_stats(uf.stats), cap, t_gen0, t_gen1)
@@ -186,7 +217,16 @@ def analyse(res):
     xsk = port.get("xsk", {})
     pks = port.get("pkt_socket", {})
     sent = res["gen"]["sent"]
+    bed, names = res["bed"], res["bed_names"]
+    src_drop = bed[names["src"]].get("tx_dropped", 0)
+    fwd_peer_drop = bed[names["fwd_peer"]].get("tx_dropped", 0)
+    fwd_drop = bed[names["fwd"]].get("tx_dropped", 0)
     rows = [("gen: sent", sent, "udpfan-gen's own count (tx_burst accepted)"),
+            ("bed: src0 tx_dropped", src_drop,
+             "the sender's veth: frames its bridge port refused (the CPU's backlog full)"),
+            ("bed: %s tx_dropped" % names["fwd_peer"], fwd_peer_drop,
+             "the bridge's port into fwd0: frames fwd0 could not take (its 256-frame XDP "
+             "ring or the backlog full); counted only here, never on fwd0 or in udpfan"),
             ("fwd0 (kernel): rx_packets", res["fwd_if"]["rx_packets"],
              "frames the kernel saw arrive on udpfan's veth"),
             ("fwd0 (kernel): rx_dropped", res["fwd_if"]["rx_dropped"],
@@ -212,18 +252,24 @@ def analyse(res):
              ("udpfan: tx_ok", f["tx_ok"], "copies the PMD accepted")]
     rows += [("udpfan: tx_drop." + k, v, "") for k, v in f["tx_drop"].items() if v]
     rows += [("udpfan NIC: opackets", port["opackets"], "incl. udpfan's ARP replies"),
-             ("udpfan NIC: oerrors", port["oerrors"], "")]
-    for s, d in zip(res["sinks"], st["destinations"]):
+             ("udpfan NIC: oerrors", port["oerrors"], ""),
+             ("bed: fwd0 tx_dropped", fwd_drop, "udpfan's veth: copies its bridge port "
+              "refused after the PMD took them (the CPU's backlog full)")]
+    for s, d, peer in zip(res["sinks"], st["destinations"], names["sink_peer"]):
         rows += [("sink %s: copies tx_ok" % s["ip"], d["tx_ok"], "udpfan's count for it"),
+                 ("sink %s: bed %s tx_dropped" % (s["ip"], peer),
+                  bed[peer].get("tx_dropped", 0),
+                  "the bridge's port into the sink: copies its veth could not take"),
                  ("sink %s: received" % s["ip"], s["received"], "the sink's own count"),
                  ("sink %s: lost (gaps)" % s["ip"], s["lost"], "sequence gaps, vs 0..sent-1"),
                  ("sink %s: kernel NoPorts" % s["ip"], s["no_ports"], "no socket bound"),
-                 ("sink %s: kernel RcvbufErrors" % s["ip"], s["rcvbuf_errors"],
-                  "socket buffer full"),
                  ("sink %s: kernel InErrors" % s["ip"], s["udp_mib"].get("InErrors", 0),
-                  "refused by the socket (the sink's stop filter; bad checksums included)"),
+                  "refused by the socket (the sink's stop filter, a full buffer, a bad "
+                  "checksum: the two below included)"),
+                 ("sink %s: kernel RcvbufErrors" % s["ip"], s["rcvbuf_errors"],
+                  "  of them: socket buffer full"),
                  ("sink %s: kernel InCsumErrors" % s["ip"], s["csum_errors"],
-                  "refused: bad UDP checksum (must be 0)"),
+                  "  of them: bad UDP checksum (must be 0)"),
                  ("sink %s: kernel Ip InHdrErrors" % s["ip"], s["ip_hdr_errors"],
                   "refused: bad IPv4 header (must be 0)")]
     # differences between stages, each attributed or called unexplained
@@ -235,26 +281,41 @@ def analyse(res):
     # explain nothing here
     # explain nothing here; nor do the hosts' IPv6 frames lost in the rings beside them
     # (ipv6_missed: counted exactly from a capture)
+    # the bed's veths drop what their peer cannot take, and count it only on their own side
+    # (bed_links): the hosts' IPv6 frames dropped there were captured on the way out of
+    # the bridge's port, so ipv6_missed counts them too
     v6 = res["ipv6"]
-    attributed = port["imissed"] + xsk.get("rx_ring_full", 0) + xsk.get("fill_ring_empty", 0) + \
-        pks.get("drops", 0) + sum(v for k, v in f["drop"].items() if k not in NOT_DATAGRAMS) - \
-        v6["missed"]
+    attributed = src_drop + fwd_peer_drop + port["imissed"] + xsk.get("rx_ring_full", 0) + \
+        xsk.get("fill_ring_empty", 0) + pks.get("drops", 0) + \
+        sum(v for k, v in f["drop"].items() if k not in NOT_DATAGRAMS) - v6["missed"]
     diffs.append(("gen sent - udpfan forwarded", before_udpfan,
-                  "imissed + XSK/packet ring drops + udpfan drops", attributed,
-                  before_udpfan - attributed))
+                  "bed veth drops + imissed + XSK/packet ring drops + udpfan drops",
+                  attributed, before_udpfan - attributed))
     in_fwd = f["copies_attempted"] - f["tx_ok"]
     diffs.append(("copies attempted - tx_ok", in_fwd, "udpfan tx_drop (all reasons)",
                   sum(f["tx_drop"].values()), in_fwd - sum(f["tx_drop"].values())))
-    for s, d in zip(res["sinks"], st["destinations"]):
+    after = []
+    for s, d, peer in zip(res["sinks"], st["destinations"], names["sink_peer"]):
         gap = d["tx_ok"] - s["received"]
         # the kernel counts InDatagrams when the application reads; a sink that stops
         # filters its socket (InErrors from then on), drains it, then closes it (NoPorts)
         # a copy refused for its checksum is attributed (it is where the copy went) but is a
         # failure of its own: see bad_checksums
-        att = s["no_ports"] + s["rcvbuf_errors"] + s["udp_mib"].get("InErrors", 0) + \
-            s["ip_hdr_errors"]
-        diffs.append(("%s: tx_ok - received" % s["ip"], gap,
-                      "sink NoPorts + RcvbufErrors + InErrors + InHdrErrors", att, gap - att))
+        # the kernel counts a datagram refused for a full buffer (RcvbufErrors) or a bad
+        # checksum (InCsumErrors) in InErrors as well: InErrors alone counts each once
+        att = bed[peer].get("tx_dropped", 0) + s["no_ports"] + \
+            s["udp_mib"].get("InErrors", 0) + s["ip_hdr_errors"]
+        after.append(("%s: tx_ok - received" % s["ip"], gap,
+                      "bed port tx_dropped + sink NoPorts + InErrors + InHdrErrors", att,
+                      gap - att))
+    if fwd_drop == 0:
+        diffs += after
+    else:
+        # copies lost on udpfan's own veth went to no sink in particular: the sinks are
+        # accounted together
+        gap, att = sum(r[1] for r in after), sum(r[3] for r in after) + fwd_drop
+        diffs.append(("all sinks: tx_ok - received", gap, "fwd0 tx_dropped + each sink's "
+                      "bed port, NoPorts, InErrors, InHdrErrors", att, gap - att))
     return rows, diffs
 
 
@@ -296,13 +357,14 @@ def main():
                              "%d pps" % a.rate if a.rate else "full speed"))
     for name, v, note in rows:
         print("  %-40s %12s  %s" % (name, "-" if v is None else "{:,}".format(v), note))
-    print("\n  %-32s %10s   %-56s %10s %12s" % ("difference", "count", "attributed to", "count",
+    w = max([len(d[2]) for d in diffs] + [56])
+    print("\n  %-32s %10s   %-*s %10s %12s" % ("difference", "count", w, "attributed to", "count",
                                                 "unexplained"))
     unexplained = 0
     for name, v, what, att, rest in diffs:
         # negative: counters claim more than went missing (a datagram counted twice)
         unexplained += abs(rest)
-        print("  %-32s %10s   %-56s %10s %12s" % (name, "{:,}".format(v), what,
+        print("  %-32s %10s   %-*s %10s %12s" % (name, "{:,}".format(v), w, what,
                                                    "{:,}".format(att), "{:,}".format(rest)))
     bad = bad_checksums(res)
     print("\n  %s" % ("every datagram accounted for" if unexplained == 0 else

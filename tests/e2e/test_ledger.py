@@ -49,8 +49,10 @@ def case_overload():
     lost = res["gen"]["sent"] - f["forwarded"]
     assert lost > 0, "the generator did not overload udpfan: %r" % res["gen"]
     assert rc == 0 and res["unexplained"] == 0, res["diffs"]
+    # each sink receives every copy udpfan sent it, unless its socket buffer overflowed
+    # (the sink starved of CPU on a busy host: counted, and in the ledger above)
     for s, d in zip(res["sinks"], res["udpfan"]["destinations"]):
-        assert s["received"] == d["tx_ok"], (s, d)
+        assert s["received"] + s["rcvbuf_errors"] == d["tx_ok"], (s, d)
     # af_xdp: the loss is in the socket's rings, and the verdict says where
     verdict = [ln.strip() for ln in res["udpfan_log"].splitlines()
                if ln.strip().startswith(("OK", "LOSS", "MISMATCH"))]
@@ -65,9 +67,12 @@ def case_overload_af_packet():
     f = res["udpfan"]["fwd"]
     lost = res["gen"]["sent"] - f["forwarded"]
     drops = res["udpfan"]["ports"]["lan"]["pkt_socket"]["drops"]
-    # the hosts' IPv6 frames lost in the same ring count there too (ledger.py ipv6_missed)
-    assert lost > 0 and drops == lost + res["ipv6"]["missed"], (lost, res["ipv6"],
-                                                                res["udpfan"]["ports"]["lan"])
+    # the hosts' IPv6 frames lost in the same ring count there too (ledger.py ipv6_missed);
+    # what the bed's veths dropped before fwd0 (a busy host) never reached the ring
+    bed, n = res["bed"], res["bed_names"]
+    veth = bed[n["src"]]["tx_dropped"] + bed[n["fwd_peer"]]["tx_dropped"]
+    assert lost > 0 and drops + veth == lost + res["ipv6"]["missed"], \
+        (lost, veth, res["ipv6"], res["udpfan"]["ports"]["lan"])
     assert rc == 0 and res["unexplained"] == 0, res["diffs"]
     # the human side says so too: the stats lines and the printed ledger name the socket's
     # drops, and the ledger's verdict is LOSS, not OK (issue 13, item 4)

@@ -181,12 +181,13 @@ class Testbed:
         self.fwd_peer = self._port(self.ns_fwd, self.fwd_if, self.fwd_mac, "br0", self.queues)
         self.egress_peer = [self._port(self.ns_fwd, ifn, m, "br0", self.queues)
                             for ifn, m in zip(self.egress_if, self.egress_mac)]
-        self._port(self.ns_src, "src0", self.src_mac, "br0")
+        self.src_peer = self._port(self.ns_src, "src0", self.src_mac, "br0")
         self.nsx(self.ns_src, "ip addr add %s/24 dev src0" % SRC_IP)
         if self.ipv6:
             self.nsx(self.ns_src, "ip -6 addr add %s/64 dev src0" % SRC_IP6)
+        self.sink_peer = []
         for i, ns in enumerate(self.sink_ns):
-            self._port(ns, "sink0", self.sink_mac[i], "br0")
+            self.sink_peer.append(self._port(ns, "sink0", self.sink_mac[i], "br0"))
             self.nsx(ns, "ip addr add %s/24 dev sink0" % self.sink_ip[i])
             if self.ipv6:
                 self.nsx(ns, "ip -6 addr add %s/64 dev sink0" % self.sink_ip6[i])
