@@ -18,6 +18,7 @@
 #include "uf_app.h"
 #include "uf_env.h"
 #include "uf_notify.h"
+#include "uf_unmap_guard.h"
 
 #define LINK_WAIT_MS_DEFAULT 5000
 
@@ -205,6 +206,9 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 		uf_err_set(err, UF_EXIT_ENV, "cannot set up RCU for %u workers", app->n_workers);
 		return -ENOMEM;
 	}
+	/* from here until the workers are gone, a PMD's munmap() waits for them to be
+	 * quiescent (docs/pmd-quirks.md, "Unmapped under a running worker") */
+	uf_unmap_guard_arm(app->sh.qsbr);
 
 	memset(&po, 0, sizeof(po));
 	po.nb_workers = app->n_workers;
@@ -396,6 +400,7 @@ uf_app_fini(struct uf_app *app)
 	uf_plan_free(app->sh.plan);
 	app->sh.plan = NULL;
 	uf_resolve_fini(&app->res);
+	uf_unmap_guard_disarm();
 	rte_free(app->sh.qsbr);
 	/* the config main() gave stays its own to free */
 	uf_config_free(app->cfg_owned);

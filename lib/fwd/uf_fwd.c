@@ -11,6 +11,7 @@
 #include <rte_ring.h>
 
 #include "uf_fwd_dp.h"
+#include "uf_unmap_guard.h"
 
 /* prefetch this many packets ahead of the one being classified */
 #define PREFETCH_AHEAD 4
@@ -649,6 +650,7 @@ uf_worker_main(void *arg)
 
 	rte_rcu_qsbr_thread_register(sh->qsbr, w->id);
 	rte_rcu_qsbr_thread_online(sh->qsbr, w->id);
+	uf_unmap_guard_self(w->id);
 	start = prev = last_drain = rte_rdtsc();
 
 	while (likely(!__atomic_load_n(&sh->quit, __ATOMIC_RELAXED))) {
