@@ -16,7 +16,7 @@
  * EAL's interrupt thread when the peer goes. It clears the port's connected flag, then
  * munmap()s the shared regions the rings live in, with no wait for the lcores polling the
  * port: a worker that read the flag just before is still reading a ring, and faults (DPDK
- * 22.11 to 24.11, rte_eth_memif.c; seen on every second peer kill here). The PMD offers no
+ * 22.11 to 24.11, rte_eth_memif.c; seen on 3 of 4 peer kills here). The PMD offers no
  * hook, but it calls munmap() through the PLT: this definition comes first in the lookup
  * order, waits for an RCU grace period of the workers (each reports a quiescent state once a
  * pass, outside any burst), and then unmaps. A burst that starts after the wait reads the

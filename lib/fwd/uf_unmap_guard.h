@@ -22,7 +22,7 @@ void uf_unmap_guard_disarm(void);
  * itself. */
 void uf_unmap_guard_self(unsigned int thread_id);
 
-/* How many munmap() calls waited for the workers (tests, the debug log). */
+/* How many munmap() calls waited for the workers (the unit test reads it). */
 uint64_t uf_unmap_guard_waits(void);
 
 #endif
