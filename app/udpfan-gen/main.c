@@ -33,8 +33,10 @@
 #define PROG "udpfan-gen"
 #define ARP_TRIES 5
 #define ARP_INTERVAL_MS 200
-#define RX_POLL_US 1000 /* answer ARP about this often while sending */
-#define MAX_LAG_MS 10   /* a paced sender this far behind restarts its clock, not a long train */
+#define RX_POLL_US 1000  /* answer ARP about this often while sending */
+#define MAX_LAG_MS 10    /* a paced sender this far behind restarts its clock, not a long train */
+#define WARM_PPS 100000  /* --warmup: its datagrams' pace (or --rate's, if higher) */
+#define WARM_PAUSE_MS 20 /* --warmup: from its last datagram to the first measured one */
 #define RXD 1024
 #define TXD 2048
 
@@ -62,6 +64,7 @@ struct gen_opts {
 	bool netflow_v5; /* --netflow-v5 */
 	bool stamp;      /* --stamp */
 	bool latency;    /* --latency (implies stamp) */
+	uint64_t warmup; /* --warmup: datagrams before the measured ones */
 	double duration; /* 0: none */
 	uint64_t count;  /* 0: none */
 };
@@ -82,9 +85,11 @@ struct __rte_cache_aligned gen_lcore {
 	uint16_t port_id;
 	struct rte_mempool *pool;
 	const struct uf_gen_tmpl *tmpl;
-	uint64_t count;        /* UINT64_MAX: unbounded */
-	uint64_t duration_cyc; /* UINT64_MAX: unbounded */
+	uint64_t count;        /* UINT64_MAX: unbounded (the warm-up's datagrams included) */
+	uint64_t duration_cyc; /* UINT64_MAX: unbounded (from the warm-up's end) */
 	double burst_cyc;      /* cycles from one burst to the next; 0: flood */
+	uint64_t warm;         /* --warmup, a whole number of bursts; 0: none */
+	double warm_cyc;       /* the warm-up's cycles from one burst to the next */
 	uint16_t burst;
 	uint16_t flows;
 	uint16_t nb_queues; /* > 1: each burst one flow, flow f on TX queue f % nb_queues */
@@ -103,7 +108,8 @@ struct __rte_cache_aligned gen_lcore {
 		uint64_t arp_replies;
 		uint64_t icmp_replies;
 		uint64_t unsent_at_stop; /* built, refused, still held when we stopped: not sent */
-		uint64_t cyc;            /* from the first pass to the stop */
+		uint64_t warm_sent;      /* frames 0 .. warm_sent-1 were the warm-up */
+		uint64_t cyc;            /* from the first measured pass to the stop */
 		uint64_t max_gap;        /* cycles: the longest loop pass */
 		uint32_t stop;           /* enum stop_reason */
 		uint32_t done;           /* the loop has returned */
@@ -197,7 +203,6 @@ gen_loop(void *arg)
 	const uint16_t burst = lc->burst;
 	const uint16_t flows = lc->flows;
 	const uint64_t count = lc->count;
-	const double burst_cyc = lc->burst_cyc;
 	const uint64_t hz = rte_get_tsc_hz();
 	/* --latency polls RX on every pass: a returned datagram waits for nothing of ours */
 	const uint64_t rx_every = lc->back != NULL ? 0 : hz / (1000000 / RX_POLL_US);
@@ -209,10 +214,12 @@ gen_loop(void *arg)
 	const uint16_t nq = lc->nb_queues;
 	uint16_t n_pend = 0, off = 0, flow = 0, bflow = 0, txq = 0, i, k;
 	enum stop_reason stop = STOP_SIGNAL;
-	double due;
+	/* --warmup: its datagrams first, at their own pace; the duration runs from its end */
+	bool warming = lc->warm != 0;
+	double burst_cyc = warming ? lc->warm_cyc : lc->burst_cyc, due;
 
 	start = rte_rdtsc();
-	end = lc->duration_cyc == UINT64_MAX ? UINT64_MAX : start + lc->duration_cyc;
+	end = lc->duration_cyc == UINT64_MAX || warming ? UINT64_MAX : start + lc->duration_cyc;
 	next_rx = start;
 	due = (double)start;
 	prev = start;
@@ -230,6 +237,22 @@ gen_loop(void *arg)
 		if (unlikely(now >= next_rx)) {
 			poll_rx(lc);
 			next_rx = now + rx_every;
+		}
+		if (unlikely(warming) && n_pend == 0 && seq >= lc->warm) {
+			/* the warm-up's copies back (or lost: they count as any other), then the
+			 * measured datagrams at their pace, the clock of the duration started */
+			const uint64_t until = now + hz * WARM_PAUSE_MS / 1000;
+
+			while (rte_rdtsc() < until && !__atomic_load_n(&quit, __ATOMIC_RELAXED))
+				poll_rx(lc);
+			UF_STORE(&lc->c.warm_sent, seq);
+			warming = false;
+			burst_cyc = lc->burst_cyc;
+			start = prev = rte_rdtsc();
+			end = lc->duration_cyc == UINT64_MAX ? UINT64_MAX
+							     : start + lc->duration_cyc;
+			due = (double)start;
+			continue;
 		}
 		if (n_pend == 0) {
 			uint16_t n = burst;
@@ -336,6 +359,12 @@ usage(FILE *f)
 		"                     (the forwarder sends its copies to us): per destination\n"
 		"                     port, losses and latency p50/p99/p99.9, one clock, one\n"
 		"                     process (docs/benchmarks.md#latency)\n"
+		"  --warmup N         with --latency: N datagrams first (rounded up to whole\n"
+		"                     bursts), paced at 100,000 pps or --rate if higher, then\n"
+		"                     20 ms, then the measured ones (--duration and --count\n"
+		"                     count from there). Their copies are accounted as any\n"
+		"                     other; their latency is reported apart (warmup_latency):\n"
+		"                     a memif ring's first pass touches fresh pages\n"
 		"  --duration S       stop after S seconds\n"
 		"  --count N          stop after N datagrams (whichever comes first)\n"
 		"  --lcores L         main lcore, then the TX lcore (default 0,1)\n"
@@ -395,6 +424,7 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 		{ "netflow-v5", no_argument, NULL, 'N' },
 		{ "stamp", no_argument, NULL, 'S' },
 		{ "latency", no_argument, NULL, 'Y' },
+		{ "warmup", required_argument, NULL, 'W' },
 		{ "start-after", required_argument, NULL, 'A' },
 		{ "queues", required_argument, NULL, 'Q' },
 		{ "linger", required_argument, NULL, 'L' },
@@ -488,6 +518,12 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 			o->latency = true;
 			o->stamp = true;
 			break;
+		case 'W':
+			if (uf_tool_parse_u64(optarg, &o->warmup) != 0 || o->warmup > 100000000)
+				return uf_tool_usage_err("--warmup: \"%s\" is not 0..100000000 "
+							 "datagrams",
+							 optarg);
+			break;
 		case 't':
 			if (uf_tool_parse_double(optarg, &o->duration) != 0 || !(o->duration > 0) ||
 			    o->duration > 1e6)
@@ -547,6 +583,8 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 	if (o->duration == 0 && o->count == 0)
 		return uf_tool_usage_err("%s",
 					 "give --duration or --count (or both): runs are bounded");
+	if (o->warmup != 0 && !o->latency)
+		return uf_tool_usage_err("%s", "--warmup goes with --latency");
 	if ((uint32_t)o->sport + o->flows - 1 > 65535)
 		return uf_tool_usage_err("%s", "--sport + --flows - 1 is beyond port 65535");
 	if (o->rate > 0 && o->rate < 1.0 * o->burst / 100)
@@ -576,12 +614,15 @@ summary(FILE *f, const struct gen_opts *o, const struct gen_lcore *lc,
 	const struct rte_ether_addr *next_mac)
 {
 	const double secs = (double)lc->c.cyc / (double)rte_get_tsc_hz();
+	const uint64_t measured = lc->c.sent - lc->c.warm_sent;
 	char a[INET_ADDRSTRLEN], b[INET_ADDRSTRLEN];
 
+	/* sent: every datagram, the warm-up's included; seconds and pps: the measured ones */
 	fprintf(f,
-		"{\"sent\": %" PRIu64 ", \"tx_full_retries\": %" PRIu64 ", \"seconds\": %.6f, "
-		"\"pps\": %.1f, ",
-		lc->c.sent, lc->c.tx_full, secs, secs > 0 ? (double)lc->c.sent / secs : 0.0);
+		"{\"sent\": %" PRIu64 ", \"warmup\": %" PRIu64 ", \"tx_full_retries\": %" PRIu64
+		", \"seconds\": %.6f, \"pps\": %.1f, ",
+		lc->c.sent, lc->c.warm_sent, lc->c.tx_full, secs,
+		secs > 0 ? (double)measured / secs : 0.0);
 	if (lc->c.sent > 0)
 		fprintf(f, "\"first_seq\": 0, \"last_seq\": %" PRIu64 ", ", lc->c.sent - 1);
 	else
@@ -627,6 +668,10 @@ summary(FILE *f, const struct gen_opts *o, const struct gen_lcore *lc,
 			uf_lat_json(f, all, (double)rte_get_tsc_hz());
 		else
 			fprintf(f, "null");
+		/* the warm-up's copies (--warmup), kept out of "latency" and of each
+		 * destination's */
+		fprintf(f, ", \"warmup_latency\": ");
+		uf_lat_json(f, b->warm, (double)rte_get_tsc_hz());
 		fprintf(f, "}");
 		free(all);
 	}
@@ -748,10 +793,13 @@ main(int argc, char **argv)
 	lc.port_id = port.port_id;
 	lc.pool = port.pool;
 	lc.tmpl = &tmpl;
-	lc.count = o.count != 0 ? o.count : UINT64_MAX;
+	lc.burst_cyc = o.rate > 0 ? (double)o.burst * (double)rte_get_tsc_hz() / o.rate : 0;
+	lc.warm = (o.warmup + o.burst - 1) / o.burst * o.burst;
+	lc.warm_cyc = (double)o.burst * (double)rte_get_tsc_hz() /
+		      RTE_MAX(o.rate, (double)WARM_PPS);
+	lc.count = o.count != 0 ? o.count + lc.warm : UINT64_MAX;
 	lc.duration_cyc = o.duration > 0 ? (uint64_t)(o.duration * (double)rte_get_tsc_hz())
 					 : UINT64_MAX;
-	lc.burst_cyc = o.rate > 0 ? (double)o.burst * (double)rte_get_tsc_hz() / o.rate : 0;
 	lc.burst = o.burst;
 	lc.flows = (uint16_t)o.flows;
 	lc.nb_queues = port.nb_queues;
@@ -766,6 +814,7 @@ main(int argc, char **argv)
 			goto out;
 		}
 		back->seq_off = tmpl.seq_off;
+		back->warm_seq = lc.warm;
 		lc.back = back;
 	}
 

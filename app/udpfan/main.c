@@ -287,6 +287,22 @@ main(int argc, char **argv)
 		uf_config_free(cfg);
 		return fail(&err);
 	}
+	if (cfg->eal.mlockall) {
+		/* memory that PMDs map later (memif, vhost-user) populated when they map it, not
+		 * page by page by a worker (docs/configuration.md#eal) */
+		rc = uf_env_lock_memory();
+		if (rc != 0 && rc != -ENOTSUP) {
+			char m[320];
+
+			snprintf(m, sizeof(m),
+				 "eal.mlockall: mlockall() failed (%s): memory stays unlocked, and a "
+				 "PMD's later mappings (memif, vhost-user) fault in the workers page by "
+				 "page; grant CAP_IPC_LOCK or LimitMEMLOCK=infinity "
+				 "(docs/deployment.md), or set eal.mlockall: false",
+				 strerror(-rc));
+			note(NULL, m);
+		}
+	}
 	rc = UF_EXIT_OK;
 	if (uf_app_init(&app, cfg, &ao, &err) != 0) {
 		rc = fail(&err);

@@ -1036,6 +1036,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "eal", "no_huge", CFG(eal.no_huge), BOOL(false), .doc = "EAL's --no-huge" },
 	{ "eal", "memory_mb", CFG(eal.memory_mb), UINT(16, 1u << 20, 0),
 	  .default_note = " (EAL's default)", .doc = "EAL's -m, MiB" },
+	{ "eal", "mlockall", CFG(eal.mlockall), BOOL(true),
+	  .doc = "lock udpfan's memory, mapped now and later" },
 	{ "eal", "extra_args", CUSTOM(parse_extra_args), .same = same_extra_args,
 	  .doc_type = "list of strings", .doc_default = "`[]`", .doc = "appended to EAL's argv" },
 

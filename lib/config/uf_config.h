@@ -167,6 +167,7 @@ struct uf_config {
 		bool in_memory;
 		bool no_huge;
 		uint32_t memory_mb; /* 0: EAL's default */
+		bool mlockall;      /* lock memory after EAL's start (uf_env_lock_memory) */
 		int n_extra;
 		char **extra_args;
 	} eal;

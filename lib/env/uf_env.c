@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -901,4 +902,31 @@ uf_env_check_llq_wc(const struct uf_cfg_port *pc, const struct uf_quirk *q, stru
 		       pc->name);
 		return 0;
 	}
+}
+
+/* AddressSanitizer and ThreadSanitizer reserve terabytes of shadow memory: no mlockall there */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UF_SANITIZER_SHADOW 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UF_SANITIZER_SHADOW 1
+#endif
+#endif
+
+/*
+ * mlockall(MCL_CURRENT | MCL_FUTURE), as testpmd and OVS-DPDK do. What it buys is less the
+ * absence of swapping than where page faults happen: a mapping a PMD makes while udpfan runs
+ * (net_memif maps its peer's regions at each connect, net_vhost the guest's memory) is
+ * populated by that mmap(), on the control thread that makes it, instead of a 4-KiB page at a
+ * time by the worker that first touches it (a fault per page, each 20-40 us on this VM, on the
+ * first pass over memif's rings: docs/benchmarks.md#latency).
+ */
+int
+uf_env_lock_memory(void)
+{
+#ifdef UF_SANITIZER_SHADOW
+	return -ENOTSUP;
+#else
+	return mlockall(MCL_CURRENT | MCL_FUTURE) == 0 ? 0 : -errno;
+#endif
 }

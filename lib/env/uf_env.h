@@ -38,6 +38,10 @@ int uf_env_check(const struct uf_config *cfg, bool strict, struct uf_err *err, u
 /* The value of key= in a vdev/devargs string ("net_af_xdp0,iface=eth1" → "eth1"). */
 bool uf_devarg(const char *dev, const char *key, char *val, size_t len);
 
+/* Lock the process's memory, mapped now and mapped later (eal.mlockall; docs/configuration.md):
+ * 0, -errno from mlockall(), or -ENOTSUP in a sanitizer build (not attempted). */
+int uf_env_lock_memory(void);
+
 /* Physical start of a PCI device's BAR (sysfs resource file). 0 or -errno. */
 int uf_pci_bar_phys(const char *bdf, int bar, uint64_t *phys);
 

@@ -36,9 +36,12 @@ uf_sink_count_lat(struct uf_sink_count *c, double tsc_hz)
 {
 	uint32_t i;
 
-	c->lats = calloc(c->max_dests, sizeof(*c->lats));
+	/* one more at the end: the warm-up's (warm_seq), shared by all destinations */
+	c->lats = calloc(c->max_dests + 1u, sizeof(*c->lats));
 	if (c->lats == NULL)
 		return -ENOMEM;
+	c->warm = &c->lats[c->max_dests];
+	c->warm->hz = tsc_hz;
 	for (i = 0; i < c->max_dests; i++) {
 		c->lats[i].hz = tsc_hz;
 		c->dests[i].lat = &c->lats[i];
@@ -51,6 +54,7 @@ uf_sink_count_free(struct uf_sink_count *c)
 {
 	free(c->lats);
 	c->lats = NULL;
+	c->warm = NULL;
 	free(c->dests);
 	free(c->senders);
 	free(c->bits);

@@ -55,6 +55,11 @@ struct uf_sink_count {
 	uint16_t seq_off; /* payload offset of the sequence number (--seq-offset) */
 	void *bits;
 	struct uf_lat_hist *lats; /* one per destination, NULL: no --latency */
+	/* udpfan-gen --warmup: datagrams with a sequence number below warm_seq are accounted
+	 * as any other, but their latency goes to `warm` (all destinations), not to their
+	 * destination's histogram (docs/benchmarks.md#latency) */
+	uint64_t warm_seq;
+	struct uf_lat_hist *warm;
 };
 
 /* Allocate max_dests destinations with windows of 2^win_log2. 0 or -ENOMEM. */
@@ -158,7 +163,8 @@ uf_sink_account(struct uf_sink_count *c, rte_be32_t dip, rte_be16_t dport, rte_b
 			uint64_t stamp;
 
 			memcpy(&stamp, payload + c->seq_off + 8, 8);
-			uf_lat_add(d->lat, rte_le_to_cpu_64(stamp), rte_rdtsc());
+			uf_lat_add(unlikely(seq < c->warm_seq) ? c->warm : d->lat,
+				   rte_le_to_cpu_64(stamp), rte_rdtsc());
 		}
 	} else {
 		d->short_payload++;

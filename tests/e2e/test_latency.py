@@ -21,6 +21,15 @@ no kernel): the round trip scripts/bench/latency.py measures, checked for correc
      it could not if udpfan had moved a byte).
   2. no_stamp_no_latency: without --stamp the same path gives no latency (n = 0 would be a
      lie: the summary has no `returned` at all), so a bench cannot read zeros as delays.
+  3. warm_rings: udpfan-gen --warmup WARM first: the warm-up's copies are accounted as any
+     other (sent = WARM + COUNT, every copy back or in udpfan's tx_drop), their latency in
+     warmup_latency and not in latency (n of the two = the copies back). And eal.mlockall
+     (default true) does what docs/configuration.md says: net_memif maps the client's
+     regions at the connect, and with memory locked that mmap() populates them, so udpfan's
+     forwarding thread takes almost no page faults over the first passes of the rings
+     (at most WORKER_FAULTS_MAX); with eal.mlockall: false the same run costs it a fault
+     per fresh 4-KiB page (at least WORKER_FAULTS_MIN; ~600 here, 20-40 us each in a VM:
+     docs/benchmarks.md#latency).
 
 Root only (hugepages); exit 77 (skip) otherwise.
 """
@@ -43,14 +52,17 @@ GEN_MAC, FWD_MAC = "02:18:00:00:00:02", "02:18:00:00:00:10"
 COUNT = 20000
 RATE = 20000
 LINK_DOWN_MAX = 2 * RATE * 10 // 1000  # two destinations, 10 ms
+WARM = 2048  # twice memif's 1024-slot rings
+WORKER_FAULTS_MAX = 32
+WORKER_FAULTS_MIN = 256
 
 
-def start_udpfan(tmp, sock, n):
+def start_udpfan(tmp, sock, n, eal=""):
     dests = "\n".join('  - { ip: %s, udp_port: %d, mac: "%s" }' % (GEN_IP, 7001 + i, GEN_MAC)
                       for i in range(n))
     cfg = os.path.join(tmp, "udpfan.yaml")
     with open(cfg, "w") as f:
-        f.write("""eal: { lcores: "0-1", file_prefix: uflat-t }
+        f.write("""eal: { lcores: "0-1", file_prefix: uflat-t%s }
 ports:
   - { name: lan, device: "net_memif0,role=server,socket=%s,mac=%s", ip: %s/24 }
 listen: { port: lan, udp_port: 2055 }
@@ -58,7 +70,7 @@ destinations:
 %s
 forward: { udp_checksum: compute }
 stats: { interval_s: 1 }
-""" % (sock, FWD_MAC, FWD_IP, dests))
+""" % (eal, sock, FWD_MAC, FWD_IP, dests))
     stats = os.path.join(tmp, "stats.json")
     log = open(os.path.join(tmp, "udpfan.log"), "w")
     p = subprocess.Popen([UDPFAN, "-c", cfg, "--stats-json", stats], stdout=log,
@@ -175,6 +187,63 @@ def case_round_trip():
                                            lat["p99_ns"] / 1e3, lat["max_ns"] / 1e3))
 
 
+def thread_stats(pid):
+    """per thread of pid: (minor faults, CPU ticks)"""
+    out = {}
+    for t in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, t)) as f:
+                v = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(t)] = (int(v[7]), int(v[11]) + int(v[12]))
+    return out
+
+
+def warm_run(mlock):
+    """udpfan (eal.mlockall = mlock) and udpfan-gen --warmup WARM: (the generator's summary,
+    udpfan's final stats, the forwarding thread's page faults over the generator's run)"""
+    with tempfile.TemporaryDirectory(prefix="uflat-") as tmp:
+        sock = os.path.join(tmp, "memif.sock")
+        p, stats = start_udpfan(tmp, sock, 2, "" if mlock else ", mlockall: false")
+        try:
+            before = thread_stats(p.pid)
+            gp, g = run_gen(tmp, sock, ["--latency", "--warmup", str(WARM)])
+            after = thread_stats(p.pid)
+        finally:
+            st = stop_udpfan(p, stats)
+        finish_gen(gp, tmp)
+    # the forwarding thread: the one that spun (most CPU over the run)
+    tid = max(after, key=lambda t: after[t][1] - before.get(t, (0, 0))[1])
+    return g, st, after[tid][0] - before.get(tid, (0, 0))[0]
+
+
+def case_warm_rings():
+    g, st, faults = warm_run(True)
+    assert g["warmup"] == WARM and g["sent"] == WARM + COUNT, g
+    back = g["returned"]
+    got = sum(d["received"] for d in back["destinations"].values())
+    lost = sum(d["lost"] for d in back["destinations"].values())
+    f = st["fwd"]
+    assert f["forwarded"] == WARM + COUNT and got + lost == 2 * (WARM + COUNT), (got, lost, f)
+    assert lost == sum(f["tx_drop"].values()), (lost, f)
+    warm, lat = back["warmup_latency"], back["latency"]
+    # each copy back in exactly one of the two histograms, per its sequence number
+    assert warm["n"] + lat["n"] == got and 0 < warm["n"] <= 2 * WARM and \
+        lat["n"] <= 2 * COUNT, (warm, lat, got)
+    assert faults <= WORKER_FAULTS_MAX, (
+        "udpfan's forwarding thread took %d page faults over the run with eal.mlockall "
+        "(at most %d)" % (faults, WORKER_FAULTS_MAX))
+    g0, _, faults0 = warm_run(False)
+    assert faults0 >= WORKER_FAULTS_MIN, (
+        "with eal.mlockall: false the forwarding thread took only %d page faults: the "
+        "check above would not tell" % faults0)
+    print("warm-up %d: p99 %.1f us; measured p99 %.1f us; forwarding thread page faults: %d "
+          "locked, %d with eal.mlockall: false (warm-up p99 %.1f us)" % (
+              WARM, warm["p99_ns"] / 1e3, lat["p99_ns"] / 1e3, faults, faults0,
+              g0["returned"]["warmup_latency"]["p99_ns"] / 1e3))
+
+
 def case_no_stamp_no_latency():
     with tempfile.TemporaryDirectory(prefix="uflat-") as tmp:
         sock = os.path.join(tmp, "memif.sock")
@@ -198,6 +267,7 @@ def main():
                 raise SystemExit("not built: " + b)
     s.run(case_round_trip)
     s.run(case_no_stamp_no_latency)
+    s.run(case_warm_rings)
     s.finish()
 
 
