@@ -674,11 +674,15 @@ uf_csum_complete_ph(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in, uin
 	struct uf_rx_info t;
 	uint16_t ck;
 
-	if (l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD || in->udp_cksum == 0)
-		return false;
-	if (l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE &&
-	    likely(!uf_csum_is_ph(ph_dst, in->src_ip, uf_be16(in->payload_len + UF_UDP_HDR),
+	/* the common case first, in one test: neither NONE nor the pseudo-header sum (the
+	 * frame's own UDP length field, as on the wire: the header the verdict read); then
+	 * GOOD and 0, which keep the field whatever it holds */
+	if (likely(l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE &&
+		   !uf_csum_is_ph(ph_dst, in->src_ip,
+				  uf_rd16(f + in->payload_off - UF_UDP_HDR + UF_UDP_LEN),
 				  in->udp_cksum)))
+		return false;
+	if (l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD || in->udp_cksum == 0)
 		return false;
 	/* the sum P over pseudo-header, UDP header and payload, as for a datagram without one */
 	t = *in;
