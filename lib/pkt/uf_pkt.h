@@ -707,6 +707,18 @@ uf_csum_complete(const uint8_t *f, uint64_t rx_ck, struct uf_rx_info *in)
 				   uf_csum_ph_dst(uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST)));
 }
 
+/* The TOS byte as its part of the IPv4 header's first 16-bit word in memory order (the word
+ * after the version/IHL byte): uf_be16(tos), a shift where the bytes are little-endian */
+static __rte_always_inline uint32_t
+uf_tos_word(uint8_t tos)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return (uint32_t)tos << 8;
+#else
+	return tos;
+#endif
+}
+
 /*
  * What every copy of one datagram shares in its header, computed once per datagram (at N = 4
  * the copies' loop reloaded and re-added each of these per copy: a store into a copy may
@@ -744,7 +756,7 @@ uf_hdr_dg_init(struct uf_hdr_dg *g, const struct uf_rx_info *in, uint32_t p_sum)
 	g->src_ip = in->src_ip;
 	g->tot = uf_be16(plen + UF_IPV4_HDR_MIN + UF_UDP_HDR);
 	g->ulen = uf_be16(plen + UF_UDP_HDR);
-	g->ip_sum = (uint32_t)g->tot + g->ip_id + uf_be16(g->tos);
+	g->ip_sum = (uint32_t)g->tot + g->ip_id + uf_tos_word(g->tos);
 	g->ip_sum_src = uf_ck_add32(g->ip_sum, g->src_ip);
 	g->u_sum_src = p_sum;
 	g->u_sum = p_sum + uf_ck_neg32(g->src_ip);
@@ -875,7 +887,7 @@ uf_hdr_write_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in
 
 	RTE_ASSERT(form == UF_HDR_ANY ||
 		   (t->plain && l2 == RTE_ETHER_HDR_LEN && t->keep_sport == keep_sport));
-	ipsum = t->ip_base + tot + ip_id + uf_be16(tos);
+	ipsum = t->ip_base + tot + ip_id + uf_tos_word(tos);
 	usum = p_sum + t->udp_delta;
 	if (unlikely(keep_src_ip))
 		ipsum = uf_ck_add32(ipsum, src_ip);
