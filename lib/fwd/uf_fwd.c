@@ -408,7 +408,10 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 					     f + UF_HDR_LEN - UF_UDP_HDR, ulen);
 				if (partial && uf_csum_complete_ph(f, m->ol_flags, &fi, ph_dst))
 					w->ctr.csum_completed++;
-				uf_single_one(&one, m, &fi, false, form, true);
+				if (form == UF_HDR_PLAIN_KEEP_SPORT)
+					uf_single_one_keep(&one, m, (uint8_t *)(uintptr_t)f, &fi);
+				else
+					uf_single_one(&one, m, &fi, false, form, true);
 				continue;
 			}
 			v = uf_classify_full_ex(f, len, m->ol_flags, pid, info, &why, false);

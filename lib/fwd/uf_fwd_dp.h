@@ -1061,6 +1061,37 @@ uf_single_one(struct uf_single *s, struct rte_mbuf *m, const struct uf_rx_info *
 	*s->next++ = m; /* its destination: uf_single_end */
 }
 
+#if UF_DP_SIMD
+/* uf_single_one for a frame the fast test passed (its headers where the copy's go: nothing
+ * moves) to a plain template that keeps the sender's port, the default form: the header
+ * rewritten in place under masks (uf_hdr_rewrite_keep). The same frames and counters. */
+static __rte_always_inline void
+uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const struct uf_rx_info *in)
+{
+	const uint32_t p_sum = uf_in_sum(in, f + UF_HDR_LEN, s->in_dst_ip, s->in_dst_port);
+	uint32_t len = UF_HDR_LEN + in->payload_len;
+
+	RTE_ASSERT(s->cksum && in->payload_off == UF_HDR_LEN);
+	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip, true);
+	} else if (in->payload_len > s->max_payload) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	} else {
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip, true);
+		if (len < s->pad) {
+			memset(f + len, 0, s->pad - len);
+			len = s->pad;
+		}
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->ol_flags = 0;
+	*s->next++ = m; /* its destination: uf_single_end */
+}
+#endif
+
 /* every datagram queued was forwarded, one copy each */
 static __rte_always_inline void
 uf_single_end(struct uf_worker *w, const struct uf_single *s)

@@ -860,6 +860,51 @@ uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *
 		udp->dgram_cksum = uck;
 }
 
+#if UF_DP_SIMD
+/*
+ * N = 1, in place, for a frame the fast test passed (no IP options: the headers are where the
+ * copy's go) and a plain template that keeps the sender's UDP port (the default form): the
+ * copy's header is the template ORed with what the frame keeps, under three byte masks (TOS
+ * without ECN, total length and id; the sender's port and the UDP length), then the two
+ * checksums put in: three loads of the frame, three ANDs, three ORs, three stores, where the
+ * template's copy and six field stores were (uf_hdr_write_l2). The same bytes (fanout_diff,
+ * eal, which compares it with the generic path). `p_sum`: uf_in_sum() of the input.
+ */
+static __rte_always_inline void
+uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint32_t p_sum, rte_be32_t src_ip,
+		    bool udp_cksum)
+{
+	const __m128i f0 = _mm_loadu_si128((const __m128i *)f),
+		      f1 = _mm_loadu_si128((const __m128i *)(f + 16)),
+		      f2 = _mm_loadu_si128((const __m128i *)(f + 26));
+	/* what the frame keeps: byte 15 (TOS) less ECN; bytes 16-19 (total length, id); in
+	 * the window at 26, bytes 8-9 (34: the UDP source port) and 12-13 (38: UDP length) */
+	const __m128i k0 = _mm_insert_epi8(_mm_setzero_si128(), 0xfc, 15),
+		      k1 = _mm_cvtsi32_si128(-1), k2 = _mm_set_epi16(0, -1, 0, -1, 0, 0, 0, 0);
+	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
+	/* tos_word, tot, id: as uf_hdr_write_l2 sums them, read where they are */
+	const uint32_t ipsum = t->ip_base + uf_tos_word(ip[UF_IP_TOS] & 0xfc) +
+			       uf_rd16(ip + UF_IP_LEN) + uf_rd16(ip + UF_IP_ID);
+	const uint32_t usum = p_sum + t->udp_delta + uf_ck_neg32(src_ip);
+	uint16_t ipck = (uint16_t)~uf_ck_fold32(ipsum), uck = (uint16_t)~uf_ck_fold32(usum);
+	__m128i v1, v2;
+
+	RTE_ASSERT(t->plain && t->keep_sport);
+	if (uck == 0)
+		uck = 0xffff;
+	v1 = _mm_insert_epi16(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t->hdr + 16)),
+					   _mm_and_si128(f1, k1)),
+			      ipck, 4); /* byte 24 */
+	v2 = _mm_insert_epi16(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t->hdr + 26)),
+					   _mm_and_si128(f2, k2)),
+			      udp_cksum ? uck : 0, 7); /* byte 40 */
+	_mm_storeu_si128((__m128i *)f, _mm_or_si128(_mm_loadu_si128((const __m128i *)t->hdr),
+						    _mm_and_si128(f0, k0)));
+	_mm_storeu_si128((__m128i *)(f + 16), v1);
+	_mm_storeu_si128((__m128i *)(f + 26), v2);
+}
+#endif
+
 /*
  * The same for one copy alone, from the input's fields: `p_sum` is uf_in_sum() of the input.
  * Only what the template's mode needs is summed (uf_hdr_dg_init sums both modes' parts, which
