@@ -26,6 +26,9 @@ fi
 echo "lab-guest: $(uname -r), $(nproc) CPUs, $(grep HugePages_Total /proc/meminfo)"
 cd /src
 phase=$(sed -n "s/.*lab.phase=\([a-z]*\).*/\1/p" /proc/cmdline)
+# UF_LAB_CASES from the host (scripts/lab/host.py puts it on the command line)
+cases=$(sed -n "s/.*lab.cases=\([a-z0-9_,]*\).*/\1/p" /proc/cmdline)
+[ -n "$cases" ] && export UF_LAB_CASES="$cases"
 timeout 780 python3 -u /src/tests/lab/lab_guest.py "${phase:-iommu}" "/out/results-${phase:-iommu}.json"
 echo "lab-guest: suite ended with $?"
 sync

@@ -318,6 +318,13 @@ def forward_arp_xstats(ag):
     neigh = ag.run("ip neigh show 10.19.1.2", ns="a")["out"]
     log(f"host neighbour of udpfan's em port: {neigh.strip()}")
     check("52:54:00:19:01:02" in neigh, f"the host did not learn em's MAC by ARP: {neigh!r}")
+    # the next hop's state while the run is young: arp.reachable_s (30 s by default) equals the
+    # run's duration, so at the end the entry may be in PROBE with the confirming reply still
+    # on its way (seen in CI under TCG); the MAC is in use in both states
+    mid = u.last()["destinations"][0]
+    tap_b = ag.run("cat /sys/class/net/qlab-tb/address", ns="b")["out"].strip()
+    check(mid["state"] == "reachable" and mid["mac"].lower() == tap_b.lower(),
+          f"destination during the run: {mid}; the host's qlab-tb is at {tap_b!r}")
     xe = {pid: telemetry("fwd", f"/ethdev/xstats,{pid}") for pid in (0, 1)}
     json.dump(xe, open("/out/xstats-end.json", "w"), indent=1)
     st = u.finish()
@@ -328,7 +335,8 @@ def forward_arp_xstats(ag):
     check(got.get("srcs") == ["10.19.2.2"], f"copies' source {got.get('srcs')}")
     ledger(st)
     d = st["destinations"][0]
-    check(d["state"] == "reachable" and d["tx_ok"] == n, f"destination: {d}")
+    check(d["state"] in ("reachable", "probe") and d["mac"] == mid["mac"] and d["tx_ok"] == n,
+          f"destination: {d}")
     check(st["arp"]["replies_learned"] >= 1 and st["arp"]["requests_answered"] >= 1, f"arp: {st['arp']}")
     # the PMDs' own counters: em's from the 82574's statistics registers, virtio's per queue
     em0, em1 = xe[0], xs[0]
@@ -439,6 +447,7 @@ def main():
     results = []
     ag = Agent()
     only = os.environ.get("UF_LAB_CASES")
+    json.dump(results, open(out, "w"))  # the file says the suite ran, even with no case selected
     for fn in CASES:
         if fn.phase != phase or (only and fn.__name__ not in only.split(",")):
             continue
