@@ -25,6 +25,7 @@
 #include <rte_mbuf.h>
 
 #include "uf_config.h"
+#include "uf_env.h"
 #include "uf_genpkt.h"
 #include "uf_sinkcount.h"
 #include "uf_tool.h"
@@ -65,6 +66,7 @@ struct gen_opts {
 	bool stamp;      /* --stamp */
 	bool latency;    /* --latency (implies stamp) */
 	uint64_t warmup; /* --warmup: datagrams before the measured ones */
+	double stall_us; /* --stall-us */
 	double duration; /* 0: none */
 	uint64_t count;  /* 0: none */
 };
@@ -98,6 +100,8 @@ struct __rte_cache_aligned gen_lcore {
 	/* --latency: the datagrams that come back to our address, with their latency; NULL
 	 * otherwise. Written by this lcore only, read by main after `done`. */
 	struct uf_sink_count *back;
+	uint64_t stall_cyc; /* --stall-us in cycles */
+	uint64_t last_rx;   /* when the previous receive began */
 
 	struct __rte_cache_aligned {
 		uint64_t sent;       /* accepted by tx_burst: frames 0 .. sent-1 */
@@ -111,6 +115,8 @@ struct __rte_cache_aligned gen_lcore {
 		uint64_t warm_sent;      /* frames 0 .. warm_sent-1 were the warm-up */
 		uint64_t cyc;            /* from the first measured pass to the stop */
 		uint64_t max_gap;        /* cycles: the longest loop pass */
+		uint64_t stalls;         /* --latency: receives after more than stall_cyc away */
+		uint64_t stalled_cyc;    /* their time away, summed */
 		uint32_t stop;           /* enum stop_reason */
 		uint32_t done;           /* the loop has returned */
 	} c;
@@ -162,13 +168,26 @@ take_back(struct gen_lcore *lc, const struct rte_mbuf *m, uint64_t now)
 }
 
 /* ARP requests for us get answered, datagrams back to us accounted (--latency); everything
- * else is counted and freed. */
+ * else is counted and freed. now: this pass's TSC. */
 static void
-poll_rx(struct gen_lcore *lc)
+poll_rx(struct gen_lcore *lc, uint64_t now)
 {
 	struct rte_mbuf *pkts[UF_MAX_BURST], *ans[UF_MAX_BURST], *drop[UF_MAX_BURST];
 	uint16_t n, i, n_ans = 0, n_drop = 0, k;
 
+	if (lc->back != NULL) {
+		/* away from the ring longer than --stall-us (off the CPU, mostly): what this
+		 * receive takes in may have waited for us, so its delays are not only the
+		 * forwarder's (kept out of latency_gen_unstalled) */
+		const uint64_t away = now - lc->last_rx;
+
+		lc->back->gen_stalled = away > lc->stall_cyc;
+		if (unlikely(lc->back->gen_stalled)) {
+			lc->c.stalls++;
+			lc->c.stalled_cyc += away;
+		}
+		lc->last_rx = now;
+	}
 	n = rte_eth_rx_burst(lc->port_id, 0, pkts, UF_MAX_BURST);
 	if (n == 0)
 		return;
@@ -223,6 +242,7 @@ gen_loop(void *arg)
 	next_rx = start;
 	due = (double)start;
 	prev = start;
+	lc->last_rx = start;
 	while (likely(!__atomic_load_n(&quit, __ATOMIC_RELAXED))) {
 		now = rte_rdtsc();
 		/* the longest pass: how long this lcore was kept off its CPU (or in a syscall
@@ -235,7 +255,7 @@ gen_loop(void *arg)
 			break;
 		}
 		if (unlikely(now >= next_rx)) {
-			poll_rx(lc);
+			poll_rx(lc, now);
 			next_rx = now + rx_every;
 		}
 		if (unlikely(warming) && n_pend == 0 && seq >= lc->warm) {
@@ -244,8 +264,10 @@ gen_loop(void *arg)
 			const uint64_t until = now + hz * WARM_PAUSE_MS / 1000;
 
 			while (rte_rdtsc() < until && !__atomic_load_n(&quit, __ATOMIC_RELAXED))
-				poll_rx(lc);
+				poll_rx(lc, rte_rdtsc());
 			UF_STORE(&lc->c.warm_sent, seq);
+			lc->c.stalls = 0; /* the measured copies' stalls only */
+			lc->c.stalled_cyc = 0;
 			warming = false;
 			burst_cyc = lc->burst_cyc;
 			start = prev = rte_rdtsc();
@@ -321,7 +343,7 @@ gen_loop(void *arg)
 		const uint64_t until = rte_rdtsc() + hz * BACK_DRAIN_MS / 1000;
 
 		while (rte_rdtsc() < until)
-			poll_rx(lc);
+			poll_rx(lc, rte_rdtsc());
 	}
 	UF_STORE(&lc->c.cyc, now - start);
 	UF_STORE(&lc->c.max_gap, max_gap);
@@ -365,6 +387,10 @@ usage(FILE *f)
 		"                     count from there). Their copies are accounted as any\n"
 		"                     other; their latency is reported apart (warmup_latency):\n"
 		"                     a memif ring's first pass touches fresh pages\n"
+		"  --stall-us US      with --latency (default 5): a receive more than US us\n"
+		"                     after the previous one (this lcore off its CPU) is a\n"
+		"                     stall; the copies it takes in are left out of\n"
+		"                     latency_gen_unstalled (the delay is partly ours)\n"
 		"  --duration S       stop after S seconds\n"
 		"  --count N          stop after N datagrams (whichever comes first)\n"
 		"  --lcores L         main lcore, then the TX lcore (default 0,1)\n"
@@ -425,6 +451,7 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 		{ "stamp", no_argument, NULL, 'S' },
 		{ "latency", no_argument, NULL, 'Y' },
 		{ "warmup", required_argument, NULL, 'W' },
+		{ "stall-us", required_argument, NULL, 'U' },
 		{ "start-after", required_argument, NULL, 'A' },
 		{ "queues", required_argument, NULL, 'Q' },
 		{ "linger", required_argument, NULL, 'L' },
@@ -523,6 +550,13 @@ parse_args(int argc, char **argv, struct gen_opts *o)
 				return uf_tool_usage_err("--warmup: \"%s\" is not 0..100000000 "
 							 "datagrams",
 							 optarg);
+			break;
+		case 'U':
+			if (uf_tool_parse_double(optarg, &o->stall_us) != 0 ||
+			    !(o->stall_us >= 0.1) || o->stall_us > 1e6)
+				return uf_tool_usage_err(
+						"--stall-us: \"%s\" is not 0.1..1000000 us",
+						optarg);
 			break;
 		case 't':
 			if (uf_tool_parse_double(optarg, &o->duration) != 0 || !(o->duration > 0) ||
@@ -672,6 +706,13 @@ summary(FILE *f, const struct gen_opts *o, const struct gen_lcore *lc,
 		 * destination's */
 		fprintf(f, ", \"warmup_latency\": ");
 		uf_lat_json(f, b->warm, (double)rte_get_tsc_hz());
+		/* the measured copies again, less those a stalled receive took in */
+		fprintf(f,
+			", \"gen_stalls\": {\"stall_us\": %.1f, \"count\": %" PRIu64
+			", \"away_ms\": %.3f}, \"latency_gen_unstalled\": ",
+			o->stall_us, lc->c.stalls,
+			1e3 * (double)lc->c.stalled_cyc / (double)rte_get_tsc_hz());
+		uf_lat_json(f, b->unstalled, (double)rte_get_tsc_hz());
 		fprintf(f, "}");
 		free(all);
 	}
@@ -688,6 +729,7 @@ main(int argc, char **argv)
 		.sport = 40000,
 		.size = 32,
 		.linger_ms = 100,
+		.stall_us = 5,
 		.t.eal = { .lcores = "0,1", .file_prefix = PROG },
 	};
 	static struct uf_gen_tmpl tmpl;
@@ -726,6 +768,19 @@ main(int argc, char **argv)
 	if (uf_tool_eal_init(&o.t.eal, &err, line, sizeof(line)) != 0)
 		return fail(&err);
 	UF_TOOL_LOG(INFO, "EAL: %s", line);
+	if (o.latency) {
+		/* as udpfan and testpmd: a memif client's regions, mapped at its connect, are then
+		 * populated there, not a page fault at a time on the first pass of the receives
+		 * being timed (docs/benchmarks.md#latency) */
+		int lr = uf_env_lock_memory();
+
+		if (lr != 0 && lr != -ENOTSUP)
+			fprintf(stderr,
+				PROG
+				": note: mlockall() failed (%s): the first pass over a memif "
+				"ring's pages faults in the timed loop (CAP_IPC_LOCK, ulimit -l)\n",
+				strerror(-lr));
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
@@ -815,6 +870,7 @@ main(int argc, char **argv)
 		}
 		back->seq_off = tmpl.seq_off;
 		back->warm_seq = lc.warm;
+		lc.stall_cyc = (uint64_t)(o.stall_us * 1e-6 * (double)rte_get_tsc_hz());
 		lc.back = back;
 	}
 

@@ -64,11 +64,13 @@ uf_lat_json(FILE *f, const struct uf_lat_hist *h, double hz)
 		return;
 	}
 	fprintf(f,
-		"{\"n\": %llu, \"min_ns\": %.0f, \"p50_ns\": %.0f, \"p99_ns\": %.0f, "
-		"\"p999_ns\": %.0f, \"max_ns\": %.0f, \"mean_ns\": %.0f, \"negative\": %llu}",
+		"{\"n\": %llu, \"min_ns\": %.0f, \"p50_ns\": %.0f, \"p90_ns\": %.0f, "
+		"\"p99_ns\": %.0f, \"p999_ns\": %.0f, \"max_ns\": %.0f, \"mean_ns\": %.0f, "
+		"\"negative\": %llu}",
 		(unsigned long long)h->n, (double)h->min * ns, (double)uf_lat_quantile(h, 0.5) * ns,
-		(double)uf_lat_quantile(h, 0.99) * ns, (double)uf_lat_quantile(h, 0.999) * ns,
-		(double)h->max * ns, h->sum / (double)h->n * ns, (unsigned long long)h->negative);
+		(double)uf_lat_quantile(h, 0.9) * ns, (double)uf_lat_quantile(h, 0.99) * ns,
+		(double)uf_lat_quantile(h, 0.999) * ns, (double)h->max * ns,
+		h->sum / (double)h->n * ns, (unsigned long long)h->negative);
 }
 
 static double

@@ -36,12 +36,15 @@ uf_sink_count_lat(struct uf_sink_count *c, double tsc_hz)
 {
 	uint32_t i;
 
-	/* one more at the end: the warm-up's (warm_seq), shared by all destinations */
-	c->lats = calloc(c->max_dests + 1u, sizeof(*c->lats));
+	/* two more at the end, shared by all destinations: the warm-up's (warm_seq) and the
+	 * measured copies taken in while the receiver was not stalled (gen_stalled) */
+	c->lats = calloc(c->max_dests + 2u, sizeof(*c->lats));
 	if (c->lats == NULL)
 		return -ENOMEM;
 	c->warm = &c->lats[c->max_dests];
 	c->warm->hz = tsc_hz;
+	c->unstalled = &c->lats[c->max_dests + 1u];
+	c->unstalled->hz = tsc_hz;
 	for (i = 0; i < c->max_dests; i++) {
 		c->lats[i].hz = tsc_hz;
 		c->dests[i].lat = &c->lats[i];
@@ -55,6 +58,7 @@ uf_sink_count_free(struct uf_sink_count *c)
 	free(c->lats);
 	c->lats = NULL;
 	c->warm = NULL;
+	c->unstalled = NULL;
 	free(c->dests);
 	free(c->senders);
 	free(c->bits);

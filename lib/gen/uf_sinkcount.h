@@ -60,6 +60,12 @@ struct uf_sink_count {
 	 * destination's histogram (docs/benchmarks.md#latency) */
 	uint64_t warm_seq;
 	struct uf_lat_hist *warm;
+	/* udpfan-gen --latency: the caller sets gen_stalled before accounting what one receive
+	 * took in: true when its loop was away longer than --stall-us since its previous
+	 * receive (off its CPU: the delay it measures is partly its own). Measured copies
+	 * taken in while it is false are added to `unstalled` too (all destinations). */
+	bool gen_stalled;
+	struct uf_lat_hist *unstalled;
 };
 
 /* Allocate max_dests destinations with windows of 2^win_log2. 0 or -ENOMEM. */
@@ -162,9 +168,17 @@ uf_sink_account(struct uf_sink_count *c, rte_be32_t dip, rte_be16_t dport, rte_b
 		if (unlikely(d->lat != NULL) && len >= c->seq_off + 16u) {
 			uint64_t stamp;
 
+			const uint64_t rx = rte_rdtsc();
+
 			memcpy(&stamp, payload + c->seq_off + 8, 8);
-			uf_lat_add(unlikely(seq < c->warm_seq) ? c->warm : d->lat,
-				   rte_le_to_cpu_64(stamp), rte_rdtsc());
+			stamp = rte_le_to_cpu_64(stamp);
+			if (unlikely(seq < c->warm_seq)) {
+				uf_lat_add(c->warm, stamp, rx);
+			} else {
+				uf_lat_add(d->lat, stamp, rx);
+				if (!c->gen_stalled)
+					uf_lat_add(c->unstalled, stamp, rx);
+			}
 		}
 	} else {
 		d->short_payload++;

@@ -51,11 +51,24 @@ are kept apart (the "warm p99" column): the first pass over memif's 1024-slot ri
 fresh pages of the client's regions, and what that costs is a connect's cost, not the
 forwarder's per-datagram delay (docs/benchmarks.md#latency).
 
+Stall probe (--probe-seconds, default 2; 0 skips it): before and after the points,
+udpfan-gen's TX lcore spins alone on each CPU over net_null and reports how often and how
+long the host kept it away (receives more than 5 us apart). A forwarding thread on that CPU
+is kept away alike, and a copy that arrives then waits for the rest of the stall: when the
+stalls cover more than 1 % of the time, p99 is theirs, for every contender.
+
+Generator stalls: a receive of the generator's more than 5 us after its previous one (its
+lcore off the CPU; udpfan-gen --stall-us) took in copies that may have waited for the
+generator, not the forwarder. The "p99 gen unstalled" column leaves those copies out (their
+share in "out %"); "p99" keeps every measured copy. Stalls of the forwarder's thread stay in
+both: they are the forwarder's delay on this host.
+
 Rates: datagrams per second from the generator (bursts of 1: every datagram paced alone);
 "sat" is 90 % of the highest rate the forwarder returned without loss in a 2 s flood probe
 (measured per contender, in this run). Each (rate, contender) point runs --seconds; the
-contenders alternate within a round (A B C A B C ...), --rounds rounds; the table gives the
-median of each percentile over the rounds and its spread (max - min).
+contenders alternate within a round, their order turned by one at each (round, rate)
+(A B C, B C A, C A B, ...: each runs after each of the others as often), --rounds rounds;
+the table gives the median of each percentile over the rounds and its spread (max - min).
 
 On a shared 2-CPU machine a busy neighbour preempts the poll loops and shows up as
 milliseconds at p99: the script prints the machine's load beside each point and marks a point
@@ -228,6 +241,29 @@ def gen(wd, sock, rate, seconds, tag, wire="memif", warm=0):
         return json.load(f)
 
 
+def stall_probe(cpu, seconds):
+    """How this host keeps a polling thread off its CPU: udpfan-gen's TX lcore spinning on CPU
+    `cpu` over net_null (no peer, no forwarder) with --latency, its gen_stalls (receives more
+    than 5 us after the one before) over `seconds`. What it finds, a forwarding thread on
+    that CPU suffers alike, and a copy that arrives during a stall waits for its end."""
+    r = subprocess.run([GEN, "--dev", "net_null0", "--ip", "10.255.0.1/24", "--dst",
+                        "10.255.0.2:9", "--dst-mac", "02:00:00:00:00:01", "--latency",
+                        "--rate", "1000", "--burst", "1", "--duration", str(seconds),
+                        "--lcores", "0@0,1@%d" % cpu, "--file-prefix", "uflat-probe",
+                        "--in-memory"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=seconds + 60)
+    if r.returncode != 0:
+        raise RuntimeError("stall probe: udpfan-gen exited %d: %s" % (r.returncode,
+                                                                      r.stderr[-2000:]))
+    g = json.loads(r.stdout)
+    st = g["returned"]["gen_stalls"]
+    secs = g["seconds"]
+    return {"cpu": cpu, "seconds": secs, "stalls": st["count"],
+            "stalls_per_s": st["count"] / secs, "away_pct": st["away_ms"] / 10 / secs,
+            "mean_stall_us": 1e3 * st["away_ms"] / st["count"] if st["count"] else 0.0,
+            "max_gap_us": g["loop_max_gap_us"]}
+
+
 def point(a, wd, c, rate, n_copies):
     sock = os.path.join(wd, "%s.sock" % a.wire)
     f = Fwd(c, wd, sock, a.wire)
@@ -266,18 +302,26 @@ def point(a, wd, c, rate, n_copies):
     back = g.get("returned", {})
     lat = back.get("latency", {})
     warm = back.get("warmup_latency") or {}
+    uns = back.get("latency_gen_unstalled") or {}
+    stalls = back.get("gen_stalls") or {}
     got = sum(d["distinct"] for d in back.get("destinations", {}).values())
     exp = g["sent"] * n_copies
     r = {"contender": c, "rate": rate, "sent": g["sent"], "gen_pps": g["pps"],
          "expected": exp, "returned": got, "lost": exp - got, "latency": lat,
          "warmup": g.get("warmup", 0), "warmup_latency": warm,
+         "latency_gen_unstalled": uns, "gen_stalls": stalls,
+         "stalled_share": 1.0 - uns.get("n", 0) / lat["n"] if lat.get("n") else 0.0,
          "others_cpus": others, "noisy": others > a.max_other, "time": time.time(),
          "gen": g, "fwd_tx_drop": txd}
-    log("  %-13s rate %7s: sent %8d (%7.0f pps) back %9d lost %6d | p50 %8.1f p99 %9.1f "
-        "p99.9 %9.1f max %9.1f us | warm-up %d: p99 %.1f | others %.2f CPUs%s%s" % (
+    log("  %-13s rate %7s: sent %8d (%7.0f pps) back %9d lost %6d | p50 %8.1f p90 %8.1f "
+        "p99 %9.1f "
+        "p99.9 %9.1f max %9.1f us | warm-up %d: p99 %.1f | generator unstalled: p99 %.1f "
+        "(%d stalls, %.1f ms, %.2f %% of copies out) | others %.2f CPUs%s%s" % (
             c, rate, g["sent"], g["pps"], got, exp - got, lat.get("p50_ns", 0) / 1e3,
-            lat.get("p99_ns", 0) / 1e3, lat.get("p999_ns", 0) / 1e3,
-            lat.get("max_ns", 0) / 1e3, r["warmup"], warm.get("p99_ns", 0) / 1e3, others,
+            lat.get("p90_ns", 0) / 1e3, lat.get("p99_ns", 0) / 1e3, lat.get("p999_ns", 0) / 1e3,
+            lat.get("max_ns", 0) / 1e3, r["warmup"], warm.get("p99_ns", 0) / 1e3,
+            uns.get("p99_ns", 0) / 1e3, stalls.get("count", 0), stalls.get("away_ms", 0),
+            100 * r["stalled_share"], others,
             " NOISY" if r["noisy"] else "",
             "" if txd is None else " | udpfan tx_drop %s" % (txd or 0)))
     return r
@@ -399,6 +443,8 @@ def main():
                          "(warm p99): the first pass over memif's 1024-slot rings touches "
                          "fresh pages (default 2048; 0: none)")
     ap.add_argument("--raw", help="raw log directory (default /tmp/latency-DATE)")
+    ap.add_argument("--probe-seconds", type=float, default=2,
+                    help="the stall probe's time per CPU, before and after the points (0: none)")
     a = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("needs root (hugepages; net_memif needs DPDK's multi-process support, so no "
@@ -424,6 +470,16 @@ def main():
         bench(a, cs, copies)
         return
     runs = []
+    probes = []
+    if a.probe_seconds > 0:
+        log("stall probe (%.0f s per CPU, before and after): a polling thread alone on each "
+            "CPU, how often and how long the host keeps it away" % a.probe_seconds)
+        for cpu in (0, 1):
+            pr = stall_probe(cpu, a.probe_seconds)
+            probes.append(pr)
+            log("  CPU %d: away %.1f %% of the time, %.0f stalls/s over 5 us, mean %.1f us, "
+                "longest %.0f us" % (cpu, pr["away_pct"], pr["stalls_per_s"],
+                                     pr["mean_stall_us"], pr["max_gap_us"]))
     with tempfile.TemporaryDirectory(prefix="uflat-") as wd:
         sat = {}
         if "sat" in a.rates.split(","):
@@ -437,12 +493,18 @@ def main():
                 log("  => %s saturation %.0f pps, 'sat' = %d pps" % (c, ok, sat[c]))
         for rnd in range(a.rounds):
             log("round %d" % (rnd + 1))
-            for rate in a.rates.split(","):
-                for c in cs:
+            for ri, rate in enumerate(a.rates.split(",")):
+                # the order turns with each point set, so each contender runs after each
+                # of the others as often: the position matters on this VM (a fixed order
+                # with udpfan-1 right after testpmd: udpfan-1's p99 the higher in 21 of 24
+                # points; testpmd first instead: in 4 of 8; docs/benchmarks.md#latency)
+                k = (rnd + ri) % len(cs)
+                for pos, c in enumerate(cs[k:] + cs[:k]):
                     rr = sat[c] if rate == "sat" else int(rate)
                     for t in range(a.retries + 1):
                         r = point(a, wd, c, rr, copies[c])
                         r["rate_label"] = rate
+                        r["position"] = pos
                         r["round"] = rnd + 1
                         r["try"] = t
                         with open(os.path.join(a.raw, "runs.jsonl"), "a") as f:
@@ -452,8 +514,9 @@ def main():
                     runs.append(r)
     log("\n--- one-way added delay through the forwarder and back (us), median over %d "
         "round(s) [spread max-min] ---" % a.rounds)
-    log("%-13s %9s %22s %22s %22s %8s %9s %10s" % ("contender", "rate", "p50", "p99", "p99.9",
-                                                  "lost", "link_down", "warm p99"))
+    log("%-13s %9s %22s %22s %22s %22s %8s %9s %10s %22s %8s" % (
+        "contender", "rate", "p50", "p90", "p99", "p99.9", "lost", "link_down", "warm p99",
+        "p99 gen unstalled", "out %"))
     table = []
     for rate in a.rates.split(","):
         for c in cs:
@@ -465,20 +528,34 @@ def main():
                 xs = [(r.get(h) or {}).get(k, 0) / 1e3 for r in rs]
                 return statistics.median(xs), max(xs) - min(xs)
             row = {"contender": c, "rate": rate, "pps": rs[0]["rate"],
-                   "p50": med("p50_ns"), "p99": med("p99_ns"), "p999": med("p999_ns"),
+                   "p50": med("p50_ns"), "p90": med("p90_ns"), "p99": med("p99_ns"), "p999": med("p999_ns"),
                    "warm_p99": med("p99_ns", "warmup_latency"),
+                   "p99_unstalled": med("p99_ns", "latency_gen_unstalled"),
+                   "stalled_share": statistics.median(r.get("stalled_share", 0) for r in rs),
                    "lost": sum(r["lost"] for r in rs), "noisy": sum(r["noisy"] for r in rs),
                    "link_down": sum((r.get("fwd_tx_drop") or {}).get("link_down", 0)
                                     for r in rs)}
             table.append(row)
-            log("%-13s %9s %14.1f [%5.1f] %14.1f [%5.1f] %14.1f [%5.1f] %8d %9d %10.1f%s" % (
+            log("%-13s %9s %14.1f [%5.1f] %14.1f [%5.1f] %14.1f [%5.1f] %14.1f [%5.1f] %8d "
+                "%9d %10.1f %14.1f [%5.1f] %8.2f%s" % (
                 c, "%s%s" % (rate, "" if rate != "sat" else "=%d" % rs[0]["rate"]),
-                row["p50"][0], row["p50"][1], row["p99"][0], row["p99"][1], row["p999"][0],
+                row["p50"][0], row["p50"][1], row["p90"][0], row["p90"][1], row["p99"][0],
+                row["p99"][1], row["p999"][0],
                 row["p999"][1], row["lost"], row["link_down"], row["warm_p99"][0],
+                row["p99_unstalled"][0], row["p99_unstalled"][1],
+                100 * row["stalled_share"],
                 "  (%d NOISY)" % row["noisy"] if row["noisy"]
                 else ""))
+    if a.probe_seconds > 0:
+        for cpu in (0, 1):
+            pr = stall_probe(cpu, a.probe_seconds)
+            probes.append(pr)
+            log("stall probe after: CPU %d away %.1f %%, %.0f stalls/s, mean %.1f us, longest "
+                "%.0f us" % (cpu, pr["away_pct"], pr["stalls_per_s"], pr["mean_stall_us"],
+                             pr["max_gap_us"]))
     with open(os.path.join(a.raw, "summary.json"), "w") as f:
-        json.dump({"argv": sys.argv, "table": table, "sat": sat}, f, indent=1)
+        json.dump({"argv": sys.argv, "table": table, "sat": sat, "stall_probe": probes}, f,
+                  indent=1)
     log("raw: %s" % a.raw)
 
 

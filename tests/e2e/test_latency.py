@@ -29,7 +29,9 @@ no kernel): the round trip scripts/bench/latency.py measures, checked for correc
      forwarding thread takes almost no page faults over the first passes of the rings
      (at most WORKER_FAULTS_MAX); with eal.mlockall: false the same run costs it a fault
      per fresh 4-KiB page (at least WORKER_FAULTS_MIN; ~600 here, 20-40 us each in a VM:
-     docs/benchmarks.md#latency).
+     docs/benchmarks.md#latency). The generator's stalls: with --stall-us 1000000 no receive
+     is one and latency_gen_unstalled holds every measured copy; with the default (5 us) it
+     holds at most those, all of them when no stall was seen.
 
 Root only (hugepages); exit 77 (skip) otherwise.
 """
@@ -146,7 +148,7 @@ def case_round_trip():
         sock = os.path.join(tmp, "memif.sock")
         p, stats = start_udpfan(tmp, sock, 2)
         try:
-            gp, g = run_gen(tmp, sock, ["--netflow-v5", "--latency"])
+            gp, g = run_gen(tmp, sock, ["--netflow-v5", "--latency", "--stall-us", "1000000"])
         finally:
             st = stop_udpfan(p, stats)
         finish_gen(gp, tmp)
@@ -181,6 +183,10 @@ def case_round_trip():
         assert 0 < lat["min_ns"] <= lat["p50_ns"] <= lat["p99_ns"] <= lat["p999_ns"] <= \
             lat["max_ns"], lat
         assert back["untracked"] == 0, back
+        # --stall-us 1000000: no receive comes a second after the one before, so none is a
+        # stall and the unstalled histogram holds every measured copy
+        assert back["gen_stalls"]["count"] == 0 and \
+            back["latency_gen_unstalled"]["n"] == lat["n"], (back["gen_stalls"], lat)
         print("round trip: %d x 2 copies, %d back (%d to link_down at the start, %d to "
               "ring_full), p50 %.1f us p99 %.1f us max %.1f us" % (
                   COUNT, lat["n"], ld, rf, lat["p50_ns"] / 1e3,
@@ -228,6 +234,10 @@ def case_warm_rings():
     assert f["forwarded"] == WARM + COUNT and got + lost == 2 * (WARM + COUNT), (got, lost, f)
     assert lost == sum(f["tx_drop"].values()), (lost, f)
     warm, lat = back["warmup_latency"], back["latency"]
+    # default --stall-us 5: copies a receive took in after the generator was away are left
+    # out of latency_gen_unstalled, and only those
+    uns, stalls = back["latency_gen_unstalled"], back["gen_stalls"]
+    assert uns["n"] <= lat["n"] and (stalls["count"] > 0 or uns["n"] == lat["n"]), (uns, stalls)
     # each copy back in exactly one of the two histograms, per its sequence number
     assert warm["n"] + lat["n"] == got and 0 < warm["n"] <= 2 * WARM and \
         lat["n"] <= 2 * COUNT, (warm, lat, got)

@@ -458,6 +458,26 @@ test_genpkt_layouts(void)
 		CHECK(c.n_dests == 1 && d->st.distinct == 100 && d->st.max == 99,
 		      "sink at offset 24: distinct %llu", (unsigned long long)d->st.distinct);
 		CHECK(d->lat->n == 100 && d->lat->negative == 0, "100 latencies, none negative");
+		CHECK(c.unstalled->n == 100, "not stalled: all 100 in unstalled too (%llu)",
+		      (unsigned long long)c.unstalled->n);
+		/* a receive after a stall of the receiver's: in the destination's histogram,
+		 * not in unstalled; the warm-up's in neither */
+		c.gen_stalled = true;
+		for (i = 100; i < 110; i++) {
+			uf_gen_write(f, &t, i, 0);
+			uf_gen_stamp(f, &t, rte_rdtsc());
+			uf_sink_account(&c, s.dst_ip, rte_cpu_to_be_16(s.dport), s.src_ip,
+					rte_cpu_to_be_16(s.sport), pl, s.payload, i);
+		}
+		c.gen_stalled = false;
+		c.warm_seq = 1000;
+		uf_gen_write(f, &t, 999, 0);
+		uf_gen_stamp(f, &t, rte_rdtsc());
+		uf_sink_account(&c, s.dst_ip, rte_cpu_to_be_16(s.dport), s.src_ip,
+				rte_cpu_to_be_16(s.sport), pl, s.payload, 999);
+		CHECK(d->lat->n == 110 && c.unstalled->n == 100 && c.warm->n == 1,
+		      "stalled: lat %llu unstalled %llu warm %llu", (unsigned long long)d->lat->n,
+		      (unsigned long long)c.unstalled->n, (unsigned long long)c.warm->n);
 		uf_sink_count_free(&c);
 	}
 }
