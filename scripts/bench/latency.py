@@ -495,9 +495,9 @@ def main():
             log("round %d" % (rnd + 1))
             for ri, rate in enumerate(a.rates.split(",")):
                 # the order turns with each point set, so each contender runs after each
-                # of the others as often: the position matters on this VM (a fixed order
-                # with udpfan-1 right after testpmd: udpfan-1's p99 the higher in 21 of 24
-                # points; testpmd first instead: in 4 of 8; docs/benchmarks.md#latency)
+                # of the others as often: a fixed order can favour one (udpfan-1 right after
+                # testpmd: its p99 the higher in 21 of 24 points; testpmd first: in 4 of 8;
+                # turned: 18 of 27; docs/benchmarks.md#latency)
                 k = (rnd + ri) % len(cs)
                 for pos, c in enumerate(cs[k:] + cs[:k]):
                     rr = sat[c] if rate == "sat" else int(rate)
