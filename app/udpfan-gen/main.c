@@ -101,7 +101,6 @@ struct __rte_cache_aligned gen_lcore {
 	 * otherwise. Written by this lcore only, read by main after `done`. */
 	struct uf_sink_count *back;
 	uint64_t stall_cyc; /* --stall-us in cycles */
-	uint64_t last_rx;   /* when the previous receive began */
 
 	struct __rte_cache_aligned {
 		uint64_t sent;       /* accepted by tx_burst: frames 0 .. sent-1 */
@@ -117,6 +116,7 @@ struct __rte_cache_aligned gen_lcore {
 		uint64_t max_gap;        /* cycles: the longest loop pass */
 		uint64_t stalls;         /* --latency: receives after more than stall_cyc away */
 		uint64_t stalled_cyc;    /* their time away, summed */
+		uint64_t last_rx;        /* this lcore's: when its previous receive began */
 		uint32_t stop;           /* enum stop_reason */
 		uint32_t done;           /* the loop has returned */
 	} c;
@@ -179,14 +179,14 @@ poll_rx(struct gen_lcore *lc, uint64_t now)
 		/* away from the ring longer than --stall-us (off the CPU, mostly): what this
 		 * receive takes in may have waited for us, so its delays are not only the
 		 * forwarder's (kept out of latency_gen_unstalled) */
-		const uint64_t away = now - lc->last_rx;
+		const uint64_t away = now - lc->c.last_rx;
 
 		lc->back->gen_stalled = away > lc->stall_cyc;
 		if (unlikely(lc->back->gen_stalled)) {
 			lc->c.stalls++;
 			lc->c.stalled_cyc += away;
 		}
-		lc->last_rx = now;
+		lc->c.last_rx = now;
 	}
 	n = rte_eth_rx_burst(lc->port_id, 0, pkts, UF_MAX_BURST);
 	if (n == 0)
@@ -242,7 +242,7 @@ gen_loop(void *arg)
 	next_rx = start;
 	due = (double)start;
 	prev = start;
-	lc->last_rx = start;
+	lc->c.last_rx = start;
 	while (likely(!__atomic_load_n(&quit, __ATOMIC_RELAXED))) {
 		now = rte_rdtsc();
 		/* the longest pass: how long this lcore was kept off its CPU (or in a syscall

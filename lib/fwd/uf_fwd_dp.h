@@ -1073,13 +1073,13 @@ uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const st
 
 	RTE_ASSERT(s->cksum && in->payload_off == UF_HDR_LEN);
 	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
-		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip, true);
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip);
 	} else if (in->payload_len > s->max_payload) {
 		s->n_too_big++;
 		rte_pktmbuf_free(m);
 		return;
 	} else {
-		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip, true);
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip);
 		if (len < s->pad) {
 			memset(f + len, 0, s->pad - len);
 			len = s->pad;

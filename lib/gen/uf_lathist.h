@@ -72,8 +72,8 @@ void uf_lat_merge(struct uf_lat_hist *into, const struct uf_lat_hist *h);
  * ceil(q * n), clamped to [min, max]; 0 when empty. */
 uint64_t uf_lat_quantile(const struct uf_lat_hist *h, double q);
 
-/* `{"n": …, "min_ns": …, "p50_ns": …, "p90_ns": …, "p99_ns": …, "p999_ns": …, "max_ns": …, "mean_ns": …,
- * "negative": …}` with cycles converted at hz. */
+/* `{"n": …, "min_ns": …, "p50_ns": …, "p90_ns": …, "p99_ns": …, "p999_ns": …, "max_ns": …,
+ * "mean_ns": …, "negative": …}` with cycles converted at hz. */
 void uf_lat_json(FILE *f, const struct uf_lat_hist *h, double hz);
 
 /* TSC ticks per second, measured against CLOCK_MONOTONIC over ~ms milliseconds (for the

@@ -166,9 +166,8 @@ uf_sink_account(struct uf_sink_count *c, rte_be32_t dip, rte_be16_t dport, rte_b
 			s->last_seq = seq;
 		}
 		if (unlikely(d->lat != NULL) && len >= c->seq_off + 16u) {
-			uint64_t stamp;
-
 			const uint64_t rx = rte_rdtsc();
+			uint64_t stamp;
 
 			memcpy(&stamp, payload + c->seq_off + 8, 8);
 			stamp = rte_le_to_cpu_64(stamp);

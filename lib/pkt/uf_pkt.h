@@ -871,8 +871,7 @@ uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *
  * eal, which compares it with the generic path). `p_sum`: uf_in_sum() of the input.
  */
 static __rte_always_inline void
-uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint32_t p_sum, rte_be32_t src_ip,
-		    bool udp_cksum)
+uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint32_t p_sum, rte_be32_t src_ip)
 {
 	const __m128i f0 = _mm_loadu_si128((const __m128i *)f),
 		      f1 = _mm_loadu_si128((const __m128i *)(f + 16)),
@@ -897,7 +896,7 @@ uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint32_t p_sum, rte_be3
 			      ipck, 4); /* byte 24 */
 	v2 = _mm_insert_epi16(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t->hdr + 26)),
 					   _mm_and_si128(f2, k2)),
-			      udp_cksum ? uck : 0, 7); /* byte 40 */
+			      uck, 7); /* byte 40 */
 	_mm_storeu_si128((__m128i *)f, _mm_or_si128(_mm_loadu_si128((const __m128i *)t->hdr),
 						    _mm_and_si128(f0, k0)));
 	_mm_storeu_si128((__m128i *)(f + 16), v1);

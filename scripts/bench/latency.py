@@ -264,6 +264,20 @@ def stall_probe(cpu, seconds):
             "max_gap_us": g["loop_max_gap_us"]}
 
 
+def stall_probes(a, when):
+    """stall_probe on each of the two CPUs, logged; `when`: before or after the points"""
+    log("stall probe %s the points (%.0f s per CPU): a polling thread alone on each CPU, how "
+        "often and how long the host keeps it away" % (when, a.probe_seconds))
+    out = []
+    for cpu in (0, 1):
+        pr = dict(stall_probe(cpu, a.probe_seconds), when=when)
+        out.append(pr)
+        log("  CPU %d: away %.1f %% of the time, %.0f stalls/s over 5 us, mean %.1f us, "
+            "longest %.0f us" % (cpu, pr["away_pct"], pr["stalls_per_s"], pr["mean_stall_us"],
+                                 pr["max_gap_us"]))
+    return out
+
+
 def point(a, wd, c, rate, n_copies):
     sock = os.path.join(wd, "%s.sock" % a.wire)
     f = Fwd(c, wd, sock, a.wire)
@@ -470,16 +484,7 @@ def main():
         bench(a, cs, copies)
         return
     runs = []
-    probes = []
-    if a.probe_seconds > 0:
-        log("stall probe (%.0f s per CPU, before and after): a polling thread alone on each "
-            "CPU, how often and how long the host keeps it away" % a.probe_seconds)
-        for cpu in (0, 1):
-            pr = stall_probe(cpu, a.probe_seconds)
-            probes.append(pr)
-            log("  CPU %d: away %.1f %% of the time, %.0f stalls/s over 5 us, mean %.1f us, "
-                "longest %.0f us" % (cpu, pr["away_pct"], pr["stalls_per_s"],
-                                     pr["mean_stall_us"], pr["max_gap_us"]))
+    probes = stall_probes(a, "before") if a.probe_seconds > 0 else []
     with tempfile.TemporaryDirectory(prefix="uflat-") as wd:
         sat = {}
         if "sat" in a.rates.split(","):
@@ -547,12 +552,7 @@ def main():
                 "  (%d NOISY)" % row["noisy"] if row["noisy"]
                 else ""))
     if a.probe_seconds > 0:
-        for cpu in (0, 1):
-            pr = stall_probe(cpu, a.probe_seconds)
-            probes.append(pr)
-            log("stall probe after: CPU %d away %.1f %%, %.0f stalls/s, mean %.1f us, longest "
-                "%.0f us" % (cpu, pr["away_pct"], pr["stalls_per_s"], pr["mean_stall_us"],
-                             pr["max_gap_us"]))
+        probes += stall_probes(a, "after")
     with open(os.path.join(a.raw, "summary.json"), "w") as f:
         json.dump({"argv": sys.argv, "table": table, "sat": sat, "stall_probe": probes}, f,
                   indent=1)
