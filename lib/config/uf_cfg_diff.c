@@ -4,7 +4,8 @@
  * (docs/configuration.md#reload). The classification is the schema's: each row's `hot`
  * flag (uf_cfg_schema.c); a container row's flag says what adding or removing an item is.
  * Lists are compared item by item: by identity where the list has one (destinations: ip
- * and udp_port), else by position. A new list must get a row in `lists` below.
+ * and udp_port), else by position; an item's listener too, and a destination's place
+ * among the others (a reorder). A new list must get a row in `lists` below.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,8 @@ struct list_desc {
 		     const bool *taken);
 	/* how an item is named in messages (NULL: NAME[i]) */
 	void (*label)(const struct uf_config *c, int i, char *buf, size_t len);
+	/* the listener item I belongs to (NULL: not a listener's); no schema row holds it */
+	int (*listener)(const struct uf_config *c, int i);
 };
 
 static int
@@ -107,6 +110,12 @@ dest_label(const struct uf_config *c, int i, char *buf, size_t len)
 }
 
 static int
+dest_listener(const struct uf_config *c, int i)
+{
+	return c->dests[i].listener;
+}
+
+static int
 n_rules(const struct uf_config *c)
 {
 	return c->n_rules;
@@ -116,6 +125,12 @@ static const void *
 rule_item(const struct uf_config *c, int i)
 {
 	return &c->rules[i];
+}
+
+static int
+rule_listener(const struct uf_config *c, int i)
+{
+	return c->rules[i].listener;
 }
 
 /* the `listen:` form's one listener is listen.*, compared there */
@@ -132,10 +147,10 @@ listener_item(const struct uf_config *c, int i)
 }
 
 static const struct list_desc lists[] = {
-	{ "ports", n_ports, port_item, NULL, NULL },
-	{ "destinations", n_dests, dest_item, dest_match, dest_label },
-	{ "rules", n_rules, rule_item, NULL, NULL },
-	{ "listeners", n_listeners, listener_item, NULL, NULL },
+	{ "ports", n_ports, port_item, NULL, NULL, NULL },
+	{ "destinations", n_dests, dest_item, dest_match, dest_label, dest_listener },
+	{ "rules", n_rules, rule_item, NULL, NULL, rule_listener },
+	{ "listeners", n_listeners, listener_item, NULL, NULL, NULL },
 };
 
 bool
@@ -219,13 +234,14 @@ static void
 diff_list(const struct uf_cfg_key *top, const struct list_desc *l, const struct uf_config *old,
 	  const struct uf_config *nw, struct uf_cfg_diff *d)
 {
-	int no = l->count(old), nn = l->count(nw), i, j;
-	bool kept[UF_MAX_DESTS + UF_MAX_RULES + UF_MAX_PORTS + UF_MAX_LISTENERS] = { false };
+	int no = l->count(old), nn = l->count(nw), i, j, n, last_kept = -1;
+	bool moved, kept[UF_MAX_DESTS + UF_MAX_RULES + UF_MAX_PORTS + UF_MAX_LISTENERS] = { false };
 	char sec[64], path[96];
 
 	snprintf(sec, sizeof(sec), "%s[]", l->name);
 	for (i = 0; i < nn; i++) {
 		j = l->match != NULL ? l->match(old, nw, i, kept) : (i < no ? i : -1);
+		moved = false;
 		if (strcmp(l->name, "destinations") == 0)
 			d->dest_old[i] = j;
 		if (l->label != NULL)
@@ -240,10 +256,27 @@ diff_list(const struct uf_cfg_key *top, const struct list_desc *l, const struct 
 			continue;
 		}
 		kept[j] = true;
+		if (l->match != NULL && j < last_kept) {
+			/* before one that was after it: the order of the copies and of a
+			 * listener's set changed (an index shifted by an addition or a removal
+			 * above it is not a move) */
+			snprintf(path + strlen(path), sizeof(path) - strlen(path),
+				 " moved from %s[%d]", l->name, j);
+			note(d, top->hot, path);
+			moved = true;
+		}
+		last_kept = RTE_MAX(last_kept, j);
 		if (l->label != NULL) /* the key paths: by the new position */
 			snprintf(path, sizeof(path), "%s[%d]", l->name, i);
-		if (diff_rows(sec, l->item(old, j), l->item(nw, i), path, d) > 0 &&
-		    strcmp(l->name, "destinations") == 0)
+		n = diff_rows(sec, l->item(old, j), l->item(nw, i), path, d);
+		if (l->listener != NULL && l->listener(old, j) != l->listener(nw, i)) {
+			/* another listener's datagrams: its row in listeners[] says so, not
+			 * the item's keys (docs/configuration.md#reload) */
+			strncat(path, ".listener", sizeof(path) - strlen(path) - 1);
+			note(d, top->hot, path);
+			n++;
+		}
+		if ((n > 0 || moved) && strcmp(l->name, "destinations") == 0)
 			d->n_changed++;
 	}
 	for (j = 0; j < no; j++) {

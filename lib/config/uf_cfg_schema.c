@@ -965,6 +965,9 @@ same_lis_ip(const void *a, const void *b)
 	       (x->is_ip6 ? memcmp(&x->ip6, &y->ip6, 16) == 0 : x->ip == y->ip);
 }
 
+/* a listener's destinations and rules: items of the flat lists, where uf_config_diff
+ * compares each one's listener and place (a move between listeners is a hot change there,
+ * not a change of this listener: docs/configuration.md#reload) */
 static bool
 same_in_flat_lists(const void *a, const void *b)
 {

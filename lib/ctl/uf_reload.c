@@ -11,9 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_errno.h>
-#include <rte_lpm.h>
-
 #include "uf_app.h"
 #include "uf_notify.h"
 
@@ -125,7 +122,6 @@ reload_once(struct uf_app *app)
 	struct uf_config *nw;
 	struct uf_resolve *r = NULL, *keep = NULL;
 	struct uf_cfg_diff *d = NULL;
-	struct rte_lpm *old_lpm;
 	struct uf_err err;
 	char why[1200];
 	bool ok = false;
@@ -166,36 +162,30 @@ reload_once(struct uf_app *app)
 	/* the new destinations' state, built aside: the running one stays until the swap */
 	*r = app->res;
 	r->cfg = nw;
-	r->lpm = NULL;
-	if (nw->n_rules > 0) {
-		r->lpm = uf_rules_lpm(nw, app->ports[nw->listen.port].socket);
-		if (r->lpm == NULL) {
-			snprintf(why, sizeof(why), "cannot build the rule table: %s",
-				 rte_strerror(rte_errno));
-			goto refuse;
-		}
+	/* every rule table anew, as a start builds them (each listener's, with several) */
+	if (uf_resolve_rules(r, nw, app->ports[nw->listen.port].socket, &err) != 0) {
+		snprintf(why, sizeof(why), "%s", err.msg);
+		goto refuse;
 	}
 	if (resolve_dests(r, nw, &app->res.neigh, uf_app_now_ms(app)) != 0) {
 		snprintf(why, sizeof(why), "more than %d distinct next hops", UF_NEIGH_MAX);
-		goto refuse_lpm;
+		goto refuse_rules;
 	}
 	if (assign_slots(app, r, nw, d) != 0) {
 		snprintf(why, sizeof(why), "no counter slot left for a new destination");
-		goto refuse_lpm;
+		goto refuse_rules;
 	}
 
 	/* the swap: uf_resolve_publish returns once every worker has left the old plan */
 	*keep = app->res;
-	old_lpm = app->res.lpm;
 	app->res = *r;
 	ret = uf_resolve_publish(&app->res, app->ports, &app->sh, &app->ctl);
 	if (ret != 0) {
 		app->res = *keep;
 		snprintf(why, sizeof(why), "cannot build the new plan: out of memory");
-		goto refuse_lpm;
+		goto refuse_rules;
 	}
-	if (old_lpm != NULL)
-		rte_lpm_free(old_lpm);
+	uf_resolve_rules_free(keep); /* the old plan's, unused once it is gone */
 	app->cfg = nw;
 	app->cf.cfg = nw; /* arp.gratuitous, control.icmp_rate */
 	uf_config_free(app->cfg_owned);
@@ -216,9 +206,8 @@ reload_once(struct uf_app *app)
 	free(keep);
 	return ok;
 
-refuse_lpm:
-	if (r->lpm != NULL)
-		rte_lpm_free(r->lpm);
+refuse_rules:
+	uf_resolve_rules_free(r);
 refuse:
 	app->ctl.reload_refused++;
 	UF_LOG(ERR, "reload: refused, %s; the running config stays", why);

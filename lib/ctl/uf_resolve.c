@@ -76,17 +76,12 @@ uf_resolve_dest(struct uf_resolve *r, const struct uf_config *cfg, int i,
 }
 
 int
-uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, struct uf_err *err)
+uf_resolve_rules(struct uf_resolve *r, const struct uf_config *cfg, int socket, struct uf_err *err)
 {
-	struct uf_neigh_params np = {
-		.reachable_ms = cfg->arp.reachable_s * 1000,
-		.retry_ms = cfg->arp.retry_ms,
-		.max_probes = cfg->arp.max_probes,
-	};
 	int i;
 
-	memset(r, 0, sizeof(*r));
-	r->cfg = cfg;
+	r->lpm = NULL;
+	memset(r->lis_lpm, 0, sizeof(r->lis_lpm));
 	for (i = 0; cfg->n_listeners > 1 && i < cfg->n_listeners; i++) {
 		if (cfg->listeners[i].n_rules == 0)
 			continue;
@@ -94,6 +89,7 @@ uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, s
 		if (r->lis_lpm[i] == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "cannot build listener %s's rule table: %s",
 				   cfg->listeners[i].name, rte_strerror(rte_errno));
+			uf_resolve_rules_free(r);
 			return -ENOMEM;
 		}
 	}
@@ -105,6 +101,36 @@ uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, s
 			return -ENOMEM;
 		}
 	}
+	return 0;
+}
+
+void
+uf_resolve_rules_free(struct uf_resolve *r)
+{
+	int i;
+
+	rte_lpm_free(r->lpm);
+	r->lpm = NULL;
+	for (i = 0; i < UF_MAX_LISTENERS; i++) {
+		rte_lpm_free(r->lis_lpm[i]);
+		r->lis_lpm[i] = NULL;
+	}
+}
+
+int
+uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, struct uf_err *err)
+{
+	struct uf_neigh_params np = {
+		.reachable_ms = cfg->arp.reachable_s * 1000,
+		.retry_ms = cfg->arp.retry_ms,
+		.max_probes = cfg->arp.max_probes,
+	};
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->cfg = cfg;
+	if (uf_resolve_rules(r, cfg, socket, err) != 0)
+		return -ENOMEM;
 
 	uf_neigh_init(&r->neigh, &np);
 	r->n_slots = (uint16_t)cfg->n_dests;
@@ -250,13 +276,5 @@ uf_resolve_snapshot(const struct uf_resolve *r, struct uf_snap *s)
 void
 uf_resolve_fini(struct uf_resolve *r)
 {
-	int i;
-
-	if (r->lpm != NULL)
-		rte_lpm_free(r->lpm);
-	r->lpm = NULL;
-	for (i = 0; i < UF_MAX_LISTENERS; i++) {
-		rte_lpm_free(r->lis_lpm[i]);
-		r->lis_lpm[i] = NULL;
-	}
+	uf_resolve_rules_free(r);
 }

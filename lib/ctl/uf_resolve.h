@@ -48,7 +48,19 @@ struct uf_resolve {
 #define UF_SLOT_USED 1    /* a destination's */
 #define UF_SLOT_RETIRED 2 /* a removed destination's */
 
-/* The rule table (on socket) and every destination's next hop. 0, or -errno with err. */
+/*
+ * The rule tables of cfg (on socket) into r: r->lpm, or with several listeners each one's
+ * r->lis_lpm[l], built from nothing, what r held there before left alone (a reload's r is
+ * a copy of the running one, whose tables stay until the swap). Start and reload both
+ * build them here, so a reloaded plan routes as a fresh start with the same file does
+ * (docs/configuration.md#reload). 0, or -ENOMEM with err (nothing left built).
+ */
+int uf_resolve_rules(struct uf_resolve *r, const struct uf_config *cfg, int socket,
+		     struct uf_err *err);
+/* Free r's rule tables. */
+void uf_resolve_rules_free(struct uf_resolve *r);
+
+/* The rule tables (on socket) and every destination's next hop. 0, or -errno with err. */
 int uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket,
 		    struct uf_err *err);
 

@@ -6,7 +6,12 @@ each destination its own UDP port at the sinks), with zero loss, and the ledger 
 listener and in total. The three-listener case adds one on an address of its own on the same
 port (the sender has a static neighbour entry for it: udpfan answers ARP for the port's own
 address only) whose destinations share the egress port and a sink with the others; UDP to a
-port no listener has is not_for_us."""
+port no listener has is not_for_us. A destination moved to another listener by a reload
+gets that listener's datagrams afterwards, as a fresh start with the file would route them.
+"""
+import os
+import signal
+
 from testbed import FWD_IP, Testbed
 from uflive import Sink, Udpfan, send
 from ufrun import Suite, tmpdir
@@ -140,11 +145,73 @@ stats: { interval_s: 0.5 }
     lis_ledger(st)
 
 
+def case_reload_moves_destination():
+    """SIGHUP after one destination moved from netflow to sflow (its place in the file's
+    order the same) and sflow got a rule that sends the sender to it alone: the reload
+    applies both, and then netflow's stream no longer reaches it, sflow's does and only
+    there, as a fresh start with the new file would route them
+    (docs/configuration.md#reload)"""
+    wd = tmpdir()
+    with Testbed(prefix="ufm", sinks=3) as tb:
+        s = tb.sink_ip
+        text = """eal: { lcores: "0-1", file_prefix: uflism }
+ports:
+  - { name: lan, device: "%s", ip: %s/24 }
+listeners:
+  - name: netflow
+    port: lan
+    udp_port: 5000
+    destinations:
+      - { ip: %s, udp_port: 6000 }
+%s  - name: sflow
+    port: lan
+    udp_port: 5001
+    destinations:
+%s      - { ip: %s, udp_port: 6001 }
+%sstats: { interval_s: 0.5 }
+"""
+        moved = "      - { ip: %s, udp_port: 6000 }\n" % s[1]
+        rule = "    rules:\n      - { from: 198.18.0.2/32, to: [0] }\n"
+        before = text % (tb.vdev("af_packet"), FWD_IP, s[0], moved, "", s[2], "")
+        after = text % (tb.vdev("af_packet"), FWD_IP, s[0], "", moved, s[2], rule)
+        sinks = [Sink(tb, ns, [6000, 6001], wd, listing=True) for ns in tb.sink_ns]
+        uf = Udpfan(tb, before, wd)
+        assert uf.wait_stats(lambda st: all(d["state"] == "reachable"
+                                            for d in st["destinations"]), 10), uf.latest()
+        tmp = uf.cfg + ".new"
+        with open(tmp, "w") as f:
+            f.write(after)
+        os.rename(tmp, uf.cfg)
+        uf.proc.send_signal(signal.SIGHUP)
+        assert uf.wait_stats(lambda st: st["reload"]["generation"] == 1, 10), \
+            (uf.latest()["reload"], uf.logtext())
+        tb.nsx(tb.ns_src, "ping -c 1 -W 2 %s" % FWD_IP, check=False)
+        send(tb, COUNT, 4000, port=5000, size=40, sport=41000)
+        send(tb, COUNT, 4000, port=5001, size=40, sport=42000, start_seq=B_SEQ)
+        res = [sk.result() for sk in sinks]
+        st = uf.stop()
+        with open(uf.log) as f:
+            log = "".join(x for x in f if "reload:" in x)  # the whole file's reload lines
+    assert "destinations[1].listener" in log and "rules[0] added" in log, log
+    rl = st["reload"]
+    assert rl["applied"] == 1 and rl["last"] == "applied" and rl["generation"] == 1, rl
+    # netflow: sink 0 only; sflow: its rule's one destination, the moved one (sink 1)
+    stream(res[0], 6000, 0, COUNT)
+    stream(res[1], 6000, B_SEQ, COUNT)
+    assert res[0]["6001"]["received"] == 0 and res[2]["6001"]["received"] == 0, res
+    assert res[2]["6000"]["received"] == 0, res
+    lis = {li["name"]: li for li in st["listeners"]}
+    assert lis["netflow"]["tx_ok"] == COUNT and lis["sflow"]["tx_ok"] == COUNT, lis
+    assert lis["sflow"]["drop_no_rule"] == 0, lis
+    lis_ledger(st)
+
+
 def main():
     s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
         s.run(case_two_listeners, kind)
     s.run(case_three_listeners_shared_egress)
+    s.run(case_reload_moves_destination)
     s.finish()
 
 

@@ -559,13 +559,14 @@ test_reload(void)
 	CHECK_EQ(d.dest_old[0], -1);
 	CHECK_HAS(d.hot, "([2001:db8::22]:9000) added");
 	CHECK_HAS(d.hot, "([2001:db8::20]:9000) removed");
-	/* reordered across families: each still itself; the rules, whose indexes now name the
-	 * other destination, changed (hot) */
+	/* reordered across families: each still itself, one moved; the rules, whose indexes
+	 * now name the other destination, changed (hot) */
 	CHECK_EQ(rdiff("      - { ip: \"2001:db8::20\", udp_port: 9000 }\n"
 		       "      - { ip: 10.0.0.20, udp_port: 9000, ttl: 64 }\n",
 		       "      - { ip: 10.0.0.20, udp_port: 9000, ttl: 64 }\n"
 		       "      - { ip: \"2001:db8::20\", udp_port: 9000 }\n"),
-		 2);
+		 3);
+	CHECK_HAS(d.hot, "([2001:db8::20]:9000) moved from destinations[0]");
 	CHECK_HAS(d.hot, "rules[0].to (its destinations moved)");
 	CHECK_HAS(d.hot, "rules[1].to (its destinations moved)");
 	CHECK_EQ(d.dest_old[0], 1);

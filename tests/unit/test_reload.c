@@ -135,12 +135,15 @@ test_destinations(void)
 	CHECK_EQ(diff_with("ttl: 64", "ttl: 64, source: 192.0.2.1"), 1);
 	CHECK_HAS(d.hot, "destinations[1].source");
 
-	/* reordered: each destination is still itself, at another index */
+	/* reordered: each destination is still itself, at another index; the order of the
+	 * copies changed, a move (hot) */
 	CHECK_EQ(diff_with("  - { ip: 10.0.0.20, udp_port: 6000 }\n"
 			   "  - { ip: 10.0.0.21, udp_port: 6001, ttl: 64 }\n",
 			   "  - { ip: 10.0.0.21, udp_port: 6001, ttl: 64 }\n"
 			   "  - { ip: 10.0.0.20, udp_port: 6000 }\n"),
-		 0);
+		 1);
+	CHECK_STR(d.hot, "destinations[1] (10.0.0.20:6000) moved from destinations[0]");
+	CHECK_EQ(d.n_restart, 0);
 	CHECK_EQ(d.dest_old[0], 1);
 	CHECK_EQ(d.dest_old[1], 0);
 }
@@ -286,7 +289,8 @@ test_schema(void)
 /* Rules name destinations by index: reordering the destinations under unchanged rules
  * points the rules at others, a change (found 2026-12-02: the diff compared the numbers and
  * called it no change, so a reload kept the old plan). A destination added in the middle
- * shifts the indexes the same way. */
+ * shifts the indexes the same way. The swap is also a move of its own (the order of the
+ * copies). */
 static void
 test_rules_follow_reorder(void)
 {
@@ -308,19 +312,20 @@ test_rules_follow_reorder(void)
 		 "  - { ip: 10.0.0.20, udp_port: 1 }\n%s",
 		 (int)(p - a), a, strstr(a, "rules:"));
 	y = parse_str(b);
-	CHECK_EQ(uf_config_diff(x, y, &d), 2);
+	CHECK_EQ(uf_config_diff(x, y, &d), 3); /* and the move itself */
 	CHECK_EQ(d.n_restart, 0);
+	CHECK_HAS(d.hot, "destinations[1] (10.0.0.20:1) moved from destinations[0]");
 	CHECK_HAS(d.hot, "rules[0].to (its destinations moved)");
 	CHECK_HAS(d.hot, "rules[1].to (its destinations moved)");
 	uf_config_free(y);
-	/* the rules swapped with them: the same policy, no change */
+	/* the rules swapped with them: the same policy, a new order of the destinations */
 	snprintf(b, sizeof(b),
 		 "%.*s  - { ip: 10.0.0.21, udp_port: 1 }\n"
 		 "  - { ip: 10.0.0.20, udp_port: 1 }\nrules:\n"
 		 "  - { from: 10.1.0.0/16, to: [1] }\n  - { from: 0.0.0.0/0, to: [0] }\n",
 		 (int)(p - a), a);
 	y = parse_str(b);
-	CHECK_EQ(uf_config_diff(x, y, &d), 2); /* the numbers changed: rows, hot */
+	CHECK_EQ(uf_config_diff(x, y, &d), 3); /* the numbers changed: rows, and the move */
 	CHECK_EQ(d.n_restart, 0);
 	uf_config_free(y);
 	/* one added before them: the old ones moved up by one */
