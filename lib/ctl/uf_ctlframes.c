@@ -227,6 +227,8 @@ ndp_bad(struct uf_ctl_ctr *c, enum uf_ndp_err e)
 		return &c->ndp_bad_target_mcast;
 	case UF_NDP_OPT_LEN:
 		return &c->ndp_bad_opt_len;
+	case UF_NDP_LLADDR:
+		return &c->ndp_bad_lladdr;
 	case UF_NDP_DAD_DST:
 		return &c->ndp_bad_dad_dst;
 	case UF_NDP_DAD_SLLA:

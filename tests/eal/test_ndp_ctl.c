@@ -11,6 +11,8 @@
  *     sender's SLLA; an NS from :: (DAD): an Override NA to ff02::1 at 33:33:00:00:00:01;
  *   - NSs with hop limit 64, a wrong checksum, a multicast target: counted by reason, no
  *     answer; an NS for another address: ndp.ignored;
+ *   - spoofed NAs with a broadcast, zero or multicast TLLA, NSs with a group SLLA or
+ *     Ethernet source: ndp.bad_lladdr, nothing learned, nothing answered;
  *   - resolution: the NS udpfan sends for 2001:db8::20 (to ff02::1:ff00:20 at
  *     33:33:ff:00:00:20, from 2001:db8::10) and for the gateway fe80::1 (from fe80::10);
  *     NAs from them make them reachable (the snapshot says so), a different MAC without
@@ -188,9 +190,9 @@ ctl_sum(void)
 {
 	return ctr.ndp_ns_answered + ctr.ndp_na_learned + ctr.ndp_ignored + ctr.ndp_bad_not_icmp6 +
 	       ctr.ndp_bad_hop_limit + ctr.ndp_bad_cksum + ctr.ndp_bad_code + ctr.ndp_bad_len +
-	       ctr.ndp_bad_target_mcast + ctr.ndp_bad_opt_len + ctr.ndp_bad_dad_dst +
-	       ctr.ndp_bad_dad_slla + ctr.ndp_bad_solicited_mcast + ctr.icmp6_echo_answered +
-	       ctr.icmp6_rate_limited + ctr.icmp6_ignored;
+	       ctr.ndp_bad_target_mcast + ctr.ndp_bad_opt_len + ctr.ndp_bad_lladdr +
+	       ctr.ndp_bad_dad_dst + ctr.ndp_bad_dad_slla + ctr.ndp_bad_solicited_mcast +
+	       ctr.icmp6_echo_answered + ctr.icmp6_rate_limited + ctr.icmp6_ignored;
 }
 
 static const char *
@@ -333,6 +335,33 @@ main(int argc, char **argv)
 	      "the NS for the gateway fe80::1, from fe80::10 to its group");
 	for (k = 0; k < n; k++)
 		rte_pktmbuf_free(out[k]);
+
+	/* spoofed: NAs for 2001:db8::20 with a broadcast, zero or multicast TLLA, an NS from
+	 * it with a group SLLA, one from a group Ethernet source without SLLA: none is learned
+	 * or answered, each is ndp.bad_lladdr */
+	{
+		const struct rte_ether_addr bad[] = { { { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } },
+						      { { 0, 0, 0, 0, 0, 0 } },
+						      { { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 } } };
+
+		for (k = 0; k < RTE_DIM(bad); k++) {
+			len = ndp_frame(in, &our_mac, &peer_mac, "2001:db8::20", "2001:db8::10",
+					255, 136, 0x60, "2001:db8::20", 2, &bad[k]);
+			feed(in, len), fed++;
+		}
+		len = ndp_frame(in, &sn10, &peer_mac, "2001:db8::20", "ff02::1:ff00:10", 255, 135,
+				0, "2001:db8::10", 1, &bad[2]);
+		feed(in, len), fed++;
+		len = ndp_frame(in, &sn10, &bad[0], "2001:db8::20", "ff02::1:ff00:10", 255, 135, 0,
+				"2001:db8::10", 0, NULL);
+		feed(in, len), fed++;
+		CHECK(!uf_ctlframes_poll(&cf, 110), "no neighbour learned at a group or zero MAC");
+		expect_none("NS with a group SLLA or source");
+		CHECK_EQ(ctr.ndp_bad_lladdr, 5);
+		CHECK_STR(state_of(0), "incomplete");
+		CHECK_EQ(ctr.ndp_ns_answered, 3);
+		CHECK_EQ(ctr.ndp_na_learned, 0);
+	}
 
 	/* the answers: a solicited NA with TLLA; the gateway's unsolicited Override NA */
 	len = ndp_frame(in, &our_mac, &peer_mac, "2001:db8::20", "2001:db8::10", 255, 136, 0x60,
