@@ -395,9 +395,13 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 			ctl_send(cf, wk, pi, m);
 			return changed;
 		}
-		if (a.op == RTE_ARP_OP_REPLY && known)
+		if (!known)
+			cf->ctr->arp_ignored++;
+		else if (a.op == RTE_ARP_OP_REPLY)
 			cf->ctr->arp_replies_learned++;
-		else if (!known)
+		else if (a.sip == a.tip) /* its gratuitous ARP: learned above */
+			cf->ctr->arp_gratuitous++;
+		else /* a request about another address: uf_classify_arp hands none over */
 			cf->ctr->arp_ignored++;
 		rte_pktmbuf_free(m);
 		return changed;

@@ -103,6 +103,8 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 #define UF_CTL_COUNTERS(X)                                                                            \
 	X(arp, arp_requests_answered, requests_answered, "ARP requests for a port's IP, answered")    \
 	X(arp, arp_replies_learned, replies_learned, "ARP replies from a tracked next hop")           \
+	X(arp, arp_gratuitous, gratuitous,                                                            \
+	  "gratuitous ARP requests of a tracked next hop, learned")                                   \
 	X(arp, arp_requests_sent, requests_sent, "ARP requests sent for the next hops")               \
 	X(arp, arp_gratuitous_sent, gratuitous_sent, "gratuitous ARPs sent")                          \
 	X(arp, arp_ignored, ignored, "ARP handed over whose sender is not a tracked next hop")        \
