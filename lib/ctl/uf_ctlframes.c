@@ -227,6 +227,8 @@ ndp_bad(struct uf_ctl_ctr *c, enum uf_ndp_err e)
 		return &c->ndp_bad_target_mcast;
 	case UF_NDP_OPT_LEN:
 		return &c->ndp_bad_opt_len;
+	case UF_NDP_LLADDR:
+		return &c->ndp_bad_lladdr;
 	case UF_NDP_DAD_DST:
 		return &c->ndp_bad_dad_dst;
 	case UF_NDP_DAD_SLLA:
@@ -393,9 +395,13 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 			ctl_send(cf, wk, pi, m);
 			return changed;
 		}
-		if (a.op == RTE_ARP_OP_REPLY && known)
+		if (!known)
+			cf->ctr->arp_ignored++;
+		else if (a.op == RTE_ARP_OP_REPLY)
 			cf->ctr->arp_replies_learned++;
-		else if (!known)
+		else if (a.sip == a.tip) /* its gratuitous ARP: learned above */
+			cf->ctr->arp_gratuitous++;
+		else /* a request about another address: uf_classify_arp hands none over */
 			cf->ctr->arp_ignored++;
 		rte_pktmbuf_free(m);
 		return changed;

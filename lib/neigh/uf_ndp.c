@@ -67,13 +67,20 @@ is_solicited_node(const struct uf_ip6 *a)
 	return uf_ip6_eq(a, &g);
 }
 
+/* a unicast, non-zero MAC: one a neighbour can be at */
+static bool
+lla_ok(const struct rte_ether_addr *a)
+{
+	return rte_is_unicast_ether_addr(a) && !rte_is_zero_ether_addr(a);
+}
+
 enum uf_ndp_err
 uf_ndp_parse(const uint8_t *f, uint32_t len, struct uf_ndp_info *n)
 {
 	const uint8_t *ip = f + ETH_LEN;
 	const uint8_t *m = f + ICMP_OFF;
 	int plen = icmp6_len(f, len);
-	bool has_slla = false;
+	bool has_slla = false, bad_lla = false;
 	int off;
 
 	if (plen < 0)
@@ -109,9 +116,14 @@ uf_ndp_parse(const uint8_t *f, uint32_t len, struct uf_ndp_info *n)
 		    type == (n->type == UF_ICMP6_NS ? UF_NDP_OPT_SLLA : UF_NDP_OPT_TLLA)) {
 			n->has_lla = true;
 			memcpy(n->lla.addr_bytes, m + off + 2, 6);
+			bad_lla |= !lla_ok(&n->lla);
 		}
 		off += olen;
 	}
+	/* a neighbour is never at a group or nobody, and nothing is answered there (as an ARP
+	 * sender's MAC: docs/architecture.md#neighbour-discovery) */
+	if (bad_lla || !lla_ok(&n->eth_src))
+		return UF_NDP_LLADDR;
 	if (n->type == UF_ICMP6_NS) {
 		if (uf_ip6_is_unspec(&n->src) && !is_solicited_node(&n->dst))
 			return UF_NDP_DAD_DST;

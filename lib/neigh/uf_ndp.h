@@ -55,6 +55,7 @@
 	X(LEN, len, "ICMPv6 length shorter than the message (24 bytes for NS and NA)")          \
 	X(TARGET_MCAST, target_mcast, "the target address is multicast")                        \
 	X(OPT_LEN, opt_len, "an option of length 0, or one past the end of the message")        \
+	X(LLADDR, lladdr, "a group or zero MAC: link-layer address option or source")           \
 	X(DAD_DST, dad_dst, "NS from :: not to a solicited-node multicast address")             \
 	X(DAD_SLLA, dad_slla, "NS from :: with a source link-layer address option")             \
 	X(SOLICITED_MCAST, solicited_mcast, "NA to a multicast address with Solicited set")     \

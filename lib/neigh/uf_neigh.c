@@ -233,6 +233,8 @@ learn_entry(struct uf_neigh_table *t, int i, const struct rte_ether_addr *mac, u
 	e = &t->e[i];
 	if (e->state == UF_NS_STATIC)
 		return false;
+	if (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac))
+		return false; /* never a neighbour's: the parsers refuse them first */
 	changed = !uf_neigh_usable(e) || !rte_is_same_ether_addr(&e->mac, mac);
 	e->mac = *mac;
 	e->state = UF_NS_REACHABLE;

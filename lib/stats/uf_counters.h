@@ -103,6 +103,8 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 #define UF_CTL_COUNTERS(X)                                                                            \
 	X(arp, arp_requests_answered, requests_answered, "ARP requests for a port's IP, answered")    \
 	X(arp, arp_replies_learned, replies_learned, "ARP replies from a tracked next hop")           \
+	X(arp, arp_gratuitous, gratuitous,                                                            \
+	  "gratuitous ARP requests of a tracked next hop, learned")                                   \
 	X(arp, arp_requests_sent, requests_sent, "ARP requests sent for the next hops")               \
 	X(arp, arp_gratuitous_sent, gratuitous_sent, "gratuitous ARPs sent")                          \
 	X(arp, arp_ignored, ignored, "ARP handed over whose sender is not a tracked next hop")        \
@@ -120,6 +122,8 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 	X(ndp, ndp_bad_len, bad_len, "NS/NA shorter than 24 bytes of ICMPv6")                         \
 	X(ndp, ndp_bad_target_mcast, bad_target_mcast, "NS/NA for a multicast target")                \
 	X(ndp, ndp_bad_opt_len, bad_opt_len, "NS/NA with an option of length 0 or past the end")      \
+	X(ndp, ndp_bad_lladdr, bad_lladdr,                                                            \
+	  "NS/NA whose link-layer address option or Ethernet source is a group or zero MAC")          \
 	X(ndp, ndp_bad_dad_dst, bad_dad_dst, "NS from :: not to a solicited-node group")              \
 	X(ndp, ndp_bad_dad_slla, bad_dad_slla, "NS from :: with a source link-layer address")         \
 	X(ndp, ndp_bad_solicited_mcast, bad_solicited_mcast, "NA to a group with Solicited set")      \

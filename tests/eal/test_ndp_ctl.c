@@ -11,6 +11,8 @@
  *     sender's SLLA; an NS from :: (DAD): an Override NA to ff02::1 at 33:33:00:00:00:01;
  *   - NSs with hop limit 64, a wrong checksum, a multicast target: counted by reason, no
  *     answer; an NS for another address: ndp.ignored;
+ *   - spoofed NAs with a broadcast, zero or multicast TLLA, NSs with a group SLLA or
+ *     Ethernet source: ndp.bad_lladdr, nothing learned, nothing answered;
  *   - resolution: the NS udpfan sends for 2001:db8::20 (to ff02::1:ff00:20 at
  *     33:33:ff:00:00:20, from 2001:db8::10) and for the gateway fe80::1 (from fe80::10);
  *     NAs from them make them reachable (the snapshot says so), a different MAC without
@@ -18,7 +20,8 @@
  *   - unsolicited NAs for both ip6 with the gratuitous ARP;
  *   - echo requests answered within control.icmp_rate, the rest rate_limited; a router
  *     advertisement: icmp6.ignored;
- *   - every frame put on the ring lands in exactly one ndp / icmp6 counter.
+ *   - a gratuitous ARP of a tracked IPv4 next hop: learned and counted (arp.gratuitous);
+ *   - every frame put on the ring lands in exactly one arp / ndp / icmp / icmp6 counter.
  *
  * Needs EAL without hugepages: --no-huge --no-pci -l 0 (eal suite).
  */
@@ -186,11 +189,13 @@ expect_none(const char *what)
 static uint64_t
 ctl_sum(void)
 {
-	return ctr.ndp_ns_answered + ctr.ndp_na_learned + ctr.ndp_ignored + ctr.ndp_bad_not_icmp6 +
+	return ctr.arp_requests_answered + ctr.arp_replies_learned + ctr.arp_gratuitous +
+	       ctr.arp_ignored + ctr.icmp_echo_answered + ctr.icmp_rate_limited + ctr.icmp_ignored +
+	       ctr.ndp_ns_answered + ctr.ndp_na_learned + ctr.ndp_ignored + ctr.ndp_bad_not_icmp6 +
 	       ctr.ndp_bad_hop_limit + ctr.ndp_bad_cksum + ctr.ndp_bad_code + ctr.ndp_bad_len +
-	       ctr.ndp_bad_target_mcast + ctr.ndp_bad_opt_len + ctr.ndp_bad_dad_dst +
-	       ctr.ndp_bad_dad_slla + ctr.ndp_bad_solicited_mcast + ctr.icmp6_echo_answered +
-	       ctr.icmp6_rate_limited + ctr.icmp6_ignored;
+	       ctr.ndp_bad_target_mcast + ctr.ndp_bad_opt_len + ctr.ndp_bad_lladdr +
+	       ctr.ndp_bad_dad_dst + ctr.ndp_bad_dad_slla + ctr.ndp_bad_solicited_mcast +
+	       ctr.icmp6_echo_answered + ctr.icmp6_rate_limited + ctr.icmp6_ignored;
 }
 
 static const char *
@@ -216,13 +221,16 @@ main(int argc, char **argv)
 				       "destinations:\n"
 				       "  - { ip: \"2001:db8::20\", udp_port: 6000 }\n"
 				       "  - { ip: \"2001:db8:99::5\", udp_port: 6001 }\n"
+				       "  - { ip: 198.18.0.20, udp_port: 6002 }\n"
 				       "arp: { retry_ms: 100, max_probes: 3 }\n"
 				       "control: { icmp_rate: 2 }\n";
 	const struct rte_ether_addr sn20 = { { 0x33, 0x33, 0xff, 0x00, 0x00, 0x20 } },
 				    sn10 = { { 0x33, 0x33, 0xff, 0x00, 0x00, 0x10 } },
 				    sn1 = { { 0x33, 0x33, 0xff, 0x00, 0x00, 0x01 } },
 				    all = { { 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 } },
-				    other = { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x77 } };
+				    other = { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x77 } },
+				    bcast = { { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } },
+				    zero = { { 0 } };
 	struct uf_worker *wl[1];
 	struct uf_config *cfg;
 	struct uf_err err;
@@ -260,6 +268,18 @@ main(int argc, char **argv)
 		return 1;
 	}
 	uf_ctlframes_init(&cf, cfg, ports, wl, 1, &res.neigh, &ctr);
+
+	/* a gratuitous ARP request of the tracked next hop 198.18.0.20: learned, and counted
+	 * (arp.gratuitous), not answered */
+	len = uf_arp_build(in, RTE_ARP_OP_REQUEST, &bcast, &gw_mac, RTE_BE32(0xc6120014), &zero,
+			   RTE_BE32(0xc6120014));
+	feed(in, len), fed++;
+	CHECK(uf_ctlframes_poll(&cf, 5), "198.18.0.20 learned");
+	expect_none("gratuitous ARP");
+	CHECK_EQ(ctr.arp_gratuitous, 1);
+	CHECK_EQ(ctl_sum(), fed);
+	CHECK_STR(state_of(2), "reachable");
+	CHECK_MEM(snap.dests[2].mac.addr_bytes, gw_mac.addr_bytes, 6);
 
 	/* NS for 2001:db8::10 to its group, with SLLA: a Solicited+Override NA to the SLLA */
 	len = ndp_frame(in, &sn10, &peer_mac, "2001:db8::1", "ff02::1:ff00:10", 255, 135, 0,
@@ -333,6 +353,33 @@ main(int argc, char **argv)
 	      "the NS for the gateway fe80::1, from fe80::10 to its group");
 	for (k = 0; k < n; k++)
 		rte_pktmbuf_free(out[k]);
+
+	/* spoofed: NAs for 2001:db8::20 with a broadcast, zero or multicast TLLA, an NS from
+	 * it with a group SLLA, one from a group Ethernet source without SLLA: none is learned
+	 * or answered, each is ndp.bad_lladdr */
+	{
+		const struct rte_ether_addr bad[] = { { { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } },
+						      { { 0, 0, 0, 0, 0, 0 } },
+						      { { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 } } };
+
+		for (k = 0; k < RTE_DIM(bad); k++) {
+			len = ndp_frame(in, &our_mac, &peer_mac, "2001:db8::20", "2001:db8::10",
+					255, 136, 0x60, "2001:db8::20", 2, &bad[k]);
+			feed(in, len), fed++;
+		}
+		len = ndp_frame(in, &sn10, &peer_mac, "2001:db8::20", "ff02::1:ff00:10", 255, 135,
+				0, "2001:db8::10", 1, &bad[2]);
+		feed(in, len), fed++;
+		len = ndp_frame(in, &sn10, &bad[0], "2001:db8::20", "ff02::1:ff00:10", 255, 135, 0,
+				"2001:db8::10", 0, NULL);
+		feed(in, len), fed++;
+		CHECK(!uf_ctlframes_poll(&cf, 110), "no neighbour learned at a group or zero MAC");
+		expect_none("NS with a group SLLA or source");
+		CHECK_EQ(ctr.ndp_bad_lladdr, 5);
+		CHECK_STR(state_of(0), "incomplete");
+		CHECK_EQ(ctr.ndp_ns_answered, 3);
+		CHECK_EQ(ctr.ndp_na_learned, 0);
+	}
 
 	/* the answers: a solicited NA with TLLA; the gateway's unsolicited Override NA */
 	len = ndp_frame(in, &our_mac, &peer_mac, "2001:db8::20", "2001:db8::10", 255, 136, 0x60,

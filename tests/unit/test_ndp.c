@@ -268,6 +268,30 @@ test_ndp_invalid(void)
 	CHECK(n.has_lla, "the TLLA after an unknown option");
 	CHECK_MEM(n.lla.addr_bytes, peer_mac.addr_bytes, 6);
 
+	/* a group or zero MAC in the TLLA (NA) or SLLA (NS), or as the Ethernet source: a
+	 * neighbour is never there, an answer never goes there */
+	{
+		static const uint8_t bad[][6] = { { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+						  { 0, 0, 0, 0, 0, 0 },
+						  { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 },
+						  { 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 } };
+		unsigned int b;
+
+		for (b = 0; b < RTE_DIM(bad); b++) {
+			memcpy(f, na, sizeof(f));
+			memcpy(f + ICMP + 26, bad[b], 6);
+			ref_fix(f);
+			CHECK_NDP(uf_ndp_parse(f, na_len, &n), UF_NDP_LLADDR);
+			memcpy(f, ns, sizeof(f));
+			memcpy(f + ICMP + 26, bad[b], 6);
+			ref_fix(f);
+			CHECK_NDP(uf_ndp_parse(f, ns_len, &n), UF_NDP_LLADDR);
+			memcpy(f, ns, sizeof(f));
+			memcpy(f + 6, bad[b], 6);
+			CHECK_NDP(uf_ndp_parse(f, ns_len, &n), UF_NDP_LLADDR);
+		}
+	}
+
 	/* DAD: from ::, to the solicited-node group, no SLLA */
 	uf_ndp_ns_build(f, &our_mac, &zero, &tgt, &all, &all_mac);
 	CHECK_NDP(uf_ndp_parse(f, 78, &n), UF_NDP_DAD_DST);
