@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/packet_diag.h>
@@ -705,6 +706,35 @@ unlocked(const char *path)
 	return free_;
 }
 
+/* A file no other process holds a lock on (/proc/locks: "N: FLOCK ADVISORY READ pid
+ * maj:min:ino ..."): for our own files at the end of a run, whose locks EAL still holds. */
+static bool
+unlocked_but_ours(const char *path)
+{
+	char line[256];
+	struct stat st;
+	bool free_ = true;
+	FILE *f;
+
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT;
+	f = fopen("/proc/locks", "re");
+	if (f == NULL)
+		return false;
+	while (free_ && fgets(line, sizeof(line), f) != NULL) {
+		unsigned int maj, mnr;
+		unsigned long ino;
+		long pid;
+
+		if (sscanf(line, "%*s %*s %*s %*s %ld %x:%x:%lu", &pid, &maj, &mnr, &ino) == 4 &&
+		    ino == (unsigned long)st.st_ino && maj == major(st.st_dev) &&
+		    mnr == minor(st.st_dev) && pid != (long)getpid())
+			free_ = false;
+	}
+	fclose(f);
+	return free_;
+}
+
 static bool
 is_hugefile(const char *name, const char *prefix)
 {
@@ -715,19 +745,30 @@ is_hugefile(const char *name, const char *prefix)
 	       isdigit((unsigned char)name[pl + 4]);
 }
 
-int
-uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *arg)
+/* What remove_prefix removed. */
+struct removed {
+	char rdir[300];
+	int n_huge, n_run;
+	unsigned long long huge_bytes;
+};
+
+/* The runtime directory and hugepage files of prefix, each once no process holds it (the
+ * proofs below; ours: no process but this one, at the end of its run); what was removed in
+ * *r. */
+static void
+remove_prefix(const char *prefix, bool ours, struct removed *r)
 {
-	const char *prefix = cfg->eal.file_prefix;
+	bool (*is_free)(const char *) = ours ? unlocked_but_ours : unlocked;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	char rdir[300], path[600], line[512];
+	char *rdir = r->rdir, path[600], line[512];
 	int n_huge = 0, n_run = 0, fd;
 	unsigned long long huge_bytes = 0;
 	struct dirent *de;
 	FILE *mounts;
 	DIR *d;
 
-	uf_own_runtime_dir(prefix, rdir, sizeof(rdir));
+	memset(r, 0, sizeof(*r));
+	uf_own_runtime_dir(prefix, rdir, sizeof(r->rdir));
 	/* proof one: the primary's fcntl lock on <runtime dir>/config is gone
 	 * (eal.c, rte_eal_config_create: F_SETLK on the whole file for the process's life) */
 	snprintf(path, sizeof(path), "%s/config", rdir);
@@ -737,7 +778,7 @@ uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *ar
 
 		close(fd);
 		if (r != 0 || fl.l_type != F_UNLCK)
-			return 0;
+			return;
 	}
 	/* proof two: every hugepage file of the prefix can be locked (eal_memalloc.c holds a
 	 * shared flock on each segment it maps, in every process that maps it) */
@@ -757,7 +798,7 @@ uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *ar
 			if (!is_hugefile(de->d_name, prefix))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", mnt, de->d_name);
-			if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || !unlocked(path))
+			if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || !is_free(path))
 				continue;
 			if (unlink(path) == 0) {
 				n_huge++;
@@ -776,7 +817,7 @@ uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *ar
 			if (de->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", rdir, de->d_name);
-			if (strncmp(de->d_name, "fbarray_", 8) == 0 && !unlocked(path))
+			if (strncmp(de->d_name, "fbarray_", 8) == 0 && !is_free(path))
 				busy = true;
 		}
 		rewinddir(d);
@@ -788,14 +829,36 @@ uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *ar
 				n_run++;
 		}
 		closedir(d);
-		if (!busy && n_run > 0)
+		if (!busy)
 			rmdir(rdir);
 	}
-	if (n_huge > 0 || n_run > 0)
+	r->n_huge = n_huge;
+	r->n_run = n_run;
+	r->huge_bytes = huge_bytes;
+}
+
+int
+uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *arg)
+{
+	struct removed r;
+
+	remove_prefix(cfg->eal.file_prefix, false, &r);
+	if (r.n_huge > 0 || r.n_run > 0)
 		say(note, arg,
 		    "reclaimed what a dead DPDK process with file_prefix \"%s\" left: %d "
 		    "hugepage file%s (%llu MiB), %d file%s in %s",
-		    prefix, n_huge, n_huge == 1 ? "" : "s", huge_bytes >> 20, n_run,
-		    n_run == 1 ? "" : "s", rdir);
-	return n_huge + n_run;
+		    cfg->eal.file_prefix, r.n_huge, r.n_huge == 1 ? "" : "s", r.huge_bytes >> 20,
+		    r.n_run, r.n_run == 1 ? "" : "s", r.rdir);
+	return r.n_huge + r.n_run;
+}
+
+int
+uf_own_cleanup_prefix(const struct uf_config *cfg)
+{
+	struct removed r;
+
+	if (cfg->eal.in_memory)
+		return 0; /* EAL made no files */
+	remove_prefix(cfg->eal.file_prefix, true, &r);
+	return r.n_huge + r.n_run;
 }

@@ -1063,6 +1063,13 @@ def case_ipv6():
     assert got4 == [c64, c64], [o.hex() for o in got4]
 
 
+def runtime_dir(prefix):
+    """EAL's runtime directory for prefix (eal_filesystem.c: /var/run as root)"""
+    if os.geteuid() == 0:
+        return "/var/run/dpdk/" + prefix
+    return "%s/dpdk/%s" % (os.environ.get("XDG_RUNTIME_DIR") or "/tmp", prefix)
+
+
 def case_stats_file_planted():
     """a symlink planted where the stats file goes (or, as root, another user's file) is
     refused before EAL, exit 3, and what it points at is left as it was"""
@@ -1106,6 +1113,17 @@ def case_stats_file_planted():
     assert os.stat(link).st_mode & 0o777 == 0o640 & ~um, oct(os.stat(link).st_mode)
 
 
+def case_clean_stop_no_files():
+    """after a clean stop (--duration), EAL's runtime directory for the prefix is gone"""
+    wd = tmpdir()
+    write_pcap(wd + "/in.pcap", [])
+    rdir = runtime_dir("ufealclean")
+    _, _, objs = run_udpfan(config(wd, dests(1), eal_extra="clean"), wd, duration=0.5)
+    final(objs)
+    left = os.listdir(rdir) if os.path.isdir(rdir) else None
+    assert left is None, "left in %s: %s" % (rdir, left)
+
+
 def main():
     s = Suite()
     for n in (1, 2, 8):
@@ -1136,6 +1154,7 @@ def main():
     s.run(case_listeners)
     s.run(case_ipv6)
     s.run(case_stats_file_planted)
+    s.run(case_clean_stop_no_files)
     s.finish()
 
 
