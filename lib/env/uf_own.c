@@ -62,6 +62,7 @@ uf_own_lock_dir(void)
 {
 	static char dir[300];
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
 
 	if (lock_dir_override[0] != '\0')
 		return lock_dir_override;
@@ -73,6 +74,10 @@ uf_own_lock_dir(void)
 		mkdir_mode("/run/udpfan/lock", 0755);
 		return "/run/udpfan/lock";
 	}
+	/* systemd made /run/udpfan for this user (User= with RuntimeDirectory=udpfan): the
+	 * locks go there, where every instance sees them (a private /tmp would hide them) */
+	if (lstat("/run/udpfan", &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		mkdir_mode("/run/udpfan/lock", 0755);
 	if (dir_trusted("/run/udpfan/lock") && access("/run/udpfan/lock", W_OK | X_OK) == 0)
 		return "/run/udpfan/lock";
 	if (xdg != NULL && xdg[0] != '\0') {
