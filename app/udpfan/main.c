@@ -317,7 +317,10 @@ main(int argc, char **argv)
 			rc = fail(&err);
 	}
 	uf_app_fini(&app);
-	rte_eal_cleanup();
+	/* EAL's cleanup unmaps; what it leaves on disk goes too (docs/deployment.md, "What a
+	 * clean stop leaves") */
+	if (rte_eal_cleanup() == 0)
+		uf_own_cleanup_prefix(cfg);
 	uf_config_free(cfg);
 	return rc;
 }

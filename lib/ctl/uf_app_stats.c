@@ -14,6 +14,7 @@
 #include <rte_cycles.h>
 
 #include "uf_app.h"
+#include "uf_env.h"
 
 /*
  * Each pool member's distinct senders in the interval that ends now: per worker, linear
@@ -274,11 +275,6 @@ uf_app_stats_open(struct uf_app *app, struct uf_err *err)
 
 	if (json == NULL || json[0] == '\0')
 		return 0;
-	app->json = fopen(json, "a");
-	if (app->json == NULL) {
-		uf_err_set(err, UF_EXIT_ENV, "cannot open the stats file %s: %s", json,
-			   strerror(errno));
-		return -1;
-	}
-	return 0;
+	app->json = uf_env_open_append(json, "the stats file", err);
+	return app->json == NULL ? -1 : 0;
 }

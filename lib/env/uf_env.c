@@ -688,6 +688,45 @@ check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p
 	return 0;
 }
 
+FILE *
+uf_env_open_append(const char *path, const char *what, struct uf_err *err)
+{
+	/* O_NONBLOCK: a FIFO planted there must not hang the start (cleared below) */
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		      0640);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot open %s %s: %s%s", what, path, strerror(errno),
+			   errno == ELOOP ? " (a symlink: udpfan does not follow one there; give "
+					    "the real path, in a directory only root or this user "
+					    "may write)"
+					  : "");
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_uid != 0 && st.st_uid != geteuid()) || st.st_nlink != 1) {
+		uf_err_set(err, UF_EXIT_ENV,
+			   "%s %s is not to be trusted (%s, uid %u, %lu link%s): udpfan appends "
+			   "only to a regular file with one link that root or this user (uid %u) "
+			   "owns; remove it, or put the file in a directory only root or this user "
+			   "may write (/var/log/udpfan, /run/udpfan)",
+			   what, path,
+			   S_ISREG(st.st_mode) ? "a regular file" : "not a regular file",
+			   (unsigned int)st.st_uid, (unsigned long)st.st_nlink,
+			   st.st_nlink == 1 ? "" : "s", (unsigned int)geteuid());
+		close(fd);
+		return NULL;
+	}
+	if (fcntl(fd, F_SETFL, O_APPEND) != 0 || (f = fdopen(fd, "a")) == NULL) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot open %s %s: %s", what, path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 /*
  * net_af_xdp binds queue_count sockets to the interface's queues start_queue.. and counts
  * them in *combined* channels (ETHTOOL_GCHANNELS); an interface with separate RX/TX channels

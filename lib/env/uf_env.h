@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "uf_config.h"
 
@@ -41,6 +42,14 @@ bool uf_devarg(const char *dev, const char *key, char *val, size_t len);
 /* Lock the process's memory, mapped now and mapped later (eal.mlockall; docs/configuration.md):
  * 0, -errno from mlockall(), or -ENOTSUP in a sanitizer build (not attempted). */
 int uf_env_lock_memory(void);
+
+/*
+ * Open a file udpfan appends to as whoever runs it (stats.json; docs/configuration.md,
+ * "stats"): created 0640, never through a symlink in its last component, and only a regular
+ * file with one link that root or this user owns. NULL with err (UF_EXIT_ENV) naming the
+ * file, what is wrong and the fix; `what` names the option ("the stats file").
+ */
+FILE *uf_env_open_append(const char *path, const char *what, struct uf_err *err);
 
 /* Physical start of a PCI device's BAR (sysfs resource file). 0 or -errno. */
 int uf_pci_bar_phys(const char *bdf, int bar, uint64_t *phys);

@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/packet_diag.h>
@@ -40,13 +41,20 @@ uf_own_set_lock_dir(const char *dir)
 static int
 mkdir_mode(const char *path, mode_t mode)
 {
-	if (mkdir(path, mode) == 0) {
-		/* the umask must not narrow a shared (sticky, world-writable) directory */
-		if (chmod(path, mode) != 0)
-			return -errno;
+	if (mkdir(path, mode) == 0)
 		return 0;
-	}
 	return errno == EEXIST ? 0 : -errno;
+}
+
+/* A directory only root or this user can change: owned by one of them, writable by no one
+ * else (docs/deployment.md, "One instance per interface"). */
+static bool
+dir_trusted(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       (st.st_uid == 0 || st.st_uid == geteuid()) && (st.st_mode & 022) == 0;
 }
 
 const char *
@@ -54,13 +62,23 @@ uf_own_lock_dir(void)
 {
 	static char dir[300];
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
 
 	if (lock_dir_override[0] != '\0')
 		return lock_dir_override;
-	/* one directory for every user when it can be had: root creates it sticky and
-	 * world-writable, so that a non-root instance and a root one see each other's locks */
-	if (mkdir_mode("/run/udpfan", 0755) == 0 && mkdir_mode("/run/udpfan/lock", 01777) == 0 &&
-	    access("/run/udpfan/lock", W_OK | X_OK) == 0)
+	/* root's, 0755: nobody else can plant a lock there. A directory root made sticky and
+	 * world-writable (earlier releases did) is taken and tightened by uf_own_acquire when
+	 * this is root; any other user leaves it for its own directory. */
+	if (geteuid() == 0) {
+		mkdir_mode("/run/udpfan", 0755);
+		mkdir_mode("/run/udpfan/lock", 0755);
+		return "/run/udpfan/lock";
+	}
+	/* systemd made /run/udpfan for this user (User= with RuntimeDirectory=udpfan): the
+	 * locks go there, where every instance sees them (a private /tmp would hide them) */
+	if (lstat("/run/udpfan", &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		mkdir_mode("/run/udpfan/lock", 0755);
+	if (dir_trusted("/run/udpfan/lock") && access("/run/udpfan/lock", W_OK | X_OK) == 0)
 		return "/run/udpfan/lock";
 	if (xdg != NULL && xdg[0] != '\0') {
 		snprintf(dir, sizeof(dir), "%s/udpfan", xdg);
@@ -70,7 +88,7 @@ uf_own_lock_dir(void)
 				return dir;
 		}
 	}
-	snprintf(dir, sizeof(dir), "/tmp/udpfan-lock-%u", (unsigned int)getuid());
+	snprintf(dir, sizeof(dir), "/tmp/udpfan-lock-%u", (unsigned int)geteuid());
 	mkdir_mode(dir, 0700);
 	return dir;
 }
@@ -125,19 +143,94 @@ rec_write(int fd, const char *what, uint32_t xdp_prog)
 		return;
 }
 
-static int
-lock_open(const char *path)
+static void __rte_format_printf(3, 4) say(uf_env_note_fn note, void *arg, const char *fmt, ...)
 {
-	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	char msg[512];
+	va_list ap;
+
+	if (note == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	note(arg, msg);
+}
+
+/* Open (or create) a lock file in the lock directory dfd: never through a symlink, and only
+ * a regular file root or this user owns that nobody else may write (a planted one could
+ * hold the lock or name an XDP program for us to detach). fd, or -errno; -EPERM with *st
+ * filled: a file we do not trust. */
+static int
+lock_open(int dfd, const char *name, struct stat *st)
+{
+	const int fl = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+	int fd = openat(dfd, name, O_RDWR | fl);
 
 	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+		fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | fl, 0644);
 		if (fd < 0 && errno == EEXIST)
-			fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+			fd = openat(dfd, name, O_RDWR | fl);
 	}
 	if (fd < 0 && errno == EACCES)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	return fd < 0 ? -errno : fd;
+		fd = openat(dfd, name, O_RDONLY | fl);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) != 0) {
+		close(fd);
+		return -EIO;
+	}
+	if (!S_ISREG(st->st_mode) || (st->st_uid != 0 && st->st_uid != geteuid()) ||
+	    (st->st_mode & 022) != 0) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* The lock directory, opened without following a symlink, owned by root or this user and
+ * writable by nobody else; a sticky world-writable one of ours is tightened to 0755 (with a
+ * note), as earlier releases made it. fd, or -1 with err. */
+static int
+lock_dir_open(const char *dir, struct uf_err *err, uf_env_note_fn note, void *arg)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (dfd < 0 || fstat(dfd, &st) != 0) {
+		uf_err_set(err, UF_EXIT_ENV,
+			   "cannot open the lock directory %s (%s): it must be a directory (not a "
+			   "symlink) that root or this user owns; as root udpfan creates "
+			   "/run/udpfan/lock itself",
+			   dir, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		uf_err_set(err, UF_EXIT_ENV,
+			   "the lock directory %s belongs to uid %u, not to root or this user (uid "
+			   "%u): its owner could plant or remove locks; remove it (rm -r %s) and "
+			   "start again, udpfan makes its own",
+			   dir, (unsigned int)st.st_uid, (unsigned int)geteuid(), dir);
+		close(dfd);
+		return -1;
+	}
+	if ((st.st_mode & 022) != 0) {
+		if (st.st_uid != geteuid() || fchmod(dfd, 0755) != 0) {
+			uf_err_set(err, UF_EXIT_ENV,
+				   "the lock directory %s is writable by other users (mode %04o): "
+				   "any of them could plant a lock; chmod 0755 %s as its owner, and "
+				   "remove the files there that neither root nor uid %u owns",
+				   dir, (unsigned int)(st.st_mode & 07777), dir,
+				   (unsigned int)geteuid());
+			close(dfd);
+			return -1;
+		}
+		say(note, arg,
+		    "the lock directory %s was writable by other users (mode %04o): now 0755", dir,
+		    (unsigned int)(st.st_mode & 07777));
+	}
+	return dfd;
 }
 
 /* ---- netlink: sockets on an interface (sock_diag), its XDP program (rtnetlink) ---- */
@@ -436,19 +529,6 @@ xdp_mode_word(int mode)
 					 : "xdp";
 }
 
-static void __rte_format_printf(3, 4) say(uf_env_note_fn note, void *arg, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (note == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	note(arg, msg);
-}
-
 /* Nobody else's sockets on the interface; the XDP program, if any, ours from a dead owner. */
 static int
 check_kernel_if(struct uf_own_port *op, int i, const struct rec *prev, struct uf_err *err,
@@ -507,7 +587,7 @@ uf_own_acquire(const struct uf_config *cfg, struct uf_own *o, struct uf_err *err
 {
 	const char *dir = uf_own_lock_dir();
 	struct stat nst;
-	int i, k;
+	int i, k, dfd = -1, ret = -1;
 
 	memset(o, 0, sizeof(*o));
 	for (i = 0; i < UF_MAX_PORTS; i++)
@@ -518,7 +598,9 @@ uf_own_acquire(const struct uf_config *cfg, struct uf_own *o, struct uf_err *err
 		const struct uf_cfg_port *p = &cfg->ports[i];
 		struct uf_own_port *op = &o->p[i];
 		struct rec prev;
+		struct stat st;
 		char iface[IF_NAMESIZE + 1];
+		const char *name;
 		int fd;
 
 		o->n = i + 1;
@@ -547,13 +629,31 @@ uf_own_acquire(const struct uf_config *cfg, struct uf_own *o, struct uf_err *err
 				break;
 		if (k < i)
 			continue;
-		fd = lock_open(op->path);
+		if (dfd < 0) {
+			dfd = lock_dir_open(dir, err, note, arg);
+			if (dfd < 0)
+				return -1;
+		}
+		name = op->path + strlen(dir) + 1;
+		fd = lock_open(dfd, name, &st);
+		if (fd == -EPERM) {
+			uf_err_set(err, UF_EXIT_ENV,
+				   "ports[%d]: the lock %s for %s is not to be trusted (uid %u, mode "
+				   "%04o%s): only a regular file root or this user (uid %u) owns and "
+				   "nobody else may write is; another user planted it: check that no "
+				   "udpfan uses %s, then remove it (rm %s)",
+				   i, op->path, op->what, (unsigned int)st.st_uid,
+				   (unsigned int)(st.st_mode & 07777),
+				   S_ISREG(st.st_mode) ? "" : ", not a regular file",
+				   (unsigned int)geteuid(), op->what, op->path);
+			goto out;
+		}
 		if (fd < 0) {
 			uf_err_set(err, UF_EXIT_ENV,
-				   "ports[%d]: cannot open the lock %s for %s (%s); make %s "
-				   "writable for this user, or create /run/udpfan/lock (mode 1777)",
-				   i, op->path, op->what, strerror(-fd), dir);
-			return -1;
+				   "ports[%d]: cannot open the lock %s for %s (%s); it must be a "
+				   "regular file (not a symlink) in a directory this user may write",
+				   i, op->path, op->what, strerror(-fd));
+			goto out;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 			rec_read(fd, &prev);
@@ -563,16 +663,20 @@ uf_own_acquire(const struct uf_config *cfg, struct uf_own *o, struct uf_err *err
 				   "one instance per interface or device; stop that one first (its "
 				   "file_prefix does not matter)",
 				   i, op->what, prev.pid, op->path);
-			return -1;
+			goto out;
 		}
 		op->fd = fd;
 		rec_read(fd, &prev);
 		if (op->ksock != UF_KSOCK_NONE &&
 		    check_kernel_if(op, i, &prev, err, note, arg) != 0)
-			return -1;
+			goto out;
 		rec_write(fd, op->what, 0);
 	}
-	return 0;
+	ret = 0;
+out:
+	if (dfd >= 0)
+		close(dfd);
+	return ret;
 }
 
 void
@@ -607,6 +711,35 @@ unlocked(const char *path)
 	return free_;
 }
 
+/* A file no other process holds a lock on (/proc/locks: "N: FLOCK ADVISORY READ pid
+ * maj:min:ino ..."): for our own files at the end of a run, whose locks EAL still holds. */
+static bool
+unlocked_but_ours(const char *path)
+{
+	char line[256];
+	struct stat st;
+	bool free_ = true;
+	FILE *f;
+
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT;
+	f = fopen("/proc/locks", "re");
+	if (f == NULL)
+		return false;
+	while (free_ && fgets(line, sizeof(line), f) != NULL) {
+		unsigned int maj, mnr;
+		unsigned long ino;
+		long pid;
+
+		if (sscanf(line, "%*s %*s %*s %*s %ld %x:%x:%lu", &pid, &maj, &mnr, &ino) == 4 &&
+		    ino == (unsigned long)st.st_ino && maj == major(st.st_dev) &&
+		    mnr == minor(st.st_dev) && pid != (long)getpid())
+			free_ = false;
+	}
+	fclose(f);
+	return free_;
+}
+
 static bool
 is_hugefile(const char *name, const char *prefix)
 {
@@ -617,19 +750,30 @@ is_hugefile(const char *name, const char *prefix)
 	       isdigit((unsigned char)name[pl + 4]);
 }
 
-int
-uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *arg)
+/* What remove_prefix removed. */
+struct removed {
+	char rdir[300];
+	int n_huge, n_run;
+	unsigned long long huge_bytes;
+};
+
+/* The runtime directory and hugepage files of prefix, each once no process holds it (the
+ * proofs below; ours: no process but this one, at the end of its run); what was removed in
+ * *r. */
+static void
+remove_prefix(const char *prefix, bool ours, struct removed *r)
 {
-	const char *prefix = cfg->eal.file_prefix;
+	bool (*is_free)(const char *) = ours ? unlocked_but_ours : unlocked;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	char rdir[300], path[600], line[512];
+	char *rdir = r->rdir, path[600], line[512];
 	int n_huge = 0, n_run = 0, fd;
 	unsigned long long huge_bytes = 0;
 	struct dirent *de;
 	FILE *mounts;
 	DIR *d;
 
-	uf_own_runtime_dir(prefix, rdir, sizeof(rdir));
+	memset(r, 0, sizeof(*r));
+	uf_own_runtime_dir(prefix, rdir, sizeof(r->rdir));
 	/* proof one: the primary's fcntl lock on <runtime dir>/config is gone
 	 * (eal.c, rte_eal_config_create: F_SETLK on the whole file for the process's life) */
 	snprintf(path, sizeof(path), "%s/config", rdir);
@@ -639,7 +783,7 @@ uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *ar
 
 		close(fd);
 		if (r != 0 || fl.l_type != F_UNLCK)
-			return 0;
+			return;
 	}
 	/* proof two: every hugepage file of the prefix can be locked (eal_memalloc.c holds a
 	 * shared flock on each segment it maps, in every process that maps it) */
@@ -659,7 +803,7 @@ uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *ar
 			if (!is_hugefile(de->d_name, prefix))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", mnt, de->d_name);
-			if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || !unlocked(path))
+			if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || !is_free(path))
 				continue;
 			if (unlink(path) == 0) {
 				n_huge++;
@@ -678,7 +822,7 @@ uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *ar
 			if (de->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", rdir, de->d_name);
-			if (strncmp(de->d_name, "fbarray_", 8) == 0 && !unlocked(path))
+			if (strncmp(de->d_name, "fbarray_", 8) == 0 && !is_free(path))
 				busy = true;
 		}
 		rewinddir(d);
@@ -690,14 +834,36 @@ uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *ar
 				n_run++;
 		}
 		closedir(d);
-		if (!busy && n_run > 0)
+		if (!busy)
 			rmdir(rdir);
 	}
-	if (n_huge > 0 || n_run > 0)
+	r->n_huge = n_huge;
+	r->n_run = n_run;
+	r->huge_bytes = huge_bytes;
+}
+
+int
+uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *arg)
+{
+	struct removed r;
+
+	remove_prefix(cfg->eal.file_prefix, false, &r);
+	if (r.n_huge > 0 || r.n_run > 0)
 		say(note, arg,
 		    "reclaimed what a dead DPDK process with file_prefix \"%s\" left: %d "
 		    "hugepage file%s (%llu MiB), %d file%s in %s",
-		    prefix, n_huge, n_huge == 1 ? "" : "s", huge_bytes >> 20, n_run,
-		    n_run == 1 ? "" : "s", rdir);
-	return n_huge + n_run;
+		    cfg->eal.file_prefix, r.n_huge, r.n_huge == 1 ? "" : "s", r.huge_bytes >> 20,
+		    r.n_run, r.n_run == 1 ? "" : "s", r.rdir);
+	return r.n_huge + r.n_run;
+}
+
+int
+uf_own_cleanup_prefix(const struct uf_config *cfg)
+{
+	struct removed r;
+
+	if (cfg->eal.in_memory)
+		return 0; /* EAL made no files */
+	remove_prefix(cfg->eal.file_prefix, true, &r);
+	return r.n_huge + r.n_run;
 }

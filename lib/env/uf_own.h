@@ -46,12 +46,21 @@ void uf_own_record(const struct uf_own *o);
  */
 int uf_own_reclaim_prefix(const struct uf_config *cfg, uf_env_note_fn note, void *arg);
 
-/* Where the locks live: /run/udpfan/lock, else $XDG_RUNTIME_DIR/udpfan/lock, else
- * /tmp/udpfan-lock-<uid>. Override for tests (NULL: default). */
+/*
+ * At the end of a run, after rte_eal_cleanup (which unmaps the memory but leaves the files):
+ * the runtime directory and hugepage files this process's EAL made, by the same proofs (a
+ * secondary process still attached keeps them). Number of files removed.
+ */
+int uf_own_cleanup_prefix(const struct uf_config *cfg);
+
 /* The XDP program on ifindex (rtnetlink IFLA_XDP): its attach mode (XDP_ATTACHED_*, 0: none)
  * and id. 0, or -errno (-ENOENT: no such interface). */
 int uf_xdp_query(unsigned int ifindex, int *mode, uint32_t *prog);
 
+/* Where the locks live: /run/udpfan/lock (root's, 0755; a non-root user's only when it owns
+ * it), else $XDG_RUNTIME_DIR/udpfan/lock, else /tmp/udpfan-lock-<uid>. uf_own_acquire trusts
+ * the directory and each lock file only when root or this user owns it and nobody else may
+ * write it. Override for tests (NULL: default). */
 void uf_own_set_lock_dir(const char *dir);
 const char *uf_own_lock_dir(void);
 

@@ -4,7 +4,10 @@ interface"). A second udpfan on the interface a first one forwards on, with anot
 file_prefix, is refused before EAL (exit 3, the owner named) on net_af_xdp and
 net_af_packet, and the first loses nothing: every sink receives every datagram sent
 throughout, and on af_xdp its XDP program stays. A packet socket another program put in a
-fanout group on the interface, or an XDP program udpfan did not load, is refused too."""
+fanout group on the interface, or an XDP program udpfan did not load, is refused too. An
+unprivileged user cannot plant a lock in /run/udpfan/lock (root's, 0755), and one planted
+while the directory was world-writable (as earlier releases made it) is refused, not
+trusted: its xdp_prog line does not get someone else's XDP program detached."""
 import os
 import subprocess
 import time
@@ -117,6 +120,57 @@ def case_foreign_xdp_program():
         tb.nsx(tb.ns_fwd, "ip link set dev fwd0 xdp off", check=False)
 
 
+def as_nobody(cmd):
+    """cmd under sh as uid/gid 65534 (no capabilities): its exit status"""
+    return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                           "--inh-caps=-all", "sh", "-c", cmd],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+
+
+def case_planted_lock():
+    """another user's lock file, naming the XDP program on the interface: refused (exit 3,
+    its owner and the fix named), the program left where it is, the lock directory 0755"""
+    wd = tmpdir()
+    with Testbed(prefix="ufe", sinks=1) as tb:
+        uf = Udpfan(tb, config(tb, "af_xdp"), wd)
+        prog = xdp_prog(tb)
+        uf.proc.kill()
+        uf.proc.wait()
+        assert prog != 0, "no XDP program to protect"
+        ino = tb.nsx(tb.ns_fwd, "stat -L -c %i /proc/self/ns/net", capture=True).strip()
+        idx = tb.nsx(tb.ns_fwd, "cat /sys/class/net/fwd0/ifindex", capture=True).strip()
+        d = "/run/udpfan/lock"
+        lock = "%s/netns%s-if%s" % (d, ino, idx)
+        st = os.stat(d)
+        assert st.st_uid == 0 and st.st_mode & 0o7777 == 0o755, oct(st.st_mode)
+        # the directory as root keeps it: nobody cannot add a lock
+        os.unlink(lock)
+        assert as_nobody("echo pid=1 > %s" % lock) != 0, "nobody created a lock"
+        assert not os.path.exists(lock)
+        # the directory as earlier releases made it: nobody plants a record naming the
+        # program, as if a dead udpfan had loaded it
+        os.chmod(d, 0o1777)
+        try:
+            assert as_nobody("printf 'pid=1\\nxdp_prog=%d\\n' > %s" % (prog, lock)) == 0
+            assert os.stat(lock).st_uid == 65534
+            cfg = write(os.path.join(wd, "u.yaml"), config(tb, "af_xdp"))
+            rc, err = run_in_fwd(tb, cfg, extra="--duration 1")
+            assert rc == 3, "exited %d:\n%s" % (rc, err[-2000:])
+            assert "%s for interface fwd0 is not to be trusted (uid 65534" % lock in err, \
+                err[-2000:]
+            assert "was writable by other users (mode 1777): now 0755" in err, err[-2000:]
+            assert "reclaimed" not in err and "EAL:" not in err, err[-2000:]
+            assert xdp_prog(tb) == prog, "a planted lock got the XDP program detached"
+            with open(lock) as f:
+                assert f.read() == "pid=1\nxdp_prog=%d\n" % prog, "the planted lock changed"
+        finally:
+            # never leave the planted lock to the next test (or another udpfan)
+            os.chmod(d, 0o755)
+            if os.path.exists(lock) and os.stat(lock).st_uid == 65534:
+                os.unlink(lock)
+        tb.nsx(tb.ns_fwd, "ip link set dev fwd0 xdp off", check=False)
+
+
 def main():
     s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
@@ -124,6 +178,7 @@ def main():
     s.run(case_foreign_fanout_socket)
     s.run(case_tap_socket_allowed)
     s.run(case_foreign_xdp_program)
+    s.run(case_planted_lock)
     s.finish()
 
 

@@ -5,7 +5,8 @@ still arrives, exit 0 with a final object on SIGTERM later); SIGTERM 0.1 s after
 EAL and the ports are still coming up, is a clean stop (exit 0, one final object, no XDP
 program left); after SIGKILL the next start proves the dead instance dead and reclaims its
 XDP program, EAL runtime directory and hugepage files, with a log line for each, and
-forwards."""
+forwards. A clean stop (SIGTERM, or --duration) leaves no hugepage file and no runtime
+directory behind."""
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ import time
 
 from testbed import Testbed
 from uflive import Sink, Udpfan, send
-from ufown import hugefiles, write, xdp_prog
+from ufown import hugefiles, run_in_fwd, write, xdp_prog
 from ufrun import UDPFAN, Suite, final, ledger, read_stats, tmpdir
 from test_forward import config
 
@@ -96,6 +97,27 @@ def case_sigkill_leftovers():
     assert st["fwd"]["forwarded"] == 1000, st["fwd"]
 
 
+def case_clean_stop_leaves_nothing(kind):
+    """after exit 0 nothing of the prefix is left: no <hugetlbfs>/ufe2emap_N, no
+    /var/run/dpdk/ufe2e"""
+    wd = tmpdir()
+    prefix = "ufe2e"
+    rundir = "/var/run/dpdk/%s" % prefix
+    with Testbed(prefix="ufe", sinks=1) as tb:
+        tb.static_neighbours()
+        uf = Udpfan(tb, config(tb, kind), wd)
+        assert hugefiles(prefix) > 0 and os.path.isdir(rundir), "no hugepages in use?"
+        uf.stop()  # SIGTERM: exit 0 and one final object, or it raises
+        assert hugefiles(prefix) == 0, "%d hugepage files left" % hugefiles(prefix)
+        assert not os.path.exists(rundir), "left in %s: %s" % (rundir, os.listdir(rundir))
+        cfg = write(os.path.join(wd, "u.yaml"), config(tb, kind))
+        rc, err = run_in_fwd(tb, cfg, extra="--duration 1")
+        assert rc == 0, "exited %d:\n%s" % (rc, err[-2000:])
+        assert "reclaimed" not in err, err[-2000:]
+        assert hugefiles(prefix) == 0, "%d hugepage files left" % hugefiles(prefix)
+        assert not os.path.exists(rundir), "left in %s: %s" % (rundir, os.listdir(rundir))
+
+
 def main():
     s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
@@ -103,6 +125,8 @@ def main():
     for kind in ("af_xdp", "af_packet"):
         s.run(case_early_sigterm, kind)
     s.run(case_sigkill_leftovers)
+    for kind in ("af_xdp", "af_packet"):
+        s.run(case_clean_stop_leaves_nothing, kind)
     s.finish()
 
 

@@ -5,10 +5,11 @@ scratch (tests/lib/ufpkt.py), and the ledger identities are checked on the final
 import ipaddress
 import os
 import struct
+import subprocess
 
 from ufpkt import (arp_frame, csum, eth, icmp_echo, ipv4_header, read_pcap, seq_payload,
                    udp_datagram, udp_frame, write_pcap, mac_bytes, ip_bytes)
-from ufrun import PCAP_MAC, Suite, final, ledger, run_udpfan, tmpdir
+from ufrun import PCAP_MAC, UDPFAN, Suite, final, ledger, run_udpfan, tmpdir
 
 PORT_MAC = PCAP_MAC % 0
 PORT_IP = "198.18.0.10"
@@ -1062,6 +1063,67 @@ def case_ipv6():
     assert got4 == [c64, c64], [o.hex() for o in got4]
 
 
+def runtime_dir(prefix):
+    """EAL's runtime directory for prefix (eal_filesystem.c: /var/run as root)"""
+    if os.geteuid() == 0:
+        return "/var/run/dpdk/" + prefix
+    return "%s/dpdk/%s" % (os.environ.get("XDG_RUNTIME_DIR") or "/tmp", prefix)
+
+
+def case_stats_file_planted():
+    """a symlink planted where the stats file goes (or, as root, another user's file) is
+    refused before EAL, exit 3, and what it points at is left as it was"""
+    wd = tmpdir()
+    write_pcap(wd + "/in.pcap", [])
+    cfg = os.path.join(wd, "u.yaml")
+    with open(cfg, "w") as f:
+        f.write(config(wd, dests(1)))
+    victim = os.path.join(wd, "victim")
+    with open(victim, "w") as f:
+        f.write("precious\n")
+    os.chmod(victim, 0o600)
+    link = os.path.join(wd, "stats.jsonl")
+    os.symlink(victim, link)
+    r = subprocess.run([UDPFAN, "-c", cfg, "--stats-json", link, "--duration", "0.5"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert r.returncode == 3, "exited %d:\n%s" % (r.returncode, r.stderr[-2000:])
+    assert "cannot open the stats file %s" % link in r.stderr, r.stderr[-2000:]
+    assert "a symlink: udpfan does not follow one" in r.stderr, r.stderr[-2000:]
+    with open(victim) as f:
+        assert f.read() == "precious\n", "the symlink's target was written"
+    assert os.stat(victim).st_mode & 0o777 == 0o600
+    if os.geteuid() == 0:
+        os.unlink(link)
+        with open(link, "w") as f:
+            f.write("theirs\n")
+        os.chown(link, 65534, 65534)
+        r = subprocess.run([UDPFAN, "-c", cfg, "--stats-json", link, "--duration", "0.5"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=60)
+        assert r.returncode == 3, "exited %d:\n%s" % (r.returncode, r.stderr[-2000:])
+        assert "is not to be trusted" in r.stderr and "uid 65534" in r.stderr, r.stderr[-2000:]
+        with open(link) as f:
+            assert f.read() == "theirs\n"
+    # a fresh one is created 0640 (less what the umask takes)
+    os.unlink(link)
+    um = os.umask(0)
+    os.umask(um)
+    _, _, objs = run_udpfan(config(wd, dests(1)), wd, duration=0.5)
+    final(objs)
+    assert os.stat(link).st_mode & 0o777 == 0o640 & ~um, oct(os.stat(link).st_mode)
+
+
+def case_clean_stop_no_files():
+    """after a clean stop (--duration), EAL's runtime directory for the prefix is gone"""
+    wd = tmpdir()
+    write_pcap(wd + "/in.pcap", [])
+    rdir = runtime_dir("ufealclean")
+    _, _, objs = run_udpfan(config(wd, dests(1), eal_extra="clean"), wd, duration=0.5)
+    final(objs)
+    left = os.listdir(rdir) if os.path.isdir(rdir) else None
+    assert left is None, "left in %s: %s" % (rdir, left)
+
+
 def main():
     s = Suite()
     for n in (1, 2, 8):
@@ -1091,6 +1153,8 @@ def main():
     s.run(case_pool_in_listener)
     s.run(case_listeners)
     s.run(case_ipv6)
+    s.run(case_stats_file_planted)
+    s.run(case_clean_stop_no_files)
     s.finish()
 
 

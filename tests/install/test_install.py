@@ -14,7 +14,8 @@ rebuild) and checks one thing there:
                 udpfan --help
   examples      the staged udpfan --check accepts every staged example config
   unit          systemd-analyze verify on the unit (ExecStart pointed at the staged binary,
-                MANPATH at the staged pages, the drop-in examples beside it): silent, exit 0
+                MANPATH at the staged pages, the drop-in examples beside it): silent, exit 0;
+                systemd-analyze security --offline: exposure 3.5 or less
   setup_sudo    scripts/setup.sh never assumes sudo (issue 15, part 7): as root it calls no
                 sudo; as another user it re-runs itself under sudo when there is one, and
                 without one stops with "run it as root"; the README shows both forms
@@ -218,6 +219,15 @@ def case_unit():
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                            timeout=60)
         assert "on-failur" in r.stdout, r.stdout
+        # the sandbox holds (docs/deployment.md#systemd-hardening): 7.2 before it, 3.5 with it
+        r = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager",
+                            p["unit"]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, env=env, timeout=60)
+        m = re.search(r"Overall exposure level for \S+: ([0-9.]+)", r.stdout)
+        if m is None:  # systemd before 252 has no --offline
+            print("unit: no exposure score here: " + r.stdout[-300:])
+        else:
+            assert float(m.group(1)) <= 3.5, r.stdout
         shutil.rmtree(vdir)
     finally:
         cleanup(dest)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/capability.h>
 
 #include "uf_env.h"
@@ -625,6 +626,90 @@ test_env_pci(void)
 	free(cfg);
 }
 
+/* the whole text of path into buf ("" when it cannot be read) */
+static const char *
+slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f != NULL) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* stats.json: created 0640 and appended to; a symlink planted at the path, a FIFO, a file
+ * with a second link or one another user owns is refused and left as it was */
+static void
+test_open_append(void)
+{
+	char d[256], path[512], victim[512], buf[256];
+	struct uf_err err = { 0 };
+	struct stat st;
+	mode_t um = umask(0);
+	FILE *f;
+
+	umask(um);
+	uf_t_mkdtemp(d, sizeof(d));
+	snprintf(path, sizeof(path), "%s/stats.json", d);
+	f = uf_env_open_append(path, "the stats file", &err);
+	CHECK(f != NULL, "opened: %s", err.msg);
+	if (f != NULL) {
+		fputs("{\"a\":1}\n", f);
+		fclose(f);
+	}
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == (0640 & ~um), "mode %o",
+	      (unsigned int)(st.st_mode & 0777));
+	f = uf_env_open_append(path, "the stats file", &err);
+	CHECK(f != NULL, "reopened: %s", err.msg);
+	if (f != NULL) {
+		fputs("{\"b\":2}\n", f);
+		fclose(f);
+	}
+	CHECK_STR(slurp(path, buf, sizeof(buf)), "{\"a\":1}\n{\"b\":2}\n");
+
+	/* a symlink where the stats file goes */
+	uf_t_write(d, "victim", "precious\n");
+	snprintf(victim, sizeof(victim), "%s/victim", d);
+	snprintf(path, sizeof(path), "%s/link.json", d);
+	CHECK(symlink(victim, path) == 0, "symlink");
+	memset(&err, 0, sizeof(err));
+	CHECK(uf_env_open_append(path, "the stats file", &err) == NULL, "a symlink is refused");
+	CHECK_EQ(err.code, UF_EXIT_ENV);
+	CHECK_HAS(err.msg, "the stats file");
+	CHECK_HAS(err.msg, "a symlink");
+	CHECK_STR(slurp(victim, buf, sizeof(buf)), "precious\n");
+
+	/* a hard link to it */
+	snprintf(path, sizeof(path), "%s/hard.json", d);
+	CHECK(link(victim, path) == 0, "link");
+	CHECK(uf_env_open_append(path, "the stats file", &err) == NULL, "a second link");
+	CHECK_HAS(err.msg, "2 links");
+	CHECK_STR(slurp(victim, buf, sizeof(buf)), "precious\n");
+
+	/* a FIFO: refused at once, not waited on */
+	snprintf(path, sizeof(path), "%s/fifo.json", d);
+	CHECK(mkfifo(path, 0666) == 0, "mkfifo");
+	CHECK(uf_env_open_append(path, "the stats file", &err) == NULL, "a FIFO");
+	CHECK(strstr(err.msg, "not a regular file") != NULL || strstr(err.msg, "ENXIO") != NULL ||
+			      strstr(err.msg, "No such device") != NULL,
+	      "%s", err.msg);
+
+	/* someone else's file */
+	if (geteuid() == 0) {
+		snprintf(path, sizeof(path), "%s/other.json", d);
+		uf_t_write(d, "other.json", "theirs\n");
+		CHECK(chown(path, 65534, 65534) == 0, "chown");
+		CHECK(uf_env_open_append(path, "the stats file", &err) == NULL, "foreign owner");
+		CHECK_HAS(err.msg, "uid 65534");
+		CHECK_STR(slurp(path, buf, sizeof(buf)), "theirs\n");
+	}
+	uf_t_rmtree(d);
+}
+
 int
 main(void)
 {
@@ -640,6 +725,7 @@ main(void)
 	RUN(test_env_kernel_ifaces);
 	RUN(test_env_caps);
 	RUN(test_env_pci);
+	RUN(test_open_append);
 	if (sys[0] != '\0')
 		uf_t_rmtree(sys);
 	return uf_t_summary();
