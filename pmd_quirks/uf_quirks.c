@@ -132,12 +132,15 @@ static const struct uf_quirk table[] = {
 		.fast_free_ok = true, .chain_tx_cheap = true,
 		.rte_flow = true, .flow_isolate = true, .imissed = UF_YES,
 		.kernel_driver = "mlx5_core", .xstats = xs_mlx5,
+		.vlan_drops_untagged = true,
 		.source = "driver_name is mlx5_pci (common/mlx5_common_pci.c:208): match the prefix. "
 			"Bifurcated: stays on mlx5_core, -a mandatory, isolate mode leaves the rest "
 			"to the kernel (doc nics/mlx5). MTU is the kernel netdev's "
 			"(mlx5_os.c: priv->mtu from the kernel; data->mtu stays 1500): kept unless "
 			"ports[].mtu says otherwise. TX templates for multi-seg: no path lost. "
-			"RX IPv4/UDP checksum in hardware (CQE l3_ok/l4_ok), vector RX included.",
+			"RX IPv4/UDP checksum in hardware (CQE l3_ok/l4_ok), vector RX included. "
+			"With VLAN filtering on, mlx5_traffic_enable (mlx5_trigger.c) installs the "
+			"MAC flows per listed VID only: untagged frames are lost.",
 	},
 	{
 		.driver = "net_iavf", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
@@ -412,6 +415,15 @@ fix_desc(const struct uf_quirk *q, const struct rte_eth_desc_lim *lim, uint16_t 
 	return v;
 }
 
+bool
+uf_decide_vlan_filter(const struct uf_quirk *q, const struct rte_eth_dev_info *di, int n_tagged,
+		      bool untagged)
+{
+	if (n_tagged <= 0 || (di->rx_offload_capa & RTE_ETH_RX_OFFLOAD_VLAN_FILTER) == 0)
+		return false;
+	return !(untagged && q->vlan_drops_untagged);
+}
+
 int
 uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		const struct uf_port_req *req, struct uf_port_plan *out, char *why, size_t why_len)
@@ -629,6 +641,7 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(BOOL, single_file_segs, q->single_file_segs, NULL, 0)           \
 	X(BOOL, link_is_peer, q->link_is_peer, NULL, 0)                   \
 	X(BOOL, start_err_in_log, q->start_err_in_log, NULL, 0)           \
+	X(BOOL, vlan_drops_untagged, q->vlan_drops_untagged, NULL, 0)     \
 	X(LIST, xstats, q->xstats, "xstats", 0)                           \
 	X(LIST, reset_xstats, q->reset_xstats, NULL, 0)                   \
 	X(LIST, guarded_xstats, q->guarded_xstats, NULL, 0)               \

@@ -94,6 +94,9 @@ struct uf_quirk {
 	/* rte_eth_dev_start() returns 0 even where the PMD failed to start the device and only
 	 * logged why (virtio_user_start_device): an ERR line from the PMD during start fails it */
 	bool start_err_in_log;
+	/* with RTE_ETH_RX_OFFLOAD_VLAN_FILTER on and a VID added, untagged frames to the port's
+	 * MAC are no longer received (mlx5_traffic_enable: MAC flows per VID only) */
+	bool vlan_drops_untagged;
 	const char *source; /* where the facts come from and what was seen */
 };
 
@@ -150,6 +153,9 @@ struct uf_port_plan {
 	 * PMD's link, polled */
 	bool lsc;
 	bool link_from_kernel;
+	/* RTE_ETH_RX_OFFLOAD_VLAN_FILTER in rx_offloads and each tagged port's VID added at
+	 * start (uf_decide_vlan_filter) */
+	bool vlan_filter;
 };
 
 /*
@@ -159,6 +165,16 @@ struct uf_port_plan {
 int uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		    const struct uf_port_req *req, struct uf_port_plan *out, char *why,
 		    size_t why_len);
+
+/*
+ * VLAN filtering on a device with tagged ports (docs/pmd-quirks.md#vlans). A device that
+ * filters VLANs (virtio with CTRL_VLAN negotiated and promiscuous mode off, iavf VFs)
+ * drops every tag never added: true when the device offers RTE_ETH_RX_OFFLOAD_VLAN_FILTER,
+ * n_tagged > 0, and the filter does not cost the untagged port (`untagged`: the device also
+ * carries one) its traffic on this row; the port then enables the offload and adds each VID.
+ */
+bool uf_decide_vlan_filter(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
+			   int n_tagged, bool untagged);
 
 /* The RSS hash fields udpfan wants: IPv4 + UDP ports, so flows spread over workers. */
 #define UF_RSS_HF_WANTED (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4)

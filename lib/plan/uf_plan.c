@@ -59,7 +59,6 @@ pools_build(struct uf_plan *plan, const struct uf_plan_input *in, uint16_t *tabl
 		const struct uf_cfg_pool *cp = &cfg->pools[i];
 		struct uf_pool_rt *p = &plan->pools[i];
 		struct uf_dest_rt *rt = &plan->dests[slot_of(in, cp->entry)];
-		uint32_t buckets = uf_pool_buckets(cp->n);
 
 		if (cp->n == 0 || cp->first + cp->n > cfg->n_dests)
 			return -1;
@@ -67,10 +66,9 @@ pools_build(struct uf_plan *plan, const struct uf_plan_input *in, uint16_t *tabl
 		p->n = cp->n;
 		p->balance = (uint8_t)cp->balance;
 		p->sender_port = cp->sender_port;
-		p->mask = buckets - 1;
 		p->table = tables;
-		p->rr = tables + buckets;
-		tables += buckets + cp->n;
+		p->rr = tables + UF_POOL_BUCKETS;
+		tables += UF_POOL_BUCKETS + cp->n;
 		rt->is_pool = true;
 		rt->pool = (uint16_t)i;
 		rt->idx = slot_of(in, cp->entry);
@@ -89,7 +87,7 @@ pools_build(struct uf_plan *plan, const struct uf_plan_input *in, uint16_t *tabl
 			rt->max_payload = RTE_MIN(rt->max_payload, m->max_payload);
 		}
 		rt->egress = plan->dests[slot_of(in, cp->first)].egress;
-		p->n_up = uf_pool_fill(p->table, buckets, p->rr, cp->n, ids, up, dests);
+		p->n_up = uf_pool_fill(p->table, p->rr, cp->n, ids, up, dests);
 	}
 	return 0;
 }
@@ -278,7 +276,7 @@ uf_plan_build(const struct uf_plan_input *in)
 		}
 	}
 	for (i = 0; i < cfg->n_pools; i++)
-		n_table += uf_pool_buckets(cfg->pools[i].n) + cfg->pools[i].n;
+		n_table += UF_POOL_BUCKETS + cfg->pools[i].n;
 	for (i = 0; i < cfg->n_dests; i++)
 		any6 |= cfg->dests[i].is_ip6;
 	for (l = 0; l < cfg->n_listeners; l++)

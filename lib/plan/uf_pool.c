@@ -5,14 +5,6 @@
 
 #include "uf_pool.h"
 
-uint32_t
-uf_pool_buckets(uint16_t n)
-{
-	uint32_t want = RTE_MAX((uint32_t)n * UF_POOL_BUCKETS_PER_MEMBER, UF_POOL_MIN_BUCKETS);
-
-	return rte_align32pow2(want);
-}
-
 uint64_t
 uf_pool_member_id(const struct uf_cfg_dest *d)
 {
@@ -53,8 +45,8 @@ winners(uint64_t hb, uint16_t n, const uint64_t *ids, const bool *up, int *all, 
 }
 
 uint16_t
-uf_pool_fill(uint16_t *table, uint32_t buckets, uint16_t *rr, uint16_t n, const uint64_t *ids,
-	     const bool *up, const uint16_t *dests)
+uf_pool_fill(uint16_t *table, uint16_t *rr, uint16_t n, const uint64_t *ids, const bool *up,
+	     const uint16_t *dests)
 {
 	uint16_t n_up = 0, i;
 	uint32_t b;
@@ -62,7 +54,7 @@ uf_pool_fill(uint16_t *table, uint32_t buckets, uint16_t *rr, uint16_t n, const 
 
 	for (i = 0; i < n; i++)
 		n_up += up[i];
-	for (b = 0; b < buckets; b++) {
+	for (b = 0; b < UF_POOL_BUCKETS; b++) {
 		winners(uf_pool_mix64(b + 0x9e3779b97f4a7c15ULL), n, ids, up, &all, &alive);
 		if (alive < 0)
 			table[b] = dests[all];

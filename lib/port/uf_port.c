@@ -356,6 +356,30 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 			   pc->pos.line, pc->pos.col, idx, pc->name, why);
 		return ret;
 	}
+	{
+		/* tagged ports on the device: where it filters VLANs, each VID is added at start
+		 * (docs/pmd-quirks.md#vlans) */
+		bool untagged = false;
+		int n_tagged = 0;
+
+		for (j = 0; j < cfg->n_ports; j++) {
+			if (cfg->ports[j].dev != idx)
+				continue;
+			if (cfg->ports[j].vlan != 0)
+				n_tagged++;
+			else
+				untagged = true;
+		}
+		p->plan.vlan_filter = uf_decide_vlan_filter(p->quirk, &p->info, n_tagged, untagged);
+		if (p->plan.vlan_filter)
+			p->plan.rx_offloads |= RTE_ETH_RX_OFFLOAD_VLAN_FILTER;
+		else if (n_tagged > 0 &&
+			 (p->info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_VLAN_FILTER) != 0)
+			UF_LOG(NOTICE,
+			       "port %s (%s): no VLAN filtering: it would cost the untagged port "
+			       "its frames; tagged frames arrive as the device passes them",
+			       pc->name, p->info.driver_name);
+	}
 	if (p->plan.flow_isolate) {
 		/* isolation lets through only what the rules match: untagged frames to this
 		 * port's listeners, never its VLAN aliases' (docs/pmd-quirks.md#vlans) */
@@ -705,6 +729,33 @@ ndp_mcast(struct uf_port *p, const struct uf_config *cfg)
 		       p->cfg->name, p->info.driver_name, errstr(ret));
 }
 
+/* each tagged port's VID into the device's VLAN filter (docs/pmd-quirks.md#vlans): after
+ * every start, a reset included */
+static void
+vlan_filter_add(struct uf_port *p, const struct uf_config *cfg)
+{
+	int j, ret, n = 0;
+
+	if (!p->plan.vlan_filter)
+		return;
+	for (j = 0; j < cfg->n_ports; j++) {
+		const struct uf_cfg_port *pc = &cfg->ports[j];
+
+		if (pc->dev != p->idx || pc->vlan == 0)
+			continue;
+		ret = rte_eth_dev_vlan_filter(p->port_id, pc->vlan, 1);
+		if (ret == 0) {
+			n++;
+			continue;
+		}
+		UF_LOG(WARNING,
+		       "port %s (%s): VLAN %u not added to the device's filter (%s): port %s "
+		       "may receive nothing",
+		       p->cfg->name, p->info.driver_name, pc->vlan, errstr(ret), pc->name);
+	}
+	UF_LOG(INFO, "port %s: VLAN filtering on, %d VIDs added", p->cfg->name, n);
+}
+
 int
 uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_port_opts *o,
 	      struct uf_err *err)
@@ -740,6 +791,7 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 		return ret;
 	}
 	p->started = true;
+	vlan_filter_add(p, cfg);
 	ndp_mcast(p, cfg);
 	{
 		/* every listener on this port gets its rule (docs/architecture.md#listeners) */

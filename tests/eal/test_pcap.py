@@ -755,8 +755,7 @@ def pool_member(members, sender_ip, sport=None):
     key = int(ipaddress.IPv4Address(sender_ip)) << 16
     if sport is not None:
         key |= sport
-    buckets = 1 << max(12, (len(members) * 64 - 1).bit_length())
-    b = mix64(key) & 0xffffffff & (buckets - 1)
+    b = mix64(key) & 0xffff  # a fixed 65,536 buckets: the hash's low 16 bits
     hb = mix64(b + 0x9e3779b97f4a7c15)
     best, win = -1, None
     for i, d in enumerate(members):

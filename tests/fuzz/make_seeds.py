@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the seed corpora of the frame and lcore-list fuzzers (tests/fuzz/corpus/), built
+"""Write the seed corpora of the frame, lcore-list and pool fuzzers (tests/fuzz/corpus/), built
 with tests/lib/ufpkt.py (an implementation independent of udpfan's C). Run it again after
 changing a seed; crash inputs found by fuzzing are added by hand as crash-<what> files and
 are never rewritten here. The config fuzzer's seeds are config/ and tests/data/bad/.
@@ -105,6 +105,15 @@ def main():
     write(os.path.join(corpus, "ipv6"), "udp6-keep", b"\x0e" + dict(frames6())["udp6"])
     for i, s in enumerate(["0-1", "0,1,2", "0@0,1@0,2@1", "3-5,7,9-10", "0-127", "1,"]):
         write(os.path.join(corpus, "lcores"), "seed%d" % i, b"\x20" + s.encode())
+    # pool: the first size (2 bytes), then operations (op << 14 | member), as in fuzz_pool.c
+    for name, first, ops in [("add-64", 64, [(0, 64)]), ("remove-65", 65, [(1, 32)]),
+                             ("grow-1", 1, [(0, 5), (0, 9), (0, 700)]),
+                             ("shrink-300", 300, [(1, 0), (1, 150), (1, 297)]),
+                             ("down-up-8", 8, [(2, 3), (2, 5), (3, 3), (1, 5), (3, 4)]),
+                             ("all-down-2", 2, [(2, 0), (2, 1), (0, 7), (3, 0)])]:
+        seed = struct.pack(">H", first - 1) + b"".join(struct.pack(">H", o << 14 | m)
+                                                        for o, m in ops)
+        write(os.path.join(corpus, "pool"), name, seed)
     os.makedirs(os.path.join(corpus, "config"), exist_ok=True)
     return 0
 

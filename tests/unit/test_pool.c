@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * Receiver pools (lib/plan uf_pool, docs/architecture.md#pools): the rendezvous table's
  * spread over 10,000 senders, what moves when a member is added, removed, fails and comes
- * back, round robin, the plan's pool tables, the config's pool form and its errors, and the
+ * back (at 8 members, and bucket by bucket at every size from 1 to 300), round robin, the plan's pool tables, the config's pool form and its errors, and the
  * lookup's cost at 2, 16 and 256 members (printed; docs/benchmarks.md#pool-lookup).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -15,18 +16,18 @@
 #include "uf_test.h"
 
 #define N_SENDERS 10000
-#define MAXM 256
+#define MAXM 301
 
 struct tpool {
 	struct uf_pool_rt rt;
-	uint16_t table[UF_POOL_MIN_BUCKETS * 4];
+	uint16_t table[UF_POOL_BUCKETS];
 	uint16_t rr[MAXM];
 	uint64_t ids[MAXM];
 	uint16_t dests[MAXM];
 	bool up[MAXM];
 };
 
-static struct tpool A, B;
+static struct tpool A, B, C;
 
 static rte_be32_t
 sender(int i)
@@ -53,7 +54,6 @@ tpool_init(struct tpool *p, uint16_t n, const int *numbers, enum uf_balance bal)
 	}
 	p->rt.n = n;
 	p->rt.balance = (uint8_t)bal;
-	p->rt.mask = uf_pool_buckets(n) - 1;
 	p->rt.table = p->table;
 	p->rt.rr = p->rr;
 }
@@ -61,8 +61,7 @@ tpool_init(struct tpool *p, uint16_t n, const int *numbers, enum uf_balance bal)
 static void
 tpool_fill(struct tpool *p)
 {
-	p->rt.n_up = uf_pool_fill(p->table, p->rt.mask + 1, p->rr, p->rt.n, p->ids, p->up,
-				  p->dests);
+	p->rt.n_up = uf_pool_fill(p->table, p->rr, p->rt.n, p->ids, p->up, p->dests);
 }
 
 /* the member (destination number) of sender i, and whether it is a failover */
@@ -173,6 +172,104 @@ test_remap(void)
 			moved += member_of(&A, i, NULL) != member_of(&B, i, NULL);
 		CHECK_EQ(moved, 0);
 	}
+}
+
+/*
+ * Bucket by bucket, at every size from 1 to 300 members: adding member N to members
+ * 0..N-1 moves only buckets to it, about 1/(N+1) of them; removing member N/2 from 0..N
+ * moves only its buckets. Nothing moves between members the change did not touch (with a
+ * bucket count that grew with the members, 64 -> 65 moved half of every sender).
+ */
+static int
+moved_senders(const struct tpool *a, const struct tpool *b)
+{
+	int i, moved = 0;
+
+	for (i = 0; i < N_SENDERS; i++)
+		moved += member_of(a, i, NULL) != member_of(b, i, NULL);
+	return moved;
+}
+
+/* buckets that differ between a and b; any that differs must be `to`'s in b (add) or
+ * `from`'s in a (remove): returns -1 after a CHECK when one is not */
+static int
+moved_buckets(const struct tpool *a, const struct tpool *b, int to, int from)
+{
+	uint32_t bkt;
+	int moved = 0;
+
+	for (bkt = 0; bkt < UF_POOL_BUCKETS; bkt++) {
+		uint16_t x = a->table[bkt] & UF_POOL_DEST, y = b->table[bkt] & UF_POOL_DEST;
+
+		if (x == y)
+			continue;
+		moved++;
+		if ((to >= 0 && y != to) || (from >= 0 && x != from)) {
+			CHECK(false, "bucket %u moved from member %u to %u", bkt, x, y);
+			return -1;
+		}
+	}
+	return moved;
+}
+
+static void
+test_remap_sweep(void)
+{
+	int nums[MAXM], i, n, worst_n = 0;
+	double worst = 0;
+	struct tpool *a = &A, *b = &B, *t;
+
+	for (i = 0; i < MAXM; i++)
+		nums[i] = i;
+	tpool_init(a, 1, nums, UF_BAL_HASH_SENDER);
+	tpool_fill(a);
+	for (n = 1; n < MAXM; n++) {
+		/* the buckets member n should take: binomial(65,536, 1/(n+1)), 6 sigma */
+		double want = (double)UF_POOL_BUCKETS / (n + 1), tol = 6 * sqrt(want) + 1, dev;
+		int added, removed, k = n / 2;
+
+		tpool_init(b, (uint16_t)(n + 1), nums, UF_BAL_HASH_SENDER);
+		tpool_fill(b);
+		added = moved_buckets(a, b, n, -1);
+		dev = added - want;
+		CHECK(added >= 0 && fabs(dev) <= tol,
+		      "%d -> %d members: %d buckets moved, want %.0f", n, n + 1, added, want);
+		if (fabs(dev) / want > worst) {
+			worst = fabs(dev) / want;
+			worst_n = n + 1;
+		}
+		if (n == 64 || n == 256)
+			printf("remap sweep: %d -> %d members moved %.2f%% of senders, %.2f%% of "
+			       "buckets (1/%d = %.2f%%)\n",
+			       n, n + 1, 100.0 * moved_senders(a, b) / N_SENDERS,
+			       100.0 * added / UF_POOL_BUCKETS, n + 1, 100.0 / (n + 1));
+
+		/* remove member k from 0..n (an identity gone, not just down) */
+		{
+			int rest[MAXM], j, on_k = 0;
+
+			for (i = 0, j = 0; i <= n; i++)
+				if (i != k)
+					rest[j++] = i;
+			tpool_init(&C, (uint16_t)n, rest, UF_BAL_HASH_SENDER);
+			tpool_fill(&C);
+			for (i = 0; i < (int)UF_POOL_BUCKETS; i++)
+				on_k += (b->table[i] & UF_POOL_DEST) == (unsigned int)k;
+			removed = moved_buckets(b, &C, -1, k);
+			CHECK(removed == on_k,
+			      "%d -> %d members (member %d gone): %d buckets moved, "
+			      "%d were its",
+			      n + 1, n, k, removed, on_k);
+			if (n == 64)
+				printf("remap sweep: 65 -> 64 members moved %.2f%% of senders\n",
+				       100.0 * moved_senders(b, &C) / N_SENDERS);
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	printf("remap sweep: adding one member at 1..300: worst %.1f%% off 1/N (%d members)\n",
+	       worst * 100, worst_n);
 }
 
 /* A member down: its senders spread over the rest (flagged failover), no other sender
@@ -404,7 +501,7 @@ test_plan_pool(void)
 	CHECK(plan->dests[1].is_pool && plan->dests[1].resolved, "the pool entry");
 	CHECK_EQ(plan->dests[1].sample, 2);
 	CHECK_EQ(p->n_up, 3);
-	for (b = 0; b <= p->mask; b++)
+	for (b = 0; b < UF_POOL_BUCKETS; b++)
 		seen[p->table[b] & UF_POOL_DEST]++;
 	CHECK(seen[2] > 0 && seen[3] > 0 && seen[4] > 0 && seen[0] == 0 && seen[1] == 0,
 	      "the table holds the members only");
@@ -417,12 +514,12 @@ test_plan_pool(void)
 	p = &plan->pools[0];
 	CHECK_EQ(p->n_up, 1);
 	memset(seen, 0, sizeof(seen));
-	for (b = 0; b <= p->mask; b++) {
+	for (b = 0; b < UF_POOL_BUCKETS; b++) {
 		seen[p->table[b] & UF_POOL_DEST]++;
 		alt += (p->table[b] & UF_POOL_ALT) != 0;
 	}
-	CHECK_EQ(seen[2], p->mask + 1);
-	CHECK(alt > 0 && alt < p->mask + 1, "failover buckets: %u", alt);
+	CHECK_EQ(seen[2], UF_POOL_BUCKETS);
+	CHECK(alt > 0 && alt < UF_POOL_BUCKETS, "failover buckets: %u", alt);
 	uf_plan_free(plan);
 out:
 	uf_config_free(cfg);
@@ -448,7 +545,7 @@ test_lookup_cost(void)
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		tpool_fill(&P);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		printf("build: %u members, %u buckets: %.2f ms\n", ns[c], P.rt.mask + 1,
+		printf("build: %u members, %u buckets: %.2f ms\n", ns[c], UF_POOL_BUCKETS,
 		       ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e6);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		for (i = 0; i < iters; i++)
@@ -468,6 +565,7 @@ main(void)
 {
 	RUN(test_distribution);
 	RUN(test_remap);
+	RUN(test_remap_sweep);
 	RUN(test_failover_and_return);
 	RUN(test_round_robin);
 	RUN(test_keys);

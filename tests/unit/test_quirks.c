@@ -502,6 +502,35 @@ test_decide_mlx5(void)
 	CHECK_EQ(p.mtu_keep, false);
 }
 
+/* Tagged ports on a device that filters VLANs (virtio with CTRL_VLAN, iavf VFs): the filter
+ * with each VID added wherever dev_info offers it; never without tagged ports or without the
+ * capability; on mlx5 (MAC flows per VID only once one is added) not while an untagged port
+ * shares the device. The plan itself asks for nothing until the port decides it. */
+static void
+test_decide_vlan_filter(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_virtio", 4);
+	const struct uf_quirk *virtio = uf_quirk_lookup("net_virtio");
+	const struct uf_quirk *iavf = uf_quirk_lookup("net_iavf");
+	const struct uf_quirk *mlx5 = uf_quirk_lookup("mlx5_pci");
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	CHECK_EQ(uf_decide_vlan_filter(virtio, &di, 2, true), false); /* no capability */
+	di.rx_offload_capa |= RTE_ETH_RX_OFFLOAD_VLAN_FILTER;
+	CHECK_EQ(uf_decide_vlan_filter(virtio, &di, 0, true), false); /* nothing tagged */
+	CHECK_EQ(uf_decide_vlan_filter(virtio, &di, 1, false), true);
+	CHECK_EQ(uf_decide_vlan_filter(virtio, &di, 2, true), true);
+	CHECK_EQ(uf_decide_vlan_filter(iavf, &di, 1, true), true);
+	CHECK_EQ(uf_decide_vlan_filter(mlx5, &di, 1, false), true);
+	CHECK_EQ(uf_decide_vlan_filter(mlx5, &di, 1, true), false);
+	CHECK_EQ(uf_decide_vlan_filter(uf_quirk_lookup("net_unknown_pmd"), &di, 1, true), true);
+	CHECK_EQ(decide("net_virtio", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.vlan_filter, false);
+	CHECK_EQ(p.rx_offloads & RTE_ETH_RX_OFFLOAD_VLAN_FILTER, 0);
+}
+
 /* No ports[].mtu: a port sharing a kernel netdev keeps the netdev's MTU (a 9000-MTU mlx5
  * host must not drop to 1500); a configured MTU is applied; a device of our own gets 1500. */
 static void
@@ -897,6 +926,7 @@ main(void)
 	RUN(test_decide_rss_ipv6);
 	RUN(test_decide_limits);
 	RUN(test_decide_mlx5);
+	RUN(test_decide_vlan_filter);
 	RUN(test_decide_link);
 	RUN(test_decide_mtu_keep);
 	RUN(test_decide_tx_rs_mult);
