@@ -153,7 +153,7 @@ uint64_t uf_app_now_ms(const struct uf_app *app);
 void uf_app_watch_port(struct uf_app *app, int i);
 void uf_app_unwatch_port(struct uf_app *app, int i);
 
-/* Requested port resets: pause the workers, reset, resume. */
+/* Requested port resets: quiesce the device's queues only, reset, poll them again. */
 void uf_app_handle_resets(struct uf_app *app);
 
 /* Every LINK_POLL_MS and after a link-change event: link state and TX stalls. */

@@ -19,6 +19,7 @@
 #define UF_XSTATS_MAX 32
 #define UF_XWATCH_MAX (4 * UF_MAX_WORKERS) /* reset-worthy xstats: a few per queue */
 #define UF_RESET_RETRIES 6                 /* rte_eth_dev_reset -EAGAIN: tries after the first */
+#define UF_RESET_QUIESCE_MS 5000 /* a reset waits this long at most for workers to leave the port */
 
 struct uf_port {
 	uint16_t idx;     /* position in ports[] */
