@@ -143,12 +143,28 @@ static const struct uf_quirk table[] = {
 		.driver = "net_iavf", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
-		.imissed = UF_YES, .reset_event = true, .kernel_driver = "vfio-pci",
-		.tx_desc_rs_mult = true, .xstats = xs_iavf,
+		.imissed = UF_YES, .reset_event = true, .reset_busy_eperm = true,
+		.kernel_driver = "vfio-pci", .tx_desc_rs_mult = true, .xstats = xs_iavf,
 		.source = "iavf_ethdev.c:1679-1688 (mtu_set -EBUSY while started), 308 (reset "
 			"event); frames < 17 B can trigger MDD on the PF. iavf_rxtx.h:27 (MULTI_SEGS: "
 			"no vector TX), iavf_rxtx.c:149 (TX ring a multiple of tx_rs_thresh). "
-			"RX IPv4/UDP checksum in hardware (iavf_ethdev.c:1117-1140).",
+			"RX IPv4/UDP checksum in hardware (iavf_ethdev.c:1117-1140). dev_reset "
+			"returns -1 (-EPERM through ethdev) while the VF is still resetting "
+			"(iavf_check_vf_reset_done: VF is still resetting / Wait too long "
+			"for reset done!): tried again after a reset event.",
+	},
+	{
+		.driver = "net_ixgbe_vf", .mtu_path = UF_MTU_SET_MTU, .hw_cksum_ok = true,
+		.rx_cksum_ok = true, .multiseg_tx_ok = true, .imissed = UF_NO,
+		.reset_event = true, .tx_desc_rs_mult = true, .kernel_driver = "vfio-pci",
+		.xstats = xs_nomiss,
+		.source = "ixgbe_ethdev.c (DPDK 24.11 line numbers): ixgbevf_mbx_process raises "
+			"RTE_ETH_EVENT_INTR_RESET when the PF resets the VF (8208); "
+			"eth_ixgbevf_dev_init returns -EAGAIN when reset_hw fails, which "
+			"ixgbevf_dev_reset hands to rte_eth_dev_reset (1694: retry later). "
+			"ixgbevf_dev_set_mtu through the mailbox (6622); ixgbevf_dev_stats_get "
+			"has no imissed; RX/TX paths and their checksum offloads are ixgbe's "
+			"(ixgbe_rxtx.c, TX ring a multiple of tx_rs_thresh). Not seen in the lab.",
 	},
 	{
 		.driver = "net_virtio", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
@@ -562,6 +578,12 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	return 0;
 }
 
+bool
+uf_quirk_reset_again(const struct uf_quirk *q, int ret, bool after_event)
+{
+	return ret == -EAGAIN || (ret == -EPERM && q->reset_busy_eperm && after_event);
+}
+
 static void
 print_list(FILE *f, const char *const *l, const char *sep, const char *quote)
 {
@@ -621,6 +643,7 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(UINT, extra_mbufs, q->extra_mbufs, NULL, 0)                     \
 	X(BOOL, needs_timer_manage, q->needs_timer_manage, NULL, 0)       \
 	X(BOOL, reset_event, q->reset_event, NULL, 0)                     \
+	X(BOOL, reset_busy_eperm, q->reset_busy_eperm, NULL, 0)           \
 	X(BOOL, llq_wc_bar2, q->llq_wc_bar2, NULL, 0)                     \
 	X(BOOL, needs_ddp, q->needs_ddp, NULL, 0)                         \
 	X(NSTR, kernel_sock, kernel_sock_name(q->kernel_sock), NULL, 0)   \

@@ -75,8 +75,11 @@ struct uf_quirk {
 	/* received UDP checksums may be partial (CHECKSUM_PARTIAL from a local kernel sender:
 	 * kernel sockets, tap, virtio/vhost, pcap of a sending host): uf_csum_complete runs */
 	bool partial_csum;
-	bool needs_timer_manage;   /* rte_timer_manage() must run on the control lcore (ENA) */
-	bool reset_event;          /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
+	bool needs_timer_manage; /* rte_timer_manage() must run on the control lcore (ENA) */
+	bool reset_event;        /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
+	/* rte_eth_dev_reset() fails with -1 (-EPERM) while the VF is still resetting (the PF has
+	 * not finished): after a reset event it is tried again as -EAGAIN is (uf_quirk_reset_again) */
+	bool reset_busy_eperm;
 	const char *kernel_driver; /* PCI: the kernel driver the device must be bound to */
 	const char *const *xstats; /* extended stats that account for loss (driver-specific) */
 	/* fnmatch(3) patterns of xstats whose rise means the PMD found a broken queue and wants
@@ -159,6 +162,13 @@ struct uf_port_plan {
 int uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		    const struct uf_port_req *req, struct uf_port_plan *out, char *why,
 		    size_t why_len);
+
+/*
+ * rte_eth_dev_reset() returned ret (not 0): try again (after a backoff)? -EAGAIN ("retry
+ * later", ixgbevf while its PF resets) always; -EPERM on a reset_busy_eperm row (iavf: "VF is
+ * still resetting") when the reset follows the device's reset event. Bounded by the caller.
+ */
+bool uf_quirk_reset_again(const struct uf_quirk *q, int ret, bool after_event);
 
 /* The RSS hash fields udpfan wants: IPv4 + UDP ports, so flows spread over workers. */
 #define UF_RSS_HF_WANTED (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4)

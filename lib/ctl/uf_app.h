@@ -73,7 +73,7 @@ struct uf_app {
 	uint64_t next_link_ms;
 	int lsc_pending; /* set by the LSC callback (interrupt thread) */
 	uint64_t lsc_events;
-	int reset_pending[UF_MAX_PORTS];
+	int reset_pending[UF_MAX_PORTS]; /* UF_RESET_REQUESTED | UF_RESET_EVENT */
 	/* reload (uf_reload.c): requests (SIGHUP, telemetry) bump reload_req; the control loop
 	 * answers every request up to reload_req with one reload and then sets reload_done
 	 * (both through __atomic builtins), so requests in a row coalesce */
@@ -130,6 +130,11 @@ int uf_app_reload_wait(struct uf_app *app, uint32_t timeout_ms, char *result, si
 /* Destination i's counters since it was added (its slot's, less what a removed
  * destination left there; uf_reload.c). */
 void uf_app_dest_counters(const struct uf_app *app, int i, struct uf_dest_ctr *out);
+
+/* Why a port's reset is pending (bits of uf_app.reset_pending): an operator's request or a
+ * watched xstat, or the device's RTE_ETH_EVENT_INTR_RESET */
+#define UF_RESET_REQUESTED 1
+#define UF_RESET_EVENT 2
 
 /* Ask the control lcore to reset a port (as a device reset event does); thread-safe. */
 void uf_app_request_reset(struct uf_app *app, int port);

@@ -21,7 +21,7 @@ on_reset_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *
 	(void)ret_param;
 	for (i = 0; i < app->cfg->n_ports; i++)
 		if (app->ports[i].port_id == port_id)
-			__atomic_store_n(&app->reset_pending[i], 1, __ATOMIC_RELEASE);
+			__atomic_fetch_or(&app->reset_pending[i], UF_RESET_EVENT, __ATOMIC_RELEASE);
 	uf_shared_wake_ctl(&app->sh);
 	return 0;
 }
@@ -44,7 +44,7 @@ on_lsc_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *re
 void
 uf_app_request_reset(struct uf_app *app, int port)
 {
-	__atomic_store_n(&app->reset_pending[port], 1, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&app->reset_pending[port], UF_RESET_REQUESTED, __ATOMIC_RELEASE);
 	uf_shared_wake_ctl(&app->sh);
 }
 
@@ -73,18 +73,19 @@ uf_app_handle_resets(struct uf_app *app)
 	struct uf_port_opts po = { .link_wait_ms = 0 };
 	struct uf_err err;
 	uint32_t ports;
-	int i, j;
+	int i, j, why;
 
 	/* a VLAN alias's request is its device's: its owner (an earlier port) is reset */
 	for (i = 0; i < app->cfg->n_ports; i++)
 		if (app->ports[i].owner != NULL &&
-		    __atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL))
-			__atomic_store_n(&app->reset_pending[app->cfg->ports[i].dev], 1,
-					 __ATOMIC_RELEASE);
+		    (why = __atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL)) != 0)
+			__atomic_fetch_or(&app->reset_pending[app->cfg->ports[i].dev], why,
+					  __ATOMIC_RELEASE);
 	for (i = 0; i < app->cfg->n_ports; i++) {
 		if (app->ports[i].owner != NULL ||
-		    !__atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL))
+		    (why = __atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL)) == 0)
 			continue;
+		po.after_event = (why & UF_RESET_EVENT) != 0;
 		ports = device_ports(app, i);
 		if (uf_workers_quiesce(&app->sh, ports, UF_RESET_QUIESCE_MS) != 0) {
 			/* resetting under a worker still in its queues would be a crash; stop */
@@ -97,10 +98,9 @@ uf_app_handle_resets(struct uf_app *app)
 			uf_app_request_stop(app);
 			break;
 		}
-		UF_LOG(WARNING,
-		       "port %s: resetting (device reset event or request); the other ports "
-		       "forward on",
-		       app->ports[i].cfg->name);
+		UF_LOG(WARNING, "port %s: resetting (%s); the other ports forward on",
+		       app->ports[i].cfg->name,
+		       po.after_event ? "device reset event" : "request or watched xstat");
 		if (uf_port_reset(&app->ports[i], app->cfg, &po, &err) != 0) {
 			UF_LOG(ERR, "%s; stopping", err.msg);
 			app->fail = err;

@@ -827,14 +827,17 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	 * refuses to set a queue up twice): a restart is its reset.
 	 */
 	ret = rte_eth_dev_reset(p->port_id);
-	for (attempt = 0; ret == -EAGAIN && attempt < UF_RESET_RETRIES; attempt++) {
-		/* "temporarily failed and should be retried later" (rte_ethdev.h); ixgbevf
-		 * says so while the PF has not finished its own reset */
+	for (attempt = 0; ret != 0 && attempt < UF_RESET_RETRIES &&
+			  uf_quirk_reset_again(p->quirk, ret, o->after_event);
+	     attempt++) {
+		/* -EAGAIN: "temporarily failed and should be retried later" (rte_ethdev.h),
+		 * ixgbevf while the PF has not finished its own reset; iavf's -1 (-EPERM) after
+		 * a reset event: the VF is still resetting (docs/pmd-quirks.md, reset_event) */
 		uint32_t ms = uf_reset_backoff_ms(attempt);
 
 		p->reset_retries++;
-		UF_LOG(WARNING, "port %s: reset not complete yet (EAGAIN); retry %u of %u in %u ms",
-		       p->cfg->name, attempt + 1, UF_RESET_RETRIES, ms);
+		UF_LOG(WARNING, "port %s: reset not complete yet (%s); retry %u of %u in %u ms",
+		       p->cfg->name, errstr(ret), attempt + 1, UF_RESET_RETRIES, ms);
 		rte_delay_ms(ms);
 		ret = rte_eth_dev_reset(p->port_id);
 	}
@@ -845,7 +848,7 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 			return ret;
 	} else if (ret != -ENOTSUP) {
 		uf_err_set(err, UF_EXIT_ENV, "port %s: reset failed: %s%s", p->cfg->name,
-			   errstr(ret), ret == -EAGAIN ? " (still, after every retry)" : "");
+			   errstr(ret), attempt > 0 ? " (still, after retries)" : "");
 		return ret;
 	}
 	p->resets++;

@@ -65,7 +65,7 @@ struct uf_port {
 	/* link state source (plan.lsc / plan.link_from_kernel): the kernel interface's name */
 	char ifname[32];
 	uint64_t link_downs;    /* down transitions seen since start */
-	uint64_t reset_retries; /* rte_eth_dev_reset said -EAGAIN and was tried again */
+	uint64_t reset_retries; /* rte_eth_dev_reset said "try again" and was tried again */
 	uint64_t fault_resets;  /* resets udpfan requested because a watched xstat rose */
 	/* af_packet: frames in the RX rings at the first start, discarded unclassified (the
 	 * PMD's sockets receive every interface's frames until bound: docs/pmd-quirks.md) */
@@ -83,6 +83,9 @@ struct uf_port_opts {
 	bool want_chain;   /* the config can produce chained copies (uf_plan_may_chain) */
 	bool chain_forced; /* fanout: chain */
 	uint32_t link_wait_ms;
+	/* uf_port_reset: the device raised RTE_ETH_EVENT_INTR_RESET (a still-resetting VF's
+	 * failure is then tried again: uf_quirk_reset_again) */
+	bool after_event;
 };
 
 /* Look up the ethdev, decide its plan, create its pools and queues. err → exit code and line. */
@@ -141,7 +144,8 @@ int uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid, char *fault, 
  */
 int uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t len);
 
-/* Milliseconds to wait before retry `attempt` (0-based) of a reset the PMD called -EAGAIN. */
+/* Milliseconds to wait before retry `attempt` (0-based) of a reset the PMD said to try again
+ * (uf_quirk_reset_again). */
 uint32_t uf_reset_backoff_ms(unsigned int attempt);
 
 #endif /* UF_PORT_H */
