@@ -29,7 +29,10 @@ static const char *const xs_ena[] = { "bw_in_allowance_exceeded",
  * set trigger_reset and count these; the watchdog then returns early and never raises
  * RTE_ETH_EVENT_INTR_RESET (ena_timer_wd_callback) */
 static const char *const rst_ena[] = { "rx_q*_bad_req_id", "rx_q*_bad_desc_num", "tx_q*_bad_req_id",
-				       "tx_q*_prepare_ctx_err", NULL };
+				       "tx_q*_prepare_ctx_err",
+				       /* 24.11 (ena_rx_queue_process: ENA_REGS_RESET_RX_DESCRIPTOR_
+					* MALFORMED, _DRIVER_INVALID_STATE); watched where listed */
+				       "rx_q*_bad_desc", "rx_q*_unknown_error", NULL };
 /* ena_xstats_get(_by_id): the ENI admin command's failure leaves a stack struct unset */
 static const char *const grd_ena[] = { "*_allowance_exceeded", NULL };
 static const char *const xs_ice[] = { "rx_dropped_packets",   "tx_dropped_packets",
@@ -68,7 +71,7 @@ static const struct uf_quirk table[] = {
 		.pow2_desc = true, .rss_fixed = true, .non_l4_to_q0 = true,
 		.imissed = UF_YES, .min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1400,
 		.needs_timer_manage = true, .reset_event = true, .kernel_driver = "vfio-pci",
-		.llq_wc_bar2 = true,
+		.llq_wc_bar2 = true, .link_lsc_only = true,
 		.xstats = xs_ena, .reset_xstats = rst_ena, .guarded_xstats = grd_ena,
 		.source = "ena_ethdev.c:1143-1163 (no code reads data->mtu: set_mtu needed), "
 			"1541-1546 (RX buffer >= 1400 B), 1424-1437 (power-of-2 rings), "
@@ -81,7 +84,10 @@ static const struct uf_quirk table[] = {
 			"RX/TX faults set trigger_reset without the reset event: watched xstats. "
 			"RX IPv4/UDP checksum offloads only where the device advertises them "
 			"(ena_ethdev.c:2393-2450, rx_offload_capa built from the device's "
-			"offload features): the capability decides per device.",
+			"offload features): the capability decides per device. The link is "
+			"written only by the link-change AENQ handler (ena_update_on_link_change; "
+			"ena_link_update reads adapter->link_status): a device without that "
+			"group (no RTE_ETH_DEV_INTR_LSC) reads down forever.",
 	},
 	{
 		.driver = "net_ice", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
@@ -575,6 +581,9 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	 * reads down forever); configure refuses lsc = 1 where the flag is absent */
 	out->lsc = di->dev_flags != NULL && (*di->dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
 	out->link_from_kernel = !out->lsc && q->kernel_sock != UF_KSOCK_NONE && di->if_index != 0;
+	/* ENA clears RTE_ETH_DEV_INTR_LSC where the device lacks the link-change AENQ group,
+	 * and then nothing ever writes its link: down forever (docs/pmd-quirks.md) */
+	out->link_assumed_up = !out->lsc && !out->link_from_kernel && q->link_lsc_only;
 	return 0;
 }
 
@@ -651,6 +660,7 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(NSTR, kernel_driver, q->kernel_driver, NULL, 0)                 \
 	X(BOOL, single_file_segs, q->single_file_segs, NULL, 0)           \
 	X(BOOL, link_is_peer, q->link_is_peer, NULL, 0)                   \
+	X(BOOL, link_lsc_only, q->link_lsc_only, NULL, 0)                 \
 	X(BOOL, start_err_in_log, q->start_err_in_log, NULL, 0)           \
 	X(LIST, xstats, q->xstats, "xstats", 0)                           \
 	X(LIST, reset_xstats, q->reset_xstats, NULL, 0)                   \

@@ -94,6 +94,10 @@ struct uf_quirk {
 	/* the link is the peer process: up once it connects, down when it goes, up again when
 	 * a new one connects (vhost-user, memif); a restart of the peer is a link flap */
 	bool link_is_peer;
+	/* only the PMD's link-change notification writes its link: without RTE_ETH_DEV_INTR_LSC
+	 * (the device lacks the notification) it reads down forever, polled or not: treated as up
+	 * (uf_port_plan.link_assumed_up) */
+	bool link_lsc_only;
 	/* rte_eth_dev_start() returns 0 even where the PMD failed to start the device and only
 	 * logged why (virtio_user_start_device): an ERR line from the PMD during start fails it */
 	bool start_err_in_log;
@@ -153,6 +157,7 @@ struct uf_port_plan {
 	 * PMD's link, polled */
 	bool lsc;
 	bool link_from_kernel;
+	bool link_assumed_up; /* no LSC on a link_lsc_only row: the link is up while started */
 };
 
 /*

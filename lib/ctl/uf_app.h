@@ -164,6 +164,9 @@ void uf_app_handle_resets(struct uf_app *app);
 /* Every LINK_POLL_MS and after a link-change event: link state and TX stalls. */
 void uf_app_check_links(struct uf_app *app);
 
+/* Every LINK_POLL_MS: the rows' reset-worthy xstats; a rise requests the port's reset. */
+void uf_app_check_faults(struct uf_app *app);
+
 /* Open the stats JSON file (opts, else the config's; none: no file). 0, or -1 with err. */
 int uf_app_stats_open(struct uf_app *app, struct uf_err *err);
 

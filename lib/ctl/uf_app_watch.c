@@ -212,3 +212,23 @@ uf_app_check_links(struct uf_app *app)
 					    sizeof(bool) * (size_t)app->cfg->n_ports) != 0)
 		uf_resolve_publish(&app->res, app->ports, &app->sh, &app->ctl);
 }
+
+/* The PMD broke a queue and waits for a reset it will not signal (ENA): a watched xstat rose.
+ * Read every link poll, so the reset follows within UF_LINK_POLL_MS, whatever
+ * stats.interval_s is (docs/pmd-quirks.md, reset_xstats). */
+void
+uf_app_check_faults(struct uf_app *app)
+{
+	char fault[128];
+	int i;
+
+	for (i = 0; i < app->cfg->n_ports; i++) {
+		struct uf_port *p = &app->ports[i];
+
+		if (uf_port_faults(p, fault, sizeof(fault)) != 1)
+			continue;
+		UF_LOG(ERR, "port %s: %s rose: requesting a port reset", p->cfg->name, fault);
+		p->fault_resets++;
+		uf_app_request_reset(app, i);
+	}
+}
