@@ -588,9 +588,10 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 }
 
 bool
-uf_quirk_reset_again(const struct uf_quirk *q, int ret, bool after_event)
+uf_quirk_reset_again(const struct uf_quirk *q, int ret, bool after_event, unsigned int attempt)
 {
-	return ret == -EAGAIN || (ret == -EPERM && q->reset_busy_eperm && after_event);
+	return ret == -EAGAIN || (ret == -EPERM && q->reset_busy_eperm && after_event &&
+				  attempt < UF_RESET_BUSY_RETRIES);
 }
 
 static void

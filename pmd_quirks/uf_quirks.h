@@ -169,11 +169,15 @@ int uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		    size_t why_len);
 
 /*
- * rte_eth_dev_reset() returned ret (not 0): try again (after a backoff)? -EAGAIN ("retry
- * later", ixgbevf while its PF resets) always; -EPERM on a reset_busy_eperm row (iavf: "VF is
- * still resetting") when the reset follows the device's reset event. Bounded by the caller.
+ * rte_eth_dev_reset() returned ret (not 0) on try `attempt` + 1: try again (after a backoff)?
+ * -EAGAIN ("retry later", ixgbevf while its PF resets) always; -EPERM on a reset_busy_eperm
+ * row (iavf: "VF is still resetting") when the reset follows the device's reset event, at
+ * most UF_RESET_BUSY_RETRIES times: each such call has already waited in the PMD (iavf:
+ * IAVF_RESET_WAIT_CNT 2000 x 20 ms, 40 s, in 23.11 and 24.11). The caller bounds the rest.
  */
-bool uf_quirk_reset_again(const struct uf_quirk *q, int ret, bool after_event);
+#define UF_RESET_BUSY_RETRIES 2
+bool uf_quirk_reset_again(const struct uf_quirk *q, int ret, bool after_event,
+			  unsigned int attempt);
 
 /* The RSS hash fields udpfan wants: IPv4 + UDP ports, so flows spread over workers. */
 #define UF_RSS_HF_WANTED (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4)

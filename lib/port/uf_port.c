@@ -838,7 +838,7 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	 */
 	ret = rte_eth_dev_reset(p->port_id);
 	for (attempt = 0; ret != 0 && attempt < UF_RESET_RETRIES &&
-			  uf_quirk_reset_again(p->quirk, ret, o->after_event);
+			  uf_quirk_reset_again(p->quirk, ret, o->after_event, attempt);
 	     attempt++) {
 		/* -EAGAIN: "temporarily failed and should be retried later" (rte_ethdev.h),
 		 * ixgbevf while the PF has not finished its own reset; iavf's -1 (-EPERM) after

@@ -30,50 +30,71 @@ test_reset_again(void)
 	      vf->driver);
 	CHECK(vf->reset_event, "ixgbevf raises RTE_ETH_EVENT_INTR_RESET (PF reset)");
 	CHECK(uf_quirk_lookup("net_ixgbe") != vf, "the PF keeps its own row");
-	CHECK(uf_quirk_reset_again(vf, -EAGAIN, true), "ixgbevf -EAGAIN after the event");
-	CHECK(uf_quirk_reset_again(vf, -EAGAIN, false), "ixgbevf -EAGAIN on request");
-	CHECK(!uf_quirk_reset_again(vf, -EPERM, true), "ixgbevf -EPERM: fatal");
+	CHECK(uf_quirk_reset_again(vf, -EAGAIN, true, 0), "ixgbevf -EAGAIN after the event");
+	CHECK(uf_quirk_reset_again(vf, -EAGAIN, false, 5), "ixgbevf -EAGAIN on request");
+	CHECK(!uf_quirk_reset_again(vf, -EPERM, true, 0), "ixgbevf -EPERM: fatal");
 	/* iavf: -1 from iavf_check_vf_reset_done is -EPERM; after a reset event the VF is
 	 * still resetting, so it is tried again; on a request it is a real failure */
 	CHECK(iavf->reset_event && iavf->reset_busy_eperm, "iavf row");
 	CHECK_EQ(-1, -EPERM);
-	CHECK(uf_quirk_reset_again(iavf, -1, true), "iavf -1 after the event");
-	CHECK(!uf_quirk_reset_again(iavf, -1, false), "iavf -1 on request: fatal");
-	CHECK(uf_quirk_reset_again(iavf, -EAGAIN, false), "-EAGAIN anywhere");
-	CHECK(!uf_quirk_reset_again(iavf, -EIO, true), "iavf -EIO: fatal");
-	CHECK(!uf_quirk_reset_again(iavf, -ENOTSUP, true), "-ENOTSUP is not a retry");
+	CHECK(uf_quirk_reset_again(iavf, -1, true, 0), "iavf -1 after the event");
+	CHECK(uf_quirk_reset_again(iavf, -1, true, UF_RESET_BUSY_RETRIES - 1), "the last retry");
+	CHECK(!uf_quirk_reset_again(iavf, -1, true, UF_RESET_BUSY_RETRIES),
+	      "no more: each try waited in the PMD already");
+	CHECK(!uf_quirk_reset_again(iavf, -1, false, 0), "iavf -1 on request: fatal");
+	CHECK(uf_quirk_reset_again(iavf, -EAGAIN, false, UF_RESET_BUSY_RETRIES),
+	      "-EAGAIN anywhere");
+	CHECK(!uf_quirk_reset_again(iavf, -EIO, true, 0), "iavf -EIO: fatal");
+	CHECK(!uf_quirk_reset_again(iavf, -ENOTSUP, true, 0), "-ENOTSUP is not a retry");
 	/* no other row retries -EPERM */
 	CHECK(!ena->reset_busy_eperm && !def->reset_busy_eperm, "ENA and default rows");
-	CHECK(!uf_quirk_reset_again(ena, -EPERM, true), "ENA -EPERM: fatal");
-	CHECK(!uf_quirk_reset_again(def, -EPERM, true), "default row -EPERM: fatal");
+	CHECK(!uf_quirk_reset_again(ena, -EPERM, true, 0), "ENA -EPERM: fatal");
+	CHECK(!uf_quirk_reset_again(def, -EPERM, true, 0), "default row -EPERM: fatal");
 }
 
-/* the retries a still-resetting VF gets: bounded, backing off, about 4.7 s in all */
+/* the loop uf_port_reset runs, against a faked rte_eth_dev_reset answering from a list (its
+ * last answer repeated); the tries after the first, and the backoff waited */
+static int
+retry_loop(const struct uf_quirk *q, const int *answers, unsigned int n, bool event,
+	   unsigned int *waited)
+{
+	unsigned int attempt = 0;
+	int ret = answers[0];
+
+	*waited = 0;
+	while (ret != 0 && attempt < UF_RESET_RETRIES &&
+	       uf_quirk_reset_again(q, ret, event, attempt)) {
+		*waited += uf_reset_backoff_ms(attempt);
+		attempt++;
+		ret = answers[RTE_MIN(attempt, n - 1)];
+	}
+	return ret != 0 ? ret : (int)attempt;
+}
+
+/* the retries a still-resetting VF gets: bounded, backing off */
 static void
 test_reset_retry_sequence(void)
 {
 	const struct uf_quirk *iavf = uf_quirk_lookup("net_iavf");
-	/* a faked rte_eth_dev_reset: -1 four times (the VF still resetting), then 0 */
-	const int answers[] = { -1, -1, -1, -1, 0 };
-	unsigned int attempt = 0, waited = 0;
-	int ret = answers[0];
+	const struct uf_quirk *vf = uf_quirk_lookup("net_ixgbe_vf");
+	const int busy_then_ok[] = { -1, -1, 0 }, busy[] = { -1 };
+	const int again_then_ok[] = { -EAGAIN, -EAGAIN, -EAGAIN, -EAGAIN, 0 },
+		  again[] = { -EAGAIN };
+	unsigned int waited;
 
-	/* the loop uf_port_reset runs */
-	while (ret != 0 && attempt < UF_RESET_RETRIES && uf_quirk_reset_again(iavf, ret, true)) {
-		waited += uf_reset_backoff_ms(attempt);
-		ret = answers[++attempt];
-	}
-	CHECK_EQ(ret, 0);
-	CHECK_EQ(attempt, 4);
+	/* iavf after a reset event: -1 twice, then done: 2 retries, 300 ms of backoff */
+	CHECK_EQ(retry_loop(iavf, busy_then_ok, RTE_DIM(busy_then_ok), true, &waited), 2);
+	CHECK_EQ(waited, 100 + 200);
+	/* one that stays busy: UF_RESET_BUSY_RETRIES, then its -1 is fatal */
+	CHECK_EQ(retry_loop(iavf, busy, RTE_DIM(busy), true, &waited), -1);
+	CHECK_EQ(waited, 100 + 200);
+	/* the same on request: no retry */
+	CHECK_EQ(retry_loop(iavf, busy_then_ok, RTE_DIM(busy_then_ok), false, &waited), -1);
+	CHECK_EQ(waited, 0);
+	/* ixgbevf's -EAGAIN: up to UF_RESET_RETRIES, about 4.7 s */
+	CHECK_EQ(retry_loop(vf, again_then_ok, RTE_DIM(again_then_ok), true, &waited), 4);
 	CHECK_EQ(waited, 100 + 200 + 400 + 800);
-	/* a VF that never finishes: UF_RESET_RETRIES tries after the first, then fatal */
-	attempt = waited = 0;
-	ret = -1;
-	while (ret != 0 && attempt < UF_RESET_RETRIES && uf_quirk_reset_again(iavf, ret, true)) {
-		waited += uf_reset_backoff_ms(attempt);
-		attempt++;
-	}
-	CHECK_EQ(attempt, UF_RESET_RETRIES);
+	CHECK_EQ(retry_loop(vf, again, RTE_DIM(again), false, &waited), -EAGAIN);
 	CHECK(waited >= 2000 && waited <= 10000, "%u ms", waited);
 }
 
