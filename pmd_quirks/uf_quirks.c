@@ -29,7 +29,10 @@ static const char *const xs_ena[] = { "bw_in_allowance_exceeded",
  * set trigger_reset and count these; the watchdog then returns early and never raises
  * RTE_ETH_EVENT_INTR_RESET (ena_timer_wd_callback) */
 static const char *const rst_ena[] = { "rx_q*_bad_req_id", "rx_q*_bad_desc_num", "tx_q*_bad_req_id",
-				       "tx_q*_prepare_ctx_err", NULL };
+				       "tx_q*_prepare_ctx_err",
+				       /* 24.11 (ena_rx_queue_process: ENA_REGS_RESET_RX_DESCRIPTOR_
+					* MALFORMED, _DRIVER_INVALID_STATE); watched where listed */
+				       "rx_q*_bad_desc", "rx_q*_unknown_error", NULL };
 /* ena_xstats_get(_by_id): the ENI admin command's failure leaves a stack struct unset */
 static const char *const grd_ena[] = { "*_allowance_exceeded", NULL };
 static const char *const xs_ice[] = { "rx_dropped_packets",   "tx_dropped_packets",
@@ -68,7 +71,7 @@ static const struct uf_quirk table[] = {
 		.pow2_desc = true, .rss_fixed = true, .non_l4_to_q0 = true,
 		.imissed = UF_YES, .min_rx_data_room = RTE_PKTMBUF_HEADROOM + 1400,
 		.needs_timer_manage = true, .reset_event = true, .kernel_driver = "vfio-pci",
-		.llq_wc_bar2 = true,
+		.llq_wc_bar2 = true, .link_lsc_only = true,
 		.xstats = xs_ena, .reset_xstats = rst_ena, .guarded_xstats = grd_ena,
 		.source = "ena_ethdev.c:1143-1163 (no code reads data->mtu: set_mtu needed), "
 			"1541-1546 (RX buffer >= 1400 B), 1424-1437 (power-of-2 rings), "
@@ -81,7 +84,10 @@ static const struct uf_quirk table[] = {
 			"RX/TX faults set trigger_reset without the reset event: watched xstats. "
 			"RX IPv4/UDP checksum offloads only where the device advertises them "
 			"(ena_ethdev.c:2393-2450, rx_offload_capa built from the device's "
-			"offload features): the capability decides per device.",
+			"offload features): the capability decides per device. The link is "
+			"written only by the link-change AENQ handler (ena_update_on_link_change; "
+			"ena_link_update reads adapter->link_status): a device without that "
+			"group (no RTE_ETH_DEV_INTR_LSC) reads down forever.",
 	},
 	{
 		.driver = "net_ice", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
@@ -146,12 +152,28 @@ static const struct uf_quirk table[] = {
 		.driver = "net_iavf", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
-		.imissed = UF_YES, .reset_event = true, .kernel_driver = "vfio-pci",
-		.tx_desc_rs_mult = true, .xstats = xs_iavf,
+		.imissed = UF_YES, .reset_event = true, .reset_busy_eperm = true,
+		.kernel_driver = "vfio-pci", .tx_desc_rs_mult = true, .xstats = xs_iavf,
 		.source = "iavf_ethdev.c:1679-1688 (mtu_set -EBUSY while started), 308 (reset "
 			"event); frames < 17 B can trigger MDD on the PF. iavf_rxtx.h:27 (MULTI_SEGS: "
 			"no vector TX), iavf_rxtx.c:149 (TX ring a multiple of tx_rs_thresh). "
-			"RX IPv4/UDP checksum in hardware (iavf_ethdev.c:1117-1140).",
+			"RX IPv4/UDP checksum in hardware (iavf_ethdev.c:1117-1140). dev_reset "
+			"returns -1 (-EPERM through ethdev) while the VF is still resetting "
+			"(iavf_check_vf_reset_done: VF is still resetting / Wait too long "
+			"for reset done!): tried again after a reset event.",
+	},
+	{
+		.driver = "net_ixgbe_vf", .mtu_path = UF_MTU_SET_MTU, .hw_cksum_ok = true,
+		.rx_cksum_ok = true, .multiseg_tx_ok = true, .imissed = UF_NO,
+		.reset_event = true, .tx_desc_rs_mult = true, .kernel_driver = "vfio-pci",
+		.xstats = xs_nomiss,
+		.source = "ixgbe_ethdev.c (DPDK 24.11 line numbers): ixgbevf_mbx_process raises "
+			"RTE_ETH_EVENT_INTR_RESET when the PF resets the VF (8208); "
+			"eth_ixgbevf_dev_init returns -EAGAIN when reset_hw fails, which "
+			"ixgbevf_dev_reset hands to rte_eth_dev_reset (1694: retry later). "
+			"ixgbevf_dev_set_mtu through the mailbox (6622); ixgbevf_dev_stats_get "
+			"has no imissed; RX/TX paths and their checksum offloads are ixgbe's "
+			"(ixgbe_rxtx.c, TX ring a multiple of tx_rs_thresh). Not seen in the lab.",
 	},
 	{
 		.driver = "net_virtio", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
@@ -571,7 +593,17 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	 * reads down forever); configure refuses lsc = 1 where the flag is absent */
 	out->lsc = di->dev_flags != NULL && (*di->dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
 	out->link_from_kernel = !out->lsc && q->kernel_sock != UF_KSOCK_NONE && di->if_index != 0;
+	/* ENA clears RTE_ETH_DEV_INTR_LSC where the device lacks the link-change AENQ group,
+	 * and then nothing ever writes its link: down forever (docs/pmd-quirks.md) */
+	out->link_assumed_up = !out->lsc && !out->link_from_kernel && q->link_lsc_only;
 	return 0;
+}
+
+bool
+uf_quirk_reset_again(const struct uf_quirk *q, int ret, bool after_event, unsigned int attempt)
+{
+	return ret == -EAGAIN || (ret == -EPERM && q->reset_busy_eperm && after_event &&
+				  attempt < UF_RESET_BUSY_RETRIES);
 }
 
 static void
@@ -633,6 +665,7 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(UINT, extra_mbufs, q->extra_mbufs, NULL, 0)                     \
 	X(BOOL, needs_timer_manage, q->needs_timer_manage, NULL, 0)       \
 	X(BOOL, reset_event, q->reset_event, NULL, 0)                     \
+	X(BOOL, reset_busy_eperm, q->reset_busy_eperm, NULL, 0)           \
 	X(BOOL, llq_wc_bar2, q->llq_wc_bar2, NULL, 0)                     \
 	X(BOOL, needs_ddp, q->needs_ddp, NULL, 0)                         \
 	X(NSTR, kernel_sock, kernel_sock_name(q->kernel_sock), NULL, 0)   \
@@ -640,6 +673,7 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(NSTR, kernel_driver, q->kernel_driver, NULL, 0)                 \
 	X(BOOL, single_file_segs, q->single_file_segs, NULL, 0)           \
 	X(BOOL, link_is_peer, q->link_is_peer, NULL, 0)                   \
+	X(BOOL, link_lsc_only, q->link_lsc_only, NULL, 0)                 \
 	X(BOOL, start_err_in_log, q->start_err_in_log, NULL, 0)           \
 	X(BOOL, vlan_drops_untagged, q->vlan_drops_untagged, NULL, 0)     \
 	X(LIST, xstats, q->xstats, "xstats", 0)                           \

@@ -75,8 +75,11 @@ struct uf_quirk {
 	/* received UDP checksums may be partial (CHECKSUM_PARTIAL from a local kernel sender:
 	 * kernel sockets, tap, virtio/vhost, pcap of a sending host): uf_csum_complete runs */
 	bool partial_csum;
-	bool needs_timer_manage;   /* rte_timer_manage() must run on the control lcore (ENA) */
-	bool reset_event;          /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
+	bool needs_timer_manage; /* rte_timer_manage() must run on the control lcore (ENA) */
+	bool reset_event;        /* RTE_ETH_EVENT_INTR_RESET is raised and must be handled */
+	/* rte_eth_dev_reset() fails with -1 (-EPERM) while the VF is still resetting (the PF has
+	 * not finished): after a reset event it is tried again as -EAGAIN is (uf_quirk_reset_again) */
+	bool reset_busy_eperm;
 	const char *kernel_driver; /* PCI: the kernel driver the device must be bound to */
 	const char *const *xstats; /* extended stats that account for loss (driver-specific) */
 	/* fnmatch(3) patterns of xstats whose rise means the PMD found a broken queue and wants
@@ -91,6 +94,10 @@ struct uf_quirk {
 	/* the link is the peer process: up once it connects, down when it goes, up again when
 	 * a new one connects (vhost-user, memif); a restart of the peer is a link flap */
 	bool link_is_peer;
+	/* only the PMD's link-change notification writes its link: without RTE_ETH_DEV_INTR_LSC
+	 * (the device lacks the notification) it reads down forever, polled or not: treated as up
+	 * (uf_port_plan.link_assumed_up) */
+	bool link_lsc_only;
 	/* rte_eth_dev_start() returns 0 even where the PMD failed to start the device and only
 	 * logged why (virtio_user_start_device): an ERR line from the PMD during start fails it */
 	bool start_err_in_log;
@@ -156,6 +163,7 @@ struct uf_port_plan {
 	/* RTE_ETH_RX_OFFLOAD_VLAN_FILTER in rx_offloads and each tagged port's VID added at
 	 * start (uf_decide_vlan_filter) */
 	bool vlan_filter;
+	bool link_assumed_up; /* no LSC on a link_lsc_only row: the link is up while started */
 };
 
 /*
@@ -175,6 +183,17 @@ int uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
  */
 bool uf_decide_vlan_filter(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 			   int n_tagged, bool untagged);
+
+/*
+ * rte_eth_dev_reset() returned ret (not 0) on try `attempt` + 1: try again (after a backoff)?
+ * -EAGAIN ("retry later", ixgbevf while its PF resets) always; -EPERM on a reset_busy_eperm
+ * row (iavf: "VF is still resetting") when the reset follows the device's reset event, at
+ * most UF_RESET_BUSY_RETRIES times: each such call has already waited in the PMD (iavf:
+ * IAVF_RESET_WAIT_CNT 2000 x 20 ms, 40 s, in 23.11 and 24.11). The caller bounds the rest.
+ */
+#define UF_RESET_BUSY_RETRIES 2
+bool uf_quirk_reset_again(const struct uf_quirk *q, int ret, bool after_event,
+			  unsigned int attempt);
 
 /* The RSS hash fields udpfan wants: IPv4 + UDP ports, so flows spread over workers. */
 #define UF_RSS_HF_WANTED (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_FRAG_IPV4)

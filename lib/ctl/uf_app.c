@@ -60,6 +60,7 @@ ctl_tick(struct uf_app *app)
 	if (ms >= app->next_link_ms ||
 	    __atomic_exchange_n(&app->lsc_pending, 0, __ATOMIC_ACQ_REL)) {
 		uf_app_check_links(app);
+		uf_app_check_faults(app);
 		app->next_link_ms = ms + link_poll_ms(app);
 	}
 	if (app->timers)

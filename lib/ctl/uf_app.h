@@ -73,7 +73,7 @@ struct uf_app {
 	uint64_t next_link_ms;
 	int lsc_pending; /* set by the LSC callback (interrupt thread) */
 	uint64_t lsc_events;
-	int reset_pending[UF_MAX_PORTS];
+	int reset_pending[UF_MAX_PORTS]; /* UF_RESET_REQUESTED | UF_RESET_EVENT */
 	/* reload (uf_reload.c): requests (SIGHUP, telemetry) bump reload_req; the control loop
 	 * answers every request up to reload_req with one reload and then sets reload_done
 	 * (both through __atomic builtins), so requests in a row coalesce */
@@ -131,6 +131,11 @@ int uf_app_reload_wait(struct uf_app *app, uint32_t timeout_ms, char *result, si
  * destination left there; uf_reload.c). */
 void uf_app_dest_counters(const struct uf_app *app, int i, struct uf_dest_ctr *out);
 
+/* Why a port's reset is pending (bits of uf_app.reset_pending): an operator's request or a
+ * watched xstat, or the device's RTE_ETH_EVENT_INTR_RESET */
+#define UF_RESET_REQUESTED 1
+#define UF_RESET_EVENT 2
+
 /* Ask the control lcore to reset a port (as a device reset event does); thread-safe. */
 void uf_app_request_reset(struct uf_app *app, int port);
 
@@ -153,11 +158,14 @@ uint64_t uf_app_now_ms(const struct uf_app *app);
 void uf_app_watch_port(struct uf_app *app, int i);
 void uf_app_unwatch_port(struct uf_app *app, int i);
 
-/* Requested port resets: pause the workers, reset, resume. */
+/* Requested port resets: quiesce the device's queues only, reset, poll them again. */
 void uf_app_handle_resets(struct uf_app *app);
 
 /* Every LINK_POLL_MS and after a link-change event: link state and TX stalls. */
 void uf_app_check_links(struct uf_app *app);
+
+/* Every LINK_POLL_MS: the rows' reset-worthy xstats; a rise requests the port's reset. */
+void uf_app_check_faults(struct uf_app *app);
 
 /* Open the stats JSON file (opts, else the config's; none: no file). 0, or -1 with err. */
 int uf_app_stats_open(struct uf_app *app, struct uf_err *err);

@@ -54,8 +54,7 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	const struct uf_config *cfg = app->cfg;
 	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
 	struct timespec ts;
-	char fault[128];
-	int i, k, ret;
+	int i, k;
 
 	memset(&s->tot, 0, sizeof(s->tot));
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -156,16 +155,9 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 		struct uf_port *p = &app->ports[i];
 		struct uf_snap_port *sp = &s->ports[i];
 
-		ret = uf_port_snapshot(p, sp, fault, sizeof(fault));
+		uf_port_snapshot(p, sp);
 		sp->link_up = app->link_was_up[i];
 		sp->tx_stalled = app->tx_stalled[i];
-		if (ret == 1 && !final) {
-			/* the PMD broke a queue and waits for a reset it will not signal (ENA) */
-			UF_LOG(ERR, "port %s: %s rose: requesting a port reset", p->cfg->name,
-			       fault);
-			p->fault_resets++;
-			uf_app_request_reset(app, i);
-		}
 	}
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The control lcore's watch over the ports: link state (docs/architecture.md, "Link state")
  * and TX stalls, published to the workers and logged once per change; link-change and
- * device-reset events; port resets with the workers paused (lib/fwd uf_workers_pause).
+ * device-reset events; port resets with only the resetting device's queues quiesced (lib/fwd
+ * uf_workers_quiesce): the other ports keep forwarding.
  */
 #include <string.h>
 
@@ -20,7 +21,7 @@ on_reset_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *
 	(void)ret_param;
 	for (i = 0; i < app->cfg->n_ports; i++)
 		if (app->ports[i].port_id == port_id)
-			__atomic_store_n(&app->reset_pending[i], 1, __ATOMIC_RELEASE);
+			__atomic_fetch_or(&app->reset_pending[i], UF_RESET_EVENT, __ATOMIC_RELEASE);
 	uf_shared_wake_ctl(&app->sh);
 	return 0;
 }
@@ -43,41 +44,63 @@ on_lsc_event(uint16_t port_id, enum rte_eth_event_type type, void *arg, void *re
 void
 uf_app_request_reset(struct uf_app *app, int port)
 {
-	__atomic_store_n(&app->reset_pending[port], 1, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&app->reset_pending[port], UF_RESET_REQUESTED, __ATOMIC_RELEASE);
 	uf_shared_wake_ctl(&app->sh);
 }
 
-/* Pause every worker, reset the port, bring it back, resume. The control lcore is the only
- * one that touches a port's configuration; workers wait without touching any queue. */
+/* Port i's device: its owner and VLAN aliases, as a set of port indexes */
+static uint32_t
+device_ports(const struct uf_app *app, int i)
+{
+	uint32_t m = 0;
+	int j;
+
+	for (j = 0; j < app->cfg->n_ports; j++)
+		if (app->cfg->ports[j].dev == i)
+			m |= 1u << j;
+	return m;
+}
+
+/* Reset each port that asked for it. Only its device's queues are quiesced: the workers stop
+ * polling them and drop their copies as link_down, and the control lcore waits one RCU grace
+ * period (UF_RESET_QUIESCE_MS at most) before it touches the device; every other port goes
+ * on forwarding. The control lcore is the only one that touches a port's configuration. */
 void
 uf_app_handle_resets(struct uf_app *app)
 {
-	/* no link wait with every worker paused: the link poll (or the LSC event) sees the
-	 * link come back and runs the link-up actions */
+	/* no link wait: the link poll (or the LSC event) sees the link come back and runs the
+	 * link-up actions */
 	struct uf_port_opts po = { .link_wait_ms = 0 };
 	struct uf_err err;
-	bool paused = false;
-	int i;
+	uint32_t ports;
+	int i, j, why;
 
+	/* a VLAN alias's request is its device's: its owner (an earlier port) is reset */
+	for (i = 0; i < app->cfg->n_ports; i++)
+		if (app->ports[i].owner != NULL &&
+		    (why = __atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL)) != 0)
+			__atomic_fetch_or(&app->reset_pending[app->cfg->ports[i].dev], why,
+					  __ATOMIC_RELEASE);
 	for (i = 0; i < app->cfg->n_ports; i++) {
-		if (!__atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL))
+		if (app->ports[i].owner != NULL ||
+		    (why = __atomic_exchange_n(&app->reset_pending[i], 0, __ATOMIC_ACQ_REL)) == 0)
 			continue;
-		if (!paused) {
-			paused = true;
-			if (uf_workers_pause(&app->sh, app->w, app->n_workers, 5000) != 0) {
-				/* resetting under a worker still polling would be a crash; stop */
-				uf_err_set(&app->fail, UF_EXIT_OTHER,
-					   "port %s: a worker did not pause "
-					   "within 5 s for the reset; stopping",
-					   app->ports[i].cfg->name);
-				app->failed = true;
-				__atomic_store_n(&app->sh.no_tx, 1, __ATOMIC_RELEASE);
-				uf_app_request_stop(app);
-				break;
-			}
+		po.after_event = (why & UF_RESET_EVENT) != 0;
+		ports = device_ports(app, i);
+		if (uf_workers_quiesce(&app->sh, ports, UF_RESET_QUIESCE_MS) != 0) {
+			/* resetting under a worker still in its queues would be a crash; stop */
+			uf_err_set(&app->fail, UF_EXIT_OTHER,
+				   "port %s: a worker did not leave its queues within %u ms for "
+				   "the reset; stopping",
+				   app->ports[i].cfg->name, UF_RESET_QUIESCE_MS);
+			app->failed = true;
+			__atomic_store_n(&app->sh.no_tx, 1, __ATOMIC_RELEASE);
+			uf_app_request_stop(app);
+			break;
 		}
-		UF_LOG(WARNING, "port %s: resetting (device reset event or request)",
-		       app->ports[i].cfg->name);
+		UF_LOG(WARNING, "port %s: resetting (%s); the other ports forward on",
+		       app->ports[i].cfg->name,
+		       po.after_event ? "device reset event" : "request or watched xstat");
 		if (uf_port_reset(&app->ports[i], app->cfg, &po, &err) != 0) {
 			UF_LOG(ERR, "%s; stopping", err.msg);
 			app->fail = err;
@@ -87,14 +110,16 @@ uf_app_handle_resets(struct uf_app *app)
 			uf_app_request_stop(app);
 			break;
 		}
+		uf_workers_unquiesce(&app->sh, ports);
 		UF_LOG(WARNING, "port %s: reset done, forwarding again", app->ports[i].cfg->name);
-		/* as if the link had been down: the next link check logs it and runs the
-		 * link-up actions (gratuitous ARP, neighbour refresh) once it is up */
-		app->link_was_up[i] = false;
+		/* as if the link had been down (link_down is still set): the next link check
+		 * logs it and runs the link-up actions (gratuitous ARP, neighbour refresh) once
+		 * it is up */
+		for (j = 0; j < app->cfg->n_ports; j++)
+			if (ports >> j & 1)
+				app->link_was_up[j] = false;
 		app->next_link_ms = 0;
 	}
-	if (paused)
-		uf_workers_resume(&app->sh);
 }
 
 void
@@ -186,4 +211,24 @@ uf_app_check_links(struct uf_app *app)
 	if (app->cfg->n_pools > 0 && memcmp(app->res.port_up_used, app->link_was_up,
 					    sizeof(bool) * (size_t)app->cfg->n_ports) != 0)
 		uf_resolve_publish(&app->res, app->ports, &app->sh, &app->ctl);
+}
+
+/* The PMD broke a queue and waits for a reset it will not signal (ENA): a watched xstat rose.
+ * Read every link poll, so the reset follows within UF_LINK_POLL_MS, whatever
+ * stats.interval_s is (docs/pmd-quirks.md, reset_xstats). */
+void
+uf_app_check_faults(struct uf_app *app)
+{
+	char fault[128];
+	int i;
+
+	for (i = 0; i < app->cfg->n_ports; i++) {
+		struct uf_port *p = &app->ports[i];
+
+		if (uf_port_faults(p, fault, sizeof(fault)) != 1)
+			continue;
+		UF_LOG(ERR, "port %s: %s rose: requesting a port reset", p->cfg->name, fault);
+		p->fault_resets++;
+		uf_app_request_reset(app, i);
+	}
 }

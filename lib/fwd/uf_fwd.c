@@ -4,7 +4,6 @@
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
-#include <rte_pause.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
@@ -628,22 +627,6 @@ discard_all(struct uf_worker *w)
 	}
 }
 
-/* A port is being reset: hand over what is buffered, then wait without touching a queue. */
-static void __rte_noinline
-pause_here(struct uf_worker *w)
-{
-	struct uf_shared *sh = w->shared;
-
-	uf_worker_flush(w);
-	__atomic_store_n(&w->paused, 1, __ATOMIC_RELEASE);
-	while (__atomic_load_n(&sh->pause, __ATOMIC_ACQUIRE) &&
-	       !__atomic_load_n(&sh->quit, __ATOMIC_RELAXED)) {
-		rte_rcu_qsbr_quiescent(sh->qsbr, w->id);
-		rte_pause();
-	}
-	__atomic_store_n(&w->paused, 0, __ATOMIC_RELEASE);
-}
-
 int
 uf_worker_main(void *arg)
 {
@@ -663,18 +646,17 @@ uf_worker_main(void *arg)
 
 	while (likely(!__atomic_load_n(&sh->quit, __ATOMIC_RELAXED))) {
 		const struct uf_plan *plan = __atomic_load_n(&sh->plan, __ATOMIC_ACQUIRE);
+		/* ports being reset: not polled (ordered after the last pass's quiescent report) */
+		const uint32_t skip = __atomic_load_n(&sh->rx_skip, __ATOMIC_RELAXED);
 		uint16_t pi, got = 0;
 		bool full = false;
 		uint64_t now;
 
-		if (unlikely(__atomic_load_n(&sh->pause, __ATOMIC_RELAXED))) {
-			pause_here(w);
-			continue;
-		}
 		for (pi = 0; pi < n_ports; pi++) {
 			uint16_t n;
 
-			if (unlikely(w->ports[pi].alias)) /* its device's owner polls it */
+			/* an alias: its device's owner polls it */
+			if (unlikely(w->ports[pi].alias || (skip >> pi & 1)))
 				continue;
 			n = rte_eth_rx_burst(w->ports[pi].port_id, q, pkts, burst);
 
@@ -828,24 +810,31 @@ uf_worker_destroy(struct uf_worker *w)
 }
 
 int
-uf_workers_pause(struct uf_shared *sh, struct uf_worker *const *w, uint16_t n, uint32_t timeout_ms)
+uf_workers_quiesce(struct uf_shared *sh, uint32_t ports, uint32_t timeout_ms)
 {
-	uint64_t deadline = rte_get_tsc_cycles() + rte_get_tsc_hz() * timeout_ms / 1000;
-	bool all = true;
-	uint16_t k;
+	const uint64_t hz = rte_get_tsc_hz(),
+		       deadline = rte_get_tsc_cycles() + hz * timeout_ms / 1000;
+	uint64_t token;
+	uint16_t pi;
 
-	__atomic_store_n(&sh->pause, 1, __ATOMIC_RELEASE);
-	for (k = 0; k < n; k++) {
-		while (!__atomic_load_n(&w[k]->paused, __ATOMIC_ACQUIRE) &&
-		       rte_get_tsc_cycles() < deadline)
-			rte_pause();
-		all &= __atomic_load_n(&w[k]->paused, __ATOMIC_ACQUIRE) != 0;
+	for (pi = 0; pi < UF_MAX_PORTS; pi++)
+		if (ports >> pi & 1)
+			__atomic_store_n(&sh->link_down[pi], 1, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&sh->rx_skip, ports, __ATOMIC_RELEASE);
+	/* the token's release store orders the flags before it; a worker that reports a
+	 * quiescent state after it (acquire) sees them on its next pass, and the pass it was in
+	 * when the flags changed is over */
+	token = rte_rcu_qsbr_start(sh->qsbr);
+	while (!rte_rcu_qsbr_check(sh->qsbr, token, false)) {
+		if (rte_get_tsc_cycles() >= deadline)
+			return -ETIMEDOUT;
+		rte_delay_us_sleep(20);
 	}
-	return all ? 0 : -ETIMEDOUT;
+	return 0;
 }
 
 void
-uf_workers_resume(struct uf_shared *sh)
+uf_workers_unquiesce(struct uf_shared *sh, uint32_t ports)
 {
-	__atomic_store_n(&sh->pause, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_and(&sh->rx_skip, ~ports, __ATOMIC_RELEASE);
 }

@@ -28,6 +28,7 @@ struct rte_rcu_qsbr;
 
 /* the limits the worker relies on */
 static_assert(UF_MAX_PORTS <= UINT8_MAX, "port indexes are kept in a uint8_t (port_idx)");
+static_assert(UF_MAX_PORTS <= 32, "a set of port indexes is a uint32_t (uf_shared.rx_skip)");
 static_assert(UF_TXB_CAP >= UF_MAX_BURST + UF_CTL_DRAIN_MAX,
 	      "a TX buffer holds a burst of copies and a control drain");
 static_assert(UF_MAX_DESTS <= UINT16_MAX, "destination indexes are kept in a uint16_t");
@@ -82,9 +83,10 @@ struct uf_shared {
 	struct uf_plan *plan; /* published with release stores; read with acquire loads */
 	struct rte_rcu_qsbr *qsbr;
 	int quit;
-	/* set by the control lcore while it resets a port: workers flush, report paused, and
-	 * touch no queue until it is cleared */
-	int pause;
+	/* the ports being reset (bit = port index; a device's owner and its VLAN aliases):
+	 * workers poll none of their queues, and the ports' link_down is set so their copies are
+	 * dropped as link_down (uf_workers_quiesce). Read once per pass; the other ports go on. */
+	uint32_t rx_skip;
 	/* set when a port could not be brought back: the workers' last flush frees what they
 	 * hold instead of sending it (counted as ring_full / ctl_tx_drop) */
 	int no_tx;
@@ -148,7 +150,6 @@ struct uf_worker {
 	 * it was picked for (docs/configuration.md#pools); two banks, one filled, one read */
 	uint32_t senders_epoch;
 	uint64_t senders[2][UF_MAX_DESTS][UF_SENDERS_WORDS];
-	int paused; /* acknowledges uf_shared.pause (__atomic) */
 	struct uf_txbuf txb[UF_MAX_PORTS] __rte_cache_aligned;
 	/*
 	 * IPv6 (docs/architecture.md#ipv6), after everything the IPv4 path uses
@@ -207,14 +208,17 @@ void uf_worker_destroy(struct uf_worker *w);
  * pattern). uf_worker_create calls it; so must whoever sets id by hand (tests). */
 void uf_worker_port_id(struct uf_worker *w, uint16_t pi);
 
-/* The control side of a port reset (the worker side is the pause in uf_worker_main): ask every
- * worker to flush and stop touching queues, wait up to timeout_ms for each to say so.
- * 0, or -ETIMEDOUT when one did not (resetting under it would crash). Control lcore. */
-int uf_workers_pause(struct uf_shared *sh, struct uf_worker *const *w, uint16_t n,
-		     uint32_t timeout_ms);
+/* The control side of a port reset (docs/architecture.md#port-reset-without-pausing-the-other-
+ * ports): workers stop polling the ports in `ports` (bit = port index) and drop what they would
+ * send there as link_down (link_down set); returns once every worker has finished the pass it
+ * was in (an RCU grace period on sh->qsbr), waiting at most timeout_ms. The other ports are
+ * never paused. 0, or -ETIMEDOUT when a worker may still be in those queues (resetting the
+ * device under it would crash). Control lcore. */
+int uf_workers_quiesce(struct uf_shared *sh, uint32_t ports, uint32_t timeout_ms);
 
-/* Let paused workers go on. */
-void uf_workers_resume(struct uf_shared *sh);
+/* The ports' queues may be polled again (after the reset). Their link_down stays set until
+ * the link check sees the link up. Control lcore. */
+void uf_workers_unquiesce(struct uf_shared *sh, uint32_t ports);
 
 /* The worker loop (rte_eal_remote_launch). */
 int uf_worker_main(void *arg);

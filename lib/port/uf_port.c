@@ -471,19 +471,18 @@ static void
 resolve_xwatch(struct uf_port *p, unsigned int basic)
 {
 	struct rte_eth_xstat_name *names;
-	int n = 0, id;
+	int n = 0;
 
 	p->n_xwatch = 0;
 	if (p->quirk->reset_xstats == NULL)
 		return;
+	/* by name: whichever of the row's patterns this PMD version lists */
 	names = xstat_names_all(p->port_id, &n);
-	for (id = (int)basic; names != NULL && id < n && p->n_xwatch < UF_XWATCH_MAX; id++) {
-		if (!uf_xstat_match(p->quirk->reset_xstats, names[id].name))
-			continue;
-		p->xstat_ids[p->n_xstats + p->n_xwatch] = (uint64_t)id;
-		memset(&p->xwatch[p->n_xwatch], 0, sizeof(p->xwatch[0]));
-		p->n_xwatch++;
-	}
+	if (names != NULL)
+		p->n_xwatch = uf_xstat_select(p->quirk->reset_xstats, names[0].name,
+					      sizeof(names[0]), n, (int)basic,
+					      p->xstat_ids + p->n_xstats, UF_XWATCH_MAX);
+	memset(p->xwatch, 0, sizeof(p->xwatch));
 	free(names);
 	UF_LOG(INFO,
 	       "port %s: %d xstats watched for faults the PMD does not report as a reset "
@@ -616,6 +615,12 @@ uf_port_link_get(const struct uf_port *p, struct rte_eth_link *link)
 	up = rte_eth_link_get_nowait(p->port_id, link) == 0 && link->link_status == RTE_ETH_LINK_UP;
 	if (p->plan.link_from_kernel)
 		up = uf_kernel_link_read(uf_env_sysfs_root(), p->ifname) == 1;
+	if (p->plan.link_assumed_up) {
+		/* nothing ever writes this PMD's link without the notification (ENA): up
+		 * while started (docs/architecture.md, "Link state") */
+		up = p->started;
+		link->link_status = up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
+	}
 	return up;
 }
 
@@ -838,6 +843,11 @@ uf_port_start(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	if (p->quirk->kernel_sock == UF_KSOCK_PACKET && !p->drained)
 		drain_before_ready(p);
 
+	if (p->plan.link_assumed_up)
+		UF_LOG(NOTICE,
+		       "port %s (%s): the device has no link-change notification and the PMD "
+		       "never updates the link without it: treated as up while started",
+		       p->cfg->name, p->info.driver_name);
 	p->link_up = port_link_wait(p, uf_port_link_wait_ms(p, o->link_wait_ms), &link);
 	if (!p->link_up && o->link_wait_ms == 0)
 		UF_LOG(NOTICE, "port %s: link not up yet; the link check will say when it is",
@@ -879,14 +889,17 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 	 * refuses to set a queue up twice): a restart is its reset.
 	 */
 	ret = rte_eth_dev_reset(p->port_id);
-	for (attempt = 0; ret == -EAGAIN && attempt < UF_RESET_RETRIES; attempt++) {
-		/* "temporarily failed and should be retried later" (rte_ethdev.h); ixgbevf
-		 * says so while the PF has not finished its own reset */
+	for (attempt = 0; ret != 0 && attempt < UF_RESET_RETRIES &&
+			  uf_quirk_reset_again(p->quirk, ret, o->after_event, attempt);
+	     attempt++) {
+		/* -EAGAIN: "temporarily failed and should be retried later" (rte_ethdev.h),
+		 * ixgbevf while the PF has not finished its own reset; iavf's -1 (-EPERM) after
+		 * a reset event: the VF is still resetting (docs/pmd-quirks.md, reset_event) */
 		uint32_t ms = uf_reset_backoff_ms(attempt);
 
 		p->reset_retries++;
-		UF_LOG(WARNING, "port %s: reset not complete yet (EAGAIN); retry %u of %u in %u ms",
-		       p->cfg->name, attempt + 1, UF_RESET_RETRIES, ms);
+		UF_LOG(WARNING, "port %s: reset not complete yet (%s); retry %u of %u in %u ms",
+		       p->cfg->name, errstr(ret), attempt + 1, UF_RESET_RETRIES, ms);
 		rte_delay_ms(ms);
 		ret = rte_eth_dev_reset(p->port_id);
 	}
@@ -897,7 +910,7 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 			return ret;
 	} else if (ret != -ENOTSUP) {
 		uf_err_set(err, UF_EXIT_ENV, "port %s: reset failed: %s%s", p->cfg->name,
-			   errstr(ret), ret == -EAGAIN ? " (still, after every retry)" : "");
+			   errstr(ret), attempt > 0 ? " (still, after retries)" : "");
 		return ret;
 	}
 	p->resets++;
@@ -967,31 +980,83 @@ uf_reset_backoff_ms(unsigned int attempt)
 	return 100u << RTE_MIN(attempt, 4u);
 }
 
-int
-uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid, char *fault, size_t len)
+static void
+fill(uint64_t *v, int n, uint64_t pattern)
 {
-	uint64_t all[UF_XSTATS_MAX + UF_XWATCH_MAX];
-	uint64_t now = rte_get_timer_cycles(), id;
-	int n = p->n_xstats + p->n_xwatch, i, ret, rose = -1, cnt = 0;
-	struct rte_eth_xstat_name *names;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = pattern;
+}
+
+int
+uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid)
+{
+	const uint64_t hz = rte_get_timer_hz(), now = rte_get_timer_cycles();
+	uint64_t a[UF_XSTATS_MAX], b[UF_XSTATS_MAX], max_rise = 0;
+	const uint64_t *v = a;
+	int n = p->n_xstats, i, ret;
+	bool twice = false;
 	double dt;
 
 	if (n == 0)
 		return 0;
+	for (i = 0; i < n; i++)
+		twice |= p->xstat_guarded[i] && !p->xstat_garbage[i];
 	/* driver-specific ids only: the PMD's xstats_get_by_id (one ENI admin command on
-	 * ENA), never the full xstats_get */
-	ret = rte_eth_xstats_get_by_id(p->port_id, p->xstat_ids, all, (unsigned int)n);
+	 * ENA), never the full xstats_get. Guarded ids twice, the buffer filled differently:
+	 * a value the PMD did not write follows the fill (docs/pmd-quirks.md, guarded_xstats) */
+	fill(a, n, UF_XFILL_A);
+	ret = rte_eth_xstats_get_by_id(p->port_id, p->xstat_ids, a, (unsigned int)n);
 	if (ret < 0)
 		return ret;
-	dt = p->xstats_tsc != 0 ? (double)(now - p->xstats_tsc) / (double)rte_get_timer_hz() : 0;
-	p->xstats_tsc = now;
-	for (i = 0; i < p->n_xstats; i++) {
-		vals[i] = all[i];
-		valid[i] = !p->xstat_guarded[i] ||
-			   uf_xguard_check(&p->xguard[i], all[i], dt, p->resets);
+	if (twice) {
+		fill(b, n, UF_XFILL_B);
+		ret = rte_eth_xstats_get_by_id(p->port_id, p->xstat_ids, b, (unsigned int)n);
+		if (ret < 0)
+			return ret;
+		max_rise = (uint64_t)(UF_XGUARD_MAX_RATE * (double)(rte_get_timer_cycles() - now) /
+				      (double)hz) +
+			   1;
+		v = b;
 	}
+	dt = p->xstats_tsc != 0 ? (double)(now - p->xstats_tsc) / (double)hz : 0;
+	p->xstats_tsc = now;
+	for (i = 0; i < n; i++) {
+		if (twice && p->xstat_guarded[i] && !p->xstat_garbage[i] &&
+		    uf_xfill_garbage(a[i], b[i], max_rise)) {
+			p->xstat_garbage[i] = true;
+			UF_LOG(WARNING,
+			       "port %s: xstat \"%s\" read twice gave 0x%" PRIx64 " then 0x%" PRIx64
+			       " with the value buffer filled differently: the PMD does not "
+			       "fill it in here; dropped from the stats",
+			       p->cfg->name, p->xstat_names[i], a[i], b[i]);
+		}
+		vals[i] = v[i];
+		valid[i] = !p->xstat_garbage[i] &&
+			   (!p->xstat_guarded[i] ||
+			    uf_xguard_check(&p->xguard[i], v[i], dt, p->resets));
+	}
+	return 0;
+}
+
+int
+uf_port_faults(struct uf_port *p, char *fault, size_t len)
+{
+	uint64_t v[UF_XWATCH_MAX], id;
+	struct rte_eth_xstat_name *names;
+	int i, ret, rose = -1, cnt = 0;
+
+	if (p->n_xwatch == 0 || !p->started || p->owner != NULL)
+		return 0;
+	/* the watched ids alone: per-queue counters the PMD keeps in memory, never the ENI
+	 * ones (an admin command), so cheap enough for every link poll */
+	ret = rte_eth_xstats_get_by_id(p->port_id, p->xstat_ids + p->n_xstats, v,
+				       (unsigned int)p->n_xwatch);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < p->n_xwatch; i++)
-		if (uf_xwatch_rose(&p->xwatch[i], all[p->n_xstats + i]) && rose < 0)
+		if (uf_xwatch_rose(&p->xwatch[i], v[i]) && rose < 0)
 			rose = i;
 	if (rose < 0)
 		return 0;
@@ -999,15 +1064,15 @@ uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid, char *fault, size
 	names = xstat_names_all(p->port_id, &cnt);
 	snprintf(fault, len, "%s%s = %" PRIu64,
 		 names != NULL && id < (uint64_t)cnt ? names[id].name : "xstat ",
-		 names != NULL && id < (uint64_t)cnt ? "" : "?", all[p->n_xstats + rose]);
+		 names != NULL && id < (uint64_t)cnt ? "" : "?", v[rose]);
 	free(names);
 	return 1;
 }
 
-int
-uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t len)
+void
+uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp)
 {
-	int k, ret;
+	int k;
 
 	snprintf(sp->name, sizeof(sp->name), "%s", p->cfg->name);
 	snprintf(sp->driver, sizeof(sp->driver), "%s", p->info.driver_name);
@@ -1029,15 +1094,14 @@ uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t
 		sp->has_xsk = false;
 		sp->has_pktsock = false;
 		snprintf(sp->xdp_mode, sizeof(sp->xdp_mode), "%s", p->xdp_mode);
-		return 0;
+		return;
 	}
 	sp->stats_ok = rte_eth_stats_get(p->port_id, &sp->st) == 0;
 	sp->link_up = p->link_up;
 	sp->link_downs = p->link_downs;
 	sp->tx_stalled = false;
 	sp->n_xstats = RTE_MIN(p->n_xstats, UF_SNAP_XSTATS);
-	ret = uf_port_xstats(p, sp->xvals, sp->xvalid, fault, len);
-	if (ret < 0)
+	if (uf_port_xstats(p, sp->xvals, sp->xvalid) < 0)
 		sp->n_xstats = 0;
 	for (k = 0; k < sp->n_xstats; k++)
 		sp->xnames[k] = p->xstat_names[k];
@@ -1055,5 +1119,4 @@ uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t
 		sp->pktsock_drops = p->pkt_drops;
 	}
 	snprintf(sp->xdp_mode, sizeof(sp->xdp_mode), "%s", p->xdp_mode);
-	return ret == 1 ? 1 : 0;
 }

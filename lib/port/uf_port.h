@@ -19,6 +19,7 @@
 #define UF_XSTATS_MAX 32
 #define UF_XWATCH_MAX (4 * UF_MAX_WORKERS) /* reset-worthy xstats: a few per queue */
 #define UF_RESET_RETRIES 6                 /* rte_eth_dev_reset -EAGAIN: tries after the first */
+#define UF_RESET_QUIESCE_MS 5000 /* a reset waits this long at most for workers to leave the port */
 
 struct uf_port {
 	uint16_t idx;     /* position in ports[] */
@@ -43,12 +44,15 @@ struct uf_port {
 	bool flow_isolated;
 	char steering[160]; /* what steers traffic over the workers, in words */
 	/* loss-relevant extended stats (driver-specific ids only), resolved at start; then the
-	 * row's reset-worthy ones (n_xwatch, ids after them), read in the same call */
+	 * row's reset-worthy ones (n_xwatch, ids after them), read apart every link poll */
 	int n_xstats;
 	int n_xwatch;
 	uint64_t xstat_ids[UF_XSTATS_MAX + UF_XWATCH_MAX];
 	const char *xstat_names[UF_XSTATS_MAX];
 	bool xstat_guarded[UF_XSTATS_MAX];
+	/* a guarded id whose value followed the value buffer's fill (uf_xfill_garbage): never
+	 * reported again */
+	bool xstat_garbage[UF_XSTATS_MAX];
 	struct uf_xguard xguard[UF_XSTATS_MAX];
 	struct uf_xwatch xwatch[UF_XWATCH_MAX];
 	uint64_t xstats_tsc; /* when they were last read */
@@ -64,7 +68,7 @@ struct uf_port {
 	/* link state source (plan.lsc / plan.link_from_kernel): the kernel interface's name */
 	char ifname[32];
 	uint64_t link_downs;    /* down transitions seen since start */
-	uint64_t reset_retries; /* rte_eth_dev_reset said -EAGAIN and was tried again */
+	uint64_t reset_retries; /* rte_eth_dev_reset said "try again" and was tried again */
 	uint64_t fault_resets;  /* resets udpfan requested because a watched xstat rose */
 	/* af_packet: frames in the RX rings at the first start, discarded unclassified (the
 	 * PMD's sockets receive every interface's frames until bound: docs/pmd-quirks.md) */
@@ -82,6 +86,9 @@ struct uf_port_opts {
 	bool want_chain;   /* the config can produce chained copies (uf_plan_may_chain) */
 	bool chain_forced; /* fanout: chain */
 	uint32_t link_wait_ms;
+	/* uf_port_reset: the device raised RTE_ETH_EVENT_INTR_RESET (a still-resetting VF's
+	 * failure is then tried again: uf_quirk_reset_again) */
+	bool after_event;
 };
 
 /* Look up the ethdev, decide its plan, create its pools and queues. err → exit code and line. */
@@ -127,20 +134,28 @@ uint32_t uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted);
 
 /*
  * Read the xstats named in the row into vals[] (n_xstats values; valid[i] false where a
- * guarded reading is implausible) and check the reset-worthy ones. Returns 0, 1 when one of
- * those rose (fault says which: the caller requests the reset), or -errno.
+ * guarded reading is implausible, or its id was dropped: guarded ids are read twice with
+ * different fills of the value buffer, uf_xfill_garbage). 0, or -errno.
  */
-int uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid, char *fault, size_t len);
+int uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid);
+
+/*
+ * Read the row's reset-worthy xstats alone (per-queue counters: no admin command on ENA) and
+ * check them: every link poll, not once per stats interval. Returns 0, 1 when one rose
+ * (fault says which: the PMD waits for a reset it will not signal; the caller requests it),
+ * or -errno.
+ */
+int uf_port_faults(struct uf_port *p, char *fault, size_t len);
 
 /*
  * The port's part of a stats snapshot (control lcore): names, NIC counters, loss xstats,
  * AF_XDP and packet-socket counters, reset counts. link_up is the port's own last reading,
- * tx_stalled false: the caller knows better and overwrites them. Returns 1 when a watched
- * xstat rose (fault says which: the PMD waits for a reset it will not signal), else 0.
+ * tx_stalled false: the caller knows better and overwrites them.
  */
-int uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp, char *fault, size_t len);
+void uf_port_snapshot(struct uf_port *p, struct uf_snap_port *sp);
 
-/* Milliseconds to wait before retry `attempt` (0-based) of a reset the PMD called -EAGAIN. */
+/* Milliseconds to wait before retry `attempt` (0-based) of a reset the PMD said to try again
+ * (uf_quirk_reset_again). */
 uint32_t uf_reset_backoff_ms(unsigned int attempt);
 
 #endif /* UF_PORT_H */

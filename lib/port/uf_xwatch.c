@@ -34,6 +34,26 @@ uf_xstat_match(const char *const *patterns, const char *name)
 	return false;
 }
 
+int
+uf_xstat_select(const char *const *patterns, const char *names, size_t stride, int n, int from,
+		uint64_t *ids, int max)
+{
+	int id, k = 0;
+
+	for (id = from; id < n && k < max; id++)
+		if (uf_xstat_match(patterns, names + (size_t)id * stride))
+			ids[k++] = (uint64_t)id;
+	return k;
+}
+
+bool
+uf_xfill_garbage(uint64_t a, uint64_t b, uint64_t max_rise)
+{
+	if (a == UF_XFILL_A || b == UF_XFILL_B)
+		return true;
+	return b < a || b - a > max_rise;
+}
+
 bool
 uf_xguard_check(struct uf_xguard *g, uint64_t v, double dt_s, uint64_t resets)
 {

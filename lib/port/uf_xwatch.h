@@ -8,6 +8,7 @@
 #define UF_XWATCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A counter rising faster than this (per second) is not a counter: no NIC udpfan drives
@@ -25,6 +26,26 @@ unsigned int uf_xstats_basic_count(uint32_t dev_flags, uint16_t nb_rxq, uint16_t
 
 /* Does name match one of the fnmatch(3) patterns (NULL-terminated list, NULL: none)? */
 bool uf_xstat_match(const char *const *patterns, const char *name);
+
+/*
+ * Of n xstats names (name i at names + i * stride: an array of rte_eth_xstat_name), the ids
+ * from `from` on whose name matches patterns, at most max of them into ids; how many. A
+ * pattern the PMD lists no name for selects nothing (ENA before 24.11 has no
+ * rx_qN_bad_desc or rx_qN_unknown_error).
+ */
+int uf_xstat_select(const char *const *patterns, const char *names, size_t stride, int n, int from,
+		    uint64_t *ids, int max);
+
+/*
+ * Two reads of a guarded xstat back to back, the value buffer filled with UF_XFILL_A before
+ * the first and with UF_XFILL_B before the second. A PMD that did not write the value (ENA's
+ * ENI counters when the admin command fails: its stack struct is left uninitialised) hands
+ * back the fill, or whatever its stack held. True when the value is not a counter's: it
+ * equals the fill, went backwards, or rose more than max_rise between the two reads.
+ */
+#define UF_XFILL_A UINT64_C(0x5a5a5a5a5a5a5a5a)
+#define UF_XFILL_B UINT64_C(0xa5a5a5a5a5a5a5a5)
+bool uf_xfill_garbage(uint64_t a, uint64_t b, uint64_t max_rise);
 
 /*
  * A counter whose readings may be garbage (ENA's ENI allowance counters: an uninitialised

@@ -3,8 +3,8 @@
 
 /udpfan/stats answers the same counters as the stats JSON, /udpfan/ports the NIC counters,
 /udpfan/neighbors the ARP table; /udpfan/port_reset,lan runs what a device reset event
-(ENA, iavf) runs: workers pause, the port is reset and reconfigured, forwarding resumes,
-the ledger still holds."""
+(ENA, iavf) runs: the port's queues are quiesced, it is reset and reconfigured, forwarding
+resumes, the ledger still holds."""
 import json
 import subprocess
 import sys
@@ -66,7 +66,7 @@ stats: { interval_s: 0.5 }
         assert all(d["state"] == "reachable" for d in dl), dl
         assert [d["mac"] for d in dl] == tb.sink_mac, dl
         assert s["destinations"]["0"]["ip"] == tb.sink_ip[0], s["destinations"]
-        # a device reset, as ENA raises one: pause, reset, reconfigure, resume
+        # a device reset, as ENA raises one: quiesce the port, reset, reconfigure, resume
         (ack,) = telemetry("/udpfan/port_reset,lan")
         assert ack["/udpfan/port_reset"] == {"reset_requested": "lan"}, ack
         assert uf.wait_stats(lambda st: st["ports"]["lan"]["resets"] == 1, 10), uf.latest()

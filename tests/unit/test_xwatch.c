@@ -99,8 +99,8 @@ test_backoff(void)
 		CHECK(uf_reset_backoff_ms(i) >= uf_reset_backoff_ms(i - 1), "not shorter (%u)", i);
 	for (i = 0; i < UF_RESET_RETRIES; i++)
 		total += uf_reset_backoff_ms(i);
-	/* long enough for a PF to finish its reset, short enough that paused workers' RX
-	 * rings (a few ms of traffic) are the only loss worth counting */
+	/* long enough for a PF to finish its reset, short enough that the port is not left
+	 * down for long (the other ports forward meanwhile) */
 	CHECK(total >= 2000 && total <= 10000, "%u ms over all retries", total);
 	CHECK_EQ(uf_reset_backoff_ms(100), uf_reset_backoff_ms(UF_RESET_RETRIES));
 }
