@@ -1177,7 +1177,7 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "stats, telemetry and link-check interval" },
 	{ "stats", "json", CUSTOM(parse_json), .same = same_stats_json, .doc_type = "path or null",
 	  .doc_default = "none", .doc_range = "< 4096 characters",
-	  .doc = "append stats objects to this file" },
+	  .doc = "append stats objects to this file (created 0640; a symlink is refused)" },
 
 	{ "arp", "reachable_s", CFG(arp.reachable_s), .hot = true, UINT(1, 86400, 30),
 	  .doc = "confirm a neighbour after this long" },

@@ -97,9 +97,13 @@ void
 uf_own_runtime_dir(const char *prefix, char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *sd = getenv("RUNTIME_DIRECTORY");
 
-	/* eal_filesystem.c (22.11): /var/run for root, else XDG_RUNTIME_DIR, else /tmp */
-	if (geteuid() == 0)
+	/* eal_filesystem.c (22.11): systemd's RuntimeDirectory= first (/run/udpfan under the
+	 * shipped unit), then /var/run for root, else XDG_RUNTIME_DIR, else /tmp */
+	if (sd != NULL)
+		snprintf(buf, len, "%s/dpdk/%s", sd, prefix);
+	else if (getuid() == 0)
 		snprintf(buf, len, "/var/run/dpdk/%s", prefix);
 	else
 		snprintf(buf, len, "%s/dpdk/%s", xdg != NULL && xdg[0] != '\0' ? xdg : "/tmp",

@@ -233,8 +233,13 @@ test_runtime_dir(void)
 	char buf[256], want[256];
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 
+	/* under systemd's RuntimeDirectory= EAL goes there (eal_filesystem.c) */
+	setenv("RUNTIME_DIRECTORY", "/run/udpfan", 1);
 	uf_own_runtime_dir("pfx", buf, sizeof(buf));
-	if (geteuid() == 0)
+	CHECK_STR(buf, "/run/udpfan/dpdk/pfx");
+	unsetenv("RUNTIME_DIRECTORY");
+	uf_own_runtime_dir("pfx", buf, sizeof(buf));
+	if (getuid() == 0)
 		snprintf(want, sizeof(want), "/var/run/dpdk/pfx");
 	else
 		snprintf(want, sizeof(want), "%s/dpdk/pfx", xdg != NULL && xdg[0] ? xdg : "/tmp");
