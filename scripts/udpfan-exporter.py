@@ -26,8 +26,14 @@ from prometheus_client.core import REGISTRY, CounterMetricFamily, GaugeMetricFam
 
 
 def runtime_dir(prefix):
+    """where EAL put this prefix's runtime files: under udpfan@.service (RuntimeDirectory=
+    udpfan) $RUNTIME_DIRECTORY/dpdk, i.e. /run/udpfan/dpdk (docs/deployment.md); else
+    /var/run/dpdk for root, $XDG_RUNTIME_DIR/dpdk for a user"""
     base = "/var/run/dpdk" if os.geteuid() == 0 else os.environ.get(
         "XDG_RUNTIME_DIR", "/tmp") + "/dpdk"
+    unit = os.path.join("/run/udpfan/dpdk", prefix)
+    if not os.path.isdir(os.path.join(base, prefix)) and os.path.isdir(unit):
+        return unit
     return os.path.join(base, prefix)
 
 
