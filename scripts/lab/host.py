@@ -38,7 +38,9 @@ class Agent:
     {"spawn": CMD, "ns": ...} starts it and answers its id; {"wait": ID, "timeout": S}
     collects it (killed past the timeout)."""
 
-    def __init__(self, path):
+    def __init__(self, path, src):
+        # the commands see the host's source tree as $UF_LAB_SRC (tests/tools/ on the host)
+        self.env = dict(os.environ, UF_LAB_SRC=src)
         self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.srv.bind(path)
         self.srv.listen(1)
@@ -76,13 +78,13 @@ class Agent:
         if "run" in req:
             try:
                 r = subprocess.run(self.wrap(req, "run"), capture_output=True, text=True,
-                                   timeout=req.get("timeout", 30))
+                                   timeout=req.get("timeout", 30), env=self.env)
                 return {"rc": r.returncode, "out": r.stdout, "err": r.stderr}
             except subprocess.TimeoutExpired as e:
                 return {"rc": 124, "out": str(e.stdout or ""), "err": "timeout"}
         if "spawn" in req:
             p = subprocess.Popen(self.wrap(req, "spawn"), stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+                                 stderr=subprocess.PIPE, text=True, env=self.env)
             self.procs[p.pid] = p
             return {"id": p.pid}
         if "wait" in req:
@@ -130,7 +132,7 @@ def boot(img, src, build, out, phase, acc):
         # multi_queue (b): the virtio NIC's two queue pairs are two fds on the same tap
         sh(f"ip tuntap add dev {TAP[k]} mode tap{' multi_queue' if k == 'b' else ''}")
     sock = os.path.join(out, f"agent-{phase}.sock")
-    agent = Agent(sock)
+    agent = Agent(sock, src)
     threading.Thread(target=agent.serve, daemon=True).start()
     append = (f"console=ttyS0 root=/dev/vda rw init=/sbin/lab-init panic=-1 lab.phase={phase} "
               "hugepagesz=2M hugepages=256 net.ifnames=0 loglevel=" + os.environ.get("UF_LAB_LOGLEVEL", "4"))

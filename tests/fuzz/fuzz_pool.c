@@ -4,7 +4,10 @@
  * Bytes 0-1: the first size (1..300 members, numbered 0..size-1, all up); then up to 8
  * operations of 2 bytes each: bits 7-6 of the first say which (0 add, 1 remove, 2 down,
  * 3 up), the remaining 14 bits a member number (add: a new member with that number, below
- * 1024; the others: the member at that position modulo the size).
+ * 1024; the others: the member at that position modulo the size), fewer on large pools:
+ * each fill costs 65,536 x members weights, and an input stops once its fills have summed
+ * MAX_WORK members (about 4 fills at 300 members, all 8 below 130), so libFuzzer keeps a
+ * few runs a second under ASan.
  * Checked after each operation, bucket by bucket against the table before it: a bucket
  * that changed owner moved to the member added or brought up, or from the member removed
  * or taken down (the remap property, at every size); with any member up, every bucket and
@@ -23,6 +26,7 @@
 #define MAXM 300
 #define MAX_OPS 8
 #define MAX_NUMBER 1024
+#define MAX_WORK 1200 /* members summed over an input's fills */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -98,7 +102,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct members m;
 	uint16_t n_up, cur = 0, i;
 	size_t pos;
-	int ops = 0;
+	int ops = 0, work;
 
 	if (size < 2)
 		return 0;
@@ -113,7 +117,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n_up != m.n)
 		abort();
 	check_table(&m, tables[cur], n_up);
-	for (pos = 2; pos + 1 < size && ops < MAX_OPS; pos += 2, ops++) {
+	work = m.n;
+	for (pos = 2; pos + 1 < size && ops < MAX_OPS && work + m.n + 1 <= MAX_WORK;
+	     pos += 2, ops++) {
 		unsigned int op = data[pos] >> 6;
 		uint16_t arg = (uint16_t)((data[pos] & 0x3f) << 8 | data[pos + 1]);
 		uint16_t to = UINT16_MAX, from = UINT16_MAX, k, nxt = cur ^ 1;
@@ -148,6 +154,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				from = m.dests[k];
 		}
 		n_up = uf_pool_fill(tables[nxt], rr, m.n, m.ids, m.up, m.dests);
+		work += m.n;
 		check_table(&m, tables[nxt], n_up);
 		for (b = 0; b < UF_POOL_BUCKETS; b++) {
 			uint16_t x = tables[cur][b] & UF_POOL_DEST,
