@@ -2,7 +2,9 @@
 """Write the seed corpora of the frame, lcore-list and pool fuzzers (tests/fuzz/corpus/), built
 with tests/lib/ufpkt.py (an implementation independent of udpfan's C). Run it again after
 changing a seed; crash inputs found by fuzzing are added by hand as crash-<what> files and
-are never rewritten here. The config fuzzer's seeds are config/ and tests/data/bad/.
+are never rewritten here. The config fuzzer's seeds are config/ and tests/data/bad/; the
+config diff fuzzer's are pairs of small files written here (the running one, a line "%%",
+the new one).
 
     python3 tests/fuzz/make_seeds.py
 """
@@ -91,6 +93,62 @@ def write(d, name, data):
         f.write(data)
 
 
+LIS2 = """ports:
+  - { name: wan, device: net_ring0, ip: 10.0.0.10/24, gateway: 10.0.0.1 }
+  - { name: lan, device: net_ring1, ip: 10.0.2.1/24, ip6: ["2001:db8::1/64"] }
+listeners:
+  - name: a
+    port: wan
+    udp_port: 2055
+    destinations:
+%s    rules:
+%s  - name: b
+    port: wan
+    udp_port: 6343
+    destinations:
+%s"""
+X = "      - { ip: 10.0.0.20, udp_port: 9000 }\n"
+Y = "      - { ip: 10.0.2.21, udp_port: 9000, port: lan, source: original }\n"
+Z = "      - { ip: \"2001:db8::22\", udp_port: 9000, port: lan }\n"
+P = ("      - pool: { balance: hash-sender, members: [ { ip: 10.0.2.31, udp_port: 9 },"
+     " { ip: 10.0.2.32, udp_port: 9 } ] }\n")
+R = "      - { from: 192.0.2.0/24, to: [0] }\n"
+R2 = "      - { from: 0.0.0.0/0, to: [1] }\n"
+ONE = """eal: { lcores: "0-1" }
+ports:
+  - { name: wan, device: net_ring0, ip: 10.0.0.10/24 }
+listen: { port: wan, udp_port: 5000 }
+destinations:
+%sforward: { udp_checksum: %s }
+stats: { interval_s: %s }
+"""
+D0 = "  - { ip: 10.0.0.20, udp_port: 6000 }\n"
+D1 = "  - { ip: 10.0.0.21, udp_port: 6001, ttl: 9 }\n"
+D2 = "  - { ip: 10.0.0.22, udp_port: 6002, sample: 4 }\n"
+
+
+def cfgdiff_pairs():
+    """(name, running file, new file): each kind of change reload's diff tells apart"""
+    one = ONE % (D0 + D1 + D2, "compute", "1")
+    yield "same", one, one
+    yield "added", one, ONE % (D0 + D1 + D2 + "  - { ip: 10.0.0.23, udp_port: 1 }\n",
+                               "compute", "1")
+    yield "removed", one, ONE % (D0 + D2, "compute", "1")
+    yield "reordered", one, ONE % (D2 + D0 + D1, "compute", "1")
+    yield "changed", one, ONE % (D0 + D1.replace("ttl: 9", "ttl: 8") + D2, "compute", "1")
+    yield "forward", one, ONE % (D0 + D1 + D2, "zero", "1")
+    yield "stats", one, ONE % (D0 + D1 + D2, "compute", "2")
+    yield "restart", one, one.replace("5000", "5001")
+    lis = LIS2 % (X + Y, R + R2, Z + P)
+    yield "listeners-same", lis, lis
+    yield "listener-move", LIS2 % (X + Y, R, Z), LIS2 % (X, R, Y + Z)
+    yield "listener-move-up", LIS2 % (X + Y, R, Z), LIS2 % (Z + X, R, Y)
+    yield "rule-move", LIS2 % (X + Y, R + R2, Z), (LIS2 % (X + Y, R2, Z)).replace(
+        "    destinations:\n" + Z, "    destinations:\n" + Z + "    rules:\n" + R)
+    yield "pool-members", lis, LIS2 % (X + Y, R + R2, Z + P.replace("10.0.2.32", "10.0.2.33"))
+    yield "pool-move", lis, LIS2 % (X + P, R + R2, Z + Y)
+
+
 def main():
     corpus = os.path.join(HERE, "corpus")
     for name, f in frames():
@@ -115,6 +173,8 @@ def main():
                                                         for o, m in ops)
         write(os.path.join(corpus, "pool"), name, seed)
     os.makedirs(os.path.join(corpus, "config"), exist_ok=True)
+    for name, a, b in cfgdiff_pairs():
+        write(os.path.join(corpus, "cfgdiff"), name, (a + "%%\n" + b).encode())
     return 0
 
 
