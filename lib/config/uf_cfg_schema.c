@@ -1190,6 +1190,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 
 	{ "control", "icmp_rate", CFG(control.icmp_rate), .hot = true, UINT(0, 1000000, 100),
 	  .doc = "echo replies per second per port" },
+	{ "control", "neigh_rate", CFG(control.neigh_rate), .hot = true, UINT(1, 1000000, 2000),
+	  .doc = "ARP and NS answers per second per port" },
 };
 
 const unsigned int uf_cfg_schema_n = RTE_DIM(uf_cfg_schema);

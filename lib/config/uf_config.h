@@ -210,7 +210,8 @@ struct uf_config {
 		bool gratuitous;
 	} arp;
 	struct {
-		uint32_t icmp_rate; /* echo replies per second per port, 0: none */
+		uint32_t icmp_rate;  /* echo replies per second per port, 0: none */
+		uint32_t neigh_rate; /* ARP replies and NAs to NSs per second per port */
 	} control;
 };
 

@@ -26,8 +26,10 @@ uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg, const st
 	cf->n_workers = n_workers;
 	cf->neigh = neigh;
 	cf->ctr = ctr;
-	for (i = 0; i < cfg->n_ports; i++)
-		cf->icmp_tokens[i] = cfg->control.icmp_rate; /* a full bucket to start with */
+	for (i = 0; i < cfg->n_ports; i++) { /* full buckets to start with */
+		cf->icmp_tokens[i] = cfg->control.icmp_rate;
+		cf->neigh_tokens[i] = cfg->control.neigh_rate;
+	}
 }
 
 /*
@@ -174,21 +176,36 @@ uf_ctlframes_garp(struct uf_ctlframes *cf, uint16_t pi)
 	}
 }
 
+/* a token bucket of RATE per second with a burst of RATE: may one more frame go at ms? */
 static bool
-icmp_allowed(struct uf_ctlframes *cf, uint16_t pi, uint64_t ms)
+bucket_take(double *tokens, uint64_t *last_ms, uint32_t rate, uint64_t ms)
 {
-	double rate = cf->cfg->control.icmp_rate;
-	double t = cf->icmp_tokens[pi] + rate * (double)(ms - cf->icmp_last_ms[pi]) / 1000.0;
+	double t = *tokens + (double)rate * (double)(ms - *last_ms) / 1000.0;
 
-	cf->icmp_last_ms[pi] = ms;
+	*last_ms = ms;
 	if (t > rate)
 		t = rate;
 	if (t < 1.0) {
-		cf->icmp_tokens[pi] = t;
+		*tokens = t;
 		return false;
 	}
-	cf->icmp_tokens[pi] = t - 1.0;
+	*tokens = t - 1.0;
 	return true;
+}
+
+static bool
+icmp_allowed(struct uf_ctlframes *cf, uint16_t pi, uint64_t ms)
+{
+	return bucket_take(&cf->icmp_tokens[pi], &cf->icmp_last_ms[pi], cf->cfg->control.icmp_rate,
+			   ms);
+}
+
+/* an ARP reply or an NA answering an NS (docs/configuration.md#control) */
+static bool
+neigh_allowed(struct uf_ctlframes *cf, uint16_t pi, uint64_t ms)
+{
+	return bucket_take(&cf->neigh_tokens[pi], &cf->neigh_last_ms[pi],
+			   cf->cfg->control.neigh_rate, ms);
 }
 
 /* The logical port of a frame a worker handed over: its device's port of the VLAN the
@@ -310,6 +327,11 @@ handle_ndp(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m
 		rte_pktmbuf_free(m);
 		return changed;
 	}
+	if (!neigh_allowed(cf, pi, ms)) { /* its SLLA is still learned (above) */
+		cf->ctr->ndp_rate_limited++;
+		rte_pktmbuf_free(m);
+		return changed;
+	}
 	if (uf_ip6_is_unspec(&n.src)) { /* DAD: the answer goes to all nodes (RFC 4861 7.2.4) */
 		struct uf_ip6 all;
 		struct rte_ether_addr all_mac;
@@ -386,9 +408,15 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 		if (known)
 			changed = uf_neigh_learn(cf->neigh, pi, a.sip, &a.sha, ms);
 		if (a.op == RTE_ARP_OP_REQUEST && a.tip == p->cfg->ip && a.sip != a.tip) {
-			uint16_t len = uf_arp_build(f, RTE_ARP_OP_REPLY, &a.sha, &p->mac,
-						    p->cfg->ip, &a.sha, a.sip);
+			uint16_t len;
 
+			if (!neigh_allowed(cf, pi, ms)) { /* its sender still learned (above) */
+				cf->ctr->arp_rate_limited++;
+				rte_pktmbuf_free(m);
+				return changed;
+			}
+			len = uf_arp_build(f, RTE_ARP_OP_REPLY, &a.sha, &p->mac, p->cfg->ip, &a.sha,
+					   a.sip);
 			m->data_len = len;
 			m->pkt_len = len;
 			cf->ctr->arp_requests_answered++;

@@ -3,7 +3,7 @@
  * next hops, ICMP echo to us; for IPv6, told apart by EtherType: NS/NA and ICMPv6 echo) is
  * answered or learned from, ARP requests, NSs, gratuitous ARP and unsolicited NAs go out
  * through worker 0's TX ring, and echo replies are rate-limited per port (a token bucket
- * of control.icmp_rate). Every frame handed over lands in one control counter
+ * of control.icmp_rate), ARP replies and answers to NSs too (control.neigh_rate). Every frame handed over lands in one control counter
  * (docs/loss-accounting.md#control-plane-counters).
  */
 #ifndef UF_CTLFRAMES_H
@@ -27,9 +27,11 @@ struct uf_ctlframes {
 	struct uf_ctl_ctr *ctr;
 	double icmp_tokens[UF_MAX_PORTS];
 	uint64_t icmp_last_ms[UF_MAX_PORTS];
+	double neigh_tokens[UF_MAX_PORTS]; /* ARP replies and NAs: control.neigh_rate */
+	uint64_t neigh_last_ms[UF_MAX_PORTS];
 };
 
-/* Workers created; the ICMP buckets start full. */
+/* Workers created; the ICMP and neighbour buckets start full. */
 void uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg,
 		       const struct uf_port *ports, struct uf_worker *const *w, uint16_t n_workers,
 		       struct uf_neigh_table *neigh, struct uf_ctl_ctr *ctr);

@@ -102,6 +102,8 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
  */
 #define UF_CTL_COUNTERS(X)                                                                            \
 	X(arp, arp_requests_answered, requests_answered, "ARP requests for a port's IP, answered")    \
+	X(arp, arp_rate_limited, rate_limited,                                                        \
+	  "ARP requests for a port's IP over control.neigh_rate (the port's bucket, shared with NS)") \
 	X(arp, arp_replies_learned, replies_learned, "ARP replies from a tracked next hop")           \
 	X(arp, arp_gratuitous, gratuitous,                                                            \
 	  "gratuitous ARP requests of a tracked next hop, learned")                                   \
@@ -109,6 +111,8 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 	X(arp, arp_gratuitous_sent, gratuitous_sent, "gratuitous ARPs sent")                          \
 	X(arp, arp_ignored, ignored, "ARP handed over whose sender is not a tracked next hop")        \
 	X(ndp, ndp_ns_answered, ns_answered, "Neighbor Solicitations for a port's ip6, answered")     \
+	X(ndp, ndp_rate_limited, rate_limited,                                                        \
+	  "Neighbor Solicitations for a port's ip6 over control.neigh_rate (shared with ARP)")        \
 	X(ndp, ndp_na_learned, na_learned, "Neighbor Advertisements from a tracked next hop")         \
 	X(ndp, ndp_ns_sent, ns_sent, "Neighbor Solicitations sent for the next hops")                 \
 	X(ndp, ndp_unsolicited_na_sent, unsolicited_na_sent,                                          \

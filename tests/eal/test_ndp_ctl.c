@@ -20,6 +20,8 @@
  *   - unsolicited NAs for both ip6 with the gratuitous ARP;
  *   - echo requests answered within control.icmp_rate, the rest rate_limited; a router
  *     advertisement: icmp6.ignored;
+ *   - 20,000 ARP requests and NSs for us in 400 ms with control.neigh_rate 100: answered
+ *     within the bucket (100 + 40), the rest arp.rate_limited / ndp.rate_limited;
  *   - a gratuitous ARP of a tracked IPv4 next hop: learned and counted (arp.gratuitous);
  *   - every frame put on the ring lands in exactly one arp / ndp / icmp / icmp6 counter.
  *
@@ -189,9 +191,10 @@ expect_none(const char *what)
 static uint64_t
 ctl_sum(void)
 {
-	return ctr.arp_requests_answered + ctr.arp_replies_learned + ctr.arp_gratuitous +
-	       ctr.arp_ignored + ctr.icmp_echo_answered + ctr.icmp_rate_limited + ctr.icmp_ignored +
-	       ctr.ndp_ns_answered + ctr.ndp_na_learned + ctr.ndp_ignored + ctr.ndp_bad_not_icmp6 +
+	return ctr.arp_requests_answered + ctr.arp_rate_limited + ctr.arp_replies_learned +
+	       ctr.arp_gratuitous + ctr.arp_ignored + ctr.icmp_echo_answered +
+	       ctr.icmp_rate_limited + ctr.icmp_ignored + ctr.ndp_ns_answered +
+	       ctr.ndp_rate_limited + ctr.ndp_na_learned + ctr.ndp_ignored + ctr.ndp_bad_not_icmp6 +
 	       ctr.ndp_bad_hop_limit + ctr.ndp_bad_cksum + ctr.ndp_bad_code + ctr.ndp_bad_len +
 	       ctr.ndp_bad_target_mcast + ctr.ndp_bad_opt_len + ctr.ndp_bad_lladdr +
 	       ctr.ndp_bad_dad_dst + ctr.ndp_bad_dad_slla + ctr.ndp_bad_solicited_mcast +
@@ -223,7 +226,7 @@ main(int argc, char **argv)
 				       "  - { ip: \"2001:db8:99::5\", udp_port: 6001 }\n"
 				       "  - { ip: 198.18.0.20, udp_port: 6002 }\n"
 				       "arp: { retry_ms: 100, max_probes: 3 }\n"
-				       "control: { icmp_rate: 2 }\n";
+				       "control: { icmp_rate: 2, neigh_rate: 100 }\n";
 	const struct rte_ether_addr sn20 = { { 0x33, 0x33, 0xff, 0x00, 0x00, 0x20 } },
 				    sn10 = { { 0x33, 0x33, 0xff, 0x00, 0x00, 0x10 } },
 				    sn1 = { { 0x33, 0x33, 0xff, 0x00, 0x00, 0x01 } },
@@ -515,6 +518,46 @@ main(int argc, char **argv)
 	CHECK(uf_ctlframes_poll(&cf, ms + 2), "back at the MAC it had");
 	CHECK_STR(state_of(0), "reachable");
 	CHECK_MEM(snap.dests[0].mac.addr_bytes, other.addr_bytes, 6);
+
+	/* 10,000 ARP requests and 10,000 NSs for the port's addresses, 50 a ms: answered
+	 * within control.neigh_rate 100 (a full bucket of 100, then 100 a second over the
+	 * 400 ms), the rest arp.rate_limited / ndp.rate_limited, nothing else */
+	{
+		const uint64_t before = ctr.arp_requests_answered + ctr.ndp_ns_answered;
+		uint64_t sent = 0, got, t0 = ms + 1000;
+		unsigned int i;
+
+		for (i = 0; i < 20000; i++) {
+			if (i % 2 == 0)
+				len = uf_arp_build(in, RTE_ARP_OP_REQUEST, &bcast, &peer_mac,
+						   RTE_BE32(0xc6120001), &zero,
+						   RTE_BE32(0xc612000a));
+			else
+				len = ndp_frame(in, &sn10, &peer_mac, "2001:db8::1",
+						"ff02::1:ff00:10", 255, 135, 0, "2001:db8::10", 1,
+						&peer_mac);
+			feed(in, len), fed++;
+			if (i % 50 == 49) {
+				uf_ctlframes_poll(&cf, t0 + i / 50);
+				n = take(out, RTE_DIM(out));
+				while (n > 0) {
+					for (k = 0; k < n; k++)
+						rte_pktmbuf_free(out[k]);
+					sent += n;
+					n = take(out, RTE_DIM(out));
+				}
+			}
+		}
+		got = ctr.arp_requests_answered + ctr.ndp_ns_answered - before;
+		CHECK(got >= 100 && got <= 100 + 40 + 1, "%" PRIu64 " of 20,000 answered", got);
+		CHECK_EQ(sent, got);
+		CHECK_EQ(ctr.arp_rate_limited + ctr.ndp_rate_limited, 20000 - got);
+		CHECK(ctr.arp_rate_limited > 0 && ctr.ndp_rate_limited > 0,
+		      "both families refused");
+		printf("20,000 ARP requests and NSs in 400 ms: %" PRIu64 " answered, %" PRIu64
+		       " arp.rate_limited, %" PRIu64 " ndp.rate_limited\n",
+		       got, ctr.arp_rate_limited, ctr.ndp_rate_limited);
+	}
 
 	/* the ledger: every frame handed over in exactly one counter */
 	CHECK_EQ(ctl_sum(), fed);

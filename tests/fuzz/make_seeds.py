@@ -87,6 +87,43 @@ def frames6():
     yield "echo6", eth6(US_MAC, SRC_MAC, SRC6, US6, 58, echo)
 
 
+def ctlpath():
+    """fuzz_ctlpath's inputs: records of a control byte (bits 0-5 ms, 6 tick, 7 poll), a
+    16-bit length and a frame; its port is US_IP, 2001:db8::10 and fe80::10, its next hops
+    198.18.0.20, 2001:db8::20 and fe80::1"""
+    nh, nh6, nh_mac, zero = "198.18.0.20", "2001:db8::20", "02:18:00:00:00:20", "00:00:00:00:00:00"
+
+    def rec(op, f):
+        return bytes([op]) + struct.pack("!H", len(f)) + f
+
+    def ndp(dst_mac, src_mac, src, dst, typ, flags, target, opt, opt_mac):
+        m = bytes([typ, 0, 0, 0, flags, 0, 0, 0]) + ip6(target)
+        if opt:
+            m += bytes([opt, 1]) + ufpkt.mac_bytes(opt_mac)
+        return eth6(dst_mac, src_mac, src, dst, 58, icmp6(src, dst, m), hlim=255)
+
+    req = ufpkt.arp_frame(1, BCAST, SRC_MAC, SRC_IP, zero, US_IP)
+    ns = ndp("33:33:ff:00:00:10", SRC_MAC, SRC6, "ff02::1:ff00:10", 135, 0, US6, 1, SRC_MAC)
+    yield "arp", (rec(0x81, ufpkt.arp_frame(1, BCAST, nh_mac, nh, zero, nh)) +
+                  rec(0x41, req) + rec(0x85, ufpkt.arp_frame(2, US_MAC, nh_mac, nh, US_MAC,
+                                                             US_IP)))
+    yield "ndp", (rec(0x41, ns) +
+                  rec(0x81, ndp(US_MAC, nh_mac, nh6, US6, 136, 0x60, nh6, 2, nh_mac)) +
+                  rec(0x81, ndp("33:33:ff:00:00:10", SRC_MAC, "::", "ff02::1:ff00:10", 135, 0,
+                                US6, 0, None)))
+    yield "ndp-group-lla", (rec(0x81, ndp(US_MAC, nh_mac, nh6, US6, 136, 0x60, nh6, 2, BCAST)) +
+                            rec(0x81, ndp(US_MAC, nh_mac, nh6, US6, 136, 0x60, nh6, 2, zero)) +
+                            rec(0x81, ndp(US_MAC, nh_mac, nh6, US6, 136, 0x60, nh6, 2,
+                                          "01:00:5e:00:00:01")) +
+                            rec(0x81, ndp("33:33:ff:00:00:10", nh_mac, nh6, "ff02::1:ff00:10",
+                                          135, 0, US6, 1, "33:33:00:00:00:01")))
+    echo6 = eth6(US_MAC, SRC_MAC, SRC6, US6, 58,
+                 icmp6(SRC6, US6, bytes([128, 0, 0, 0, 0x12, 0x34, 0, 7]) + b"ping6" * 4))
+    yield "echo", (rec(0x80, ufpkt.icmp_echo(US_MAC, SRC_MAC, SRC_IP, US_IP)) * 8 +
+                   rec(0xbf, echo6) * 8)
+    yield "flood", (rec(0x00, req) + rec(0x01, ns)) * 40
+
+
 def write(d, name, data):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "wb") as f:
@@ -161,6 +198,8 @@ def main():
     for name, f in frames6():
         write(os.path.join(corpus, "ipv6"), name, b"\x00" + f)
     write(os.path.join(corpus, "ipv6"), "udp6-keep", b"\x0e" + dict(frames6())["udp6"])
+    for name, f in ctlpath():
+        write(os.path.join(corpus, "ctlpath"), name, f)
     for i, s in enumerate(["0-1", "0,1,2", "0@0,1@0,2@1", "3-5,7,9-10", "0-127", "1,"]):
         write(os.path.join(corpus, "lcores"), "seed%d" % i, b"\x20" + s.encode())
     # pool: the first size (2 bytes), then operations (op << 14 | member), as in fuzz_pool.c

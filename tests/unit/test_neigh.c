@@ -655,6 +655,18 @@ test_v6_learn_override(void)
 	/* no TLLA while INCOMPLETE: nothing to take */
 	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, NULL, true, 15), false);
 	CHECK_EQ(tbl.e[e].state, UF_NS_INCOMPLETE);
+	/* a group or zero MAC is never a neighbour's, whatever a parser let through */
+	{
+		const struct rte_ether_addr bad[] = { { { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } },
+						      { { 0, 0, 0, 0, 0, 0 } },
+						      { { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 } } };
+		unsigned int b;
+
+		for (b = 0; b < RTE_DIM(bad); b++) {
+			CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, &bad[b], true, 16), false);
+			CHECK_EQ(tbl.e[e].state, UF_NS_INCOMPLETE);
+		}
+	}
 	/* the first NA: taken whatever Override says (no MAC yet) */
 	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &g, &m1, false, 20), true);
 	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);

@@ -259,6 +259,7 @@ test_schema(void)
 		"arp.max_probes",
 		"arp.gratuitous",
 		"control.icmp_rate",
+		"control.neigh_rate",
 	};
 	unsigned int i, j;
 	char name[96];
