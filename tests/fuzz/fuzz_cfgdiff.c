@@ -124,8 +124,7 @@ enc_plan(struct enc *e, const struct uf_plan *pl, const struct uf_config *cfg, c
 		PUT(e, p->n_up);
 		PUT(e, p->balance);
 		PUT(e, p->sender_port);
-		PUT(e, p->mask);
-		for (b = 0; b <= p->mask; b++) {
+		for (b = 0; b < UF_POOL_BUCKETS; b++) {
 			v = as_idx(idx, p->table[b]);
 			PUT(e, v);
 		}
