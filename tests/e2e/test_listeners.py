@@ -147,7 +147,7 @@ stats: { interval_s: 0.5 }
 
 def case_reload_moves_destination():
     """SIGHUP after one destination moved from netflow to sflow (its place in the file's
-    order the same) and sflow got a rule that sends the sender to it alone: the reload
+    order the same) and sflow got rules, the sender's sending it to that one alone: the reload
     applies both, and then netflow's stream no longer reaches it, sflow's does and only
     there, as a fresh start with the new file would route them
     (docs/configuration.md#reload)"""
@@ -171,7 +171,10 @@ listeners:
 %sstats: { interval_s: 0.5 }
 """
         moved = "      - { ip: %s, udp_port: 6000 }\n" % s[1]
-        rule = "    rules:\n      - { from: 198.18.0.2/32, to: [0] }\n"
+        # the sender matches the second rule only: a plan view without the listener's
+        # rule table would send everything to the first rule's set (sink 2)
+        rule = ("    rules:\n      - { from: 203.0.113.0/24, to: [1] }\n"
+                "      - { from: 198.18.0.2/32, to: [0] }\n")
         before = text % (tb.vdev("af_packet"), FWD_IP, s[0], moved, "", s[2], "")
         after = text % (tb.vdev("af_packet"), FWD_IP, s[0], "", moved, s[2], rule)
         sinks = [Sink(tb, ns, [6000, 6001], wd, listing=True) for ns in tb.sink_ns]
