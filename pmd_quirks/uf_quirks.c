@@ -87,7 +87,7 @@ static const struct uf_quirk table[] = {
 		.driver = "net_ice", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
-		.tx_desc_rs_mult = true,
+		.tx_desc_rs_mult = true, .rx_desc_free_mult = true,
 		.imissed = UF_YES, .kernel_driver = "vfio-pci", .needs_ddp = true, .xstats = xs_ice,
 		.source = "ice_ethdev.c:4164-4175 (mtu_set -EBUSY while started), 3837-3872 "
 			"(offloads; none in safe mode), ice_rxtx.c:3176 (fast-free ignores refcnt), "
@@ -101,7 +101,7 @@ static const struct uf_quirk table[] = {
 		.driver = "net_i40e", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
-		.tx_desc_rs_mult = true,
+		.tx_desc_rs_mult = true, .rx_desc_free_mult = true,
 		.imissed = UF_YES, .kernel_driver = "vfio-pci", .xstats = xs_i40e,
 		.source = "i40e_ethdev.c:11461-11471 (mtu_set -EBUSY while started), 3696-3728 "
 			"(offloads), doc nics/i40e (oversize drops counted as received; one FDIR "
@@ -113,7 +113,8 @@ static const struct uf_quirk table[] = {
 		.driver = "net_ixgbe", .mtu_path = UF_MTU_CONFIGURE, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .imissed = UF_YES,
-		.tx_desc_rs_mult = true, .kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
+		.tx_desc_rs_mult = true, .rx_desc_free_mult = true, .rx_drop_en_mq = true,
+		.kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
 		.source = "ixgbe_ethdev.c:5337-5380 (mtu at RX init; set_mtu works at runtime), "
 			"ixgbe_rxtx.c:2585-2608 (no MBUF_FAST_FREE capa), HLREG0.TXPADEN (HW pads); "
 			"oerrors always 0. ixgbe_set_tx_function (simple/vector TX only with no TX "
@@ -124,7 +125,11 @@ static const struct uf_quirk table[] = {
 			"the pattern, so an RSS rule is the device's global RSS (its types and "
 			"key replace rss_hf: an IPv4 rule leaves IPv6 unhashed), a second is "
 			"refused (ixgbe_rxtx.c:5912 ixgbe_config_rss_filter, -EINVAL) and "
-			"destroying one turns RSS off (ixgbe_rss_disable): plain RSS does it all.",
+			"destroying one turns RSS off (ixgbe_rss_disable): plain RSS does it all. "
+			"check_rx_burst_bulk_alloc_preconditions: an RX ring not a multiple of "
+			"rx_free_thresh turns bulk-alloc and vector RX off for the whole port. "
+			"The queues share one packet buffer: SRRCTL.DROP_EN (rx_drop_en) with "
+			"more than one, so one stalled queue drops its own frames only.",
 	},
 	{
 		.driver = "mlx5", .prefix = true, .mtu_path = UF_MTU_CONFIGURE,
@@ -144,7 +149,7 @@ static const struct uf_quirk table[] = {
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
 		.imissed = UF_YES, .reset_event = true, .kernel_driver = "vfio-pci",
-		.tx_desc_rs_mult = true, .xstats = xs_iavf,
+		.tx_desc_rs_mult = true, .rx_desc_free_mult = true, .xstats = xs_iavf,
 		.source = "iavf_ethdev.c:1679-1688 (mtu_set -EBUSY while started), 308 (reset "
 			"event); frames < 17 B can trigger MDD on the PF. iavf_rxtx.h:27 (MULTI_SEGS: "
 			"no vector TX), iavf_rxtx.c:149 (TX ring a multiple of tx_rs_thresh). "
@@ -399,8 +404,8 @@ fix_desc(const struct uf_quirk *q, const struct rte_eth_desc_lim *lim, uint16_t 
 		if (v < lim->nb_min)
 			v = (uint16_t)rte_align32pow2(lim->nb_min);
 	}
-	/* a multiple of the PMD's tx_rs_thresh too (ixgbe, i40e, ice, iavf refuse the queue
-	 * otherwise): up, or down where up passes nb_max */
+	/* a multiple of the PMD's tx_rs_thresh (ixgbe, i40e, ice, iavf refuse the queue
+	 * otherwise) or rx_free_thresh too: up, or down where up passes nb_max */
 	if (mult > 1 && v % mult != 0) {
 		uint32_t up = RTE_ALIGN_CEIL((uint32_t)v, mult);
 
@@ -441,7 +446,24 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		return -EINVAL;
 	}
 
-	out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc, 1);
+	if (q->rx_desc_free_mult) {
+		/* ixgbe, i40e, ice, iavf: check_rx_burst_bulk_alloc_preconditions wants the
+		 * ring a multiple of rx_free_thresh and larger than it, or bulk-alloc and
+		 * vector RX are off for the whole port (docs/pmd-quirks.md, rx_desc_free_mult) */
+		const uint16_t thr = di->default_rxconf.rx_free_thresh != 0
+						     ? di->default_rxconf.rx_free_thresh
+						     : 32;
+
+		out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc, thr);
+		if (out->rx_desc <= thr &&
+		    (di->rx_desc_lim.nb_max == 0 || 2 * (uint32_t)thr <= di->rx_desc_lim.nb_max))
+			out->rx_desc = (uint16_t)(2 * thr);
+	} else {
+		out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc, 1);
+	}
+	/* ixgbe: queues share the packet buffer; without DROP_EN one queue whose worker
+	 * stalls fills it and the others lose too */
+	out->rx_drop_en = q->rx_drop_en_mq && req->nb_queues > 1;
 	out->tx_desc = fix_desc(q, &di->tx_desc_lim, req->tx_desc,
 				q->tx_desc_rs_mult
 						? (di->default_txconf.tx_rs_thresh != 0
@@ -607,6 +629,8 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(BOOL, chain_tx_cheap, q->chain_tx_cheap, NULL, 0)               \
 	X(UINT, chain_min_frame, q->chain_min_frame, NULL, 0)             \
 	X(BOOL, tx_desc_rs_mult, q->tx_desc_rs_mult, NULL, 0)             \
+	X(BOOL, rx_desc_free_mult, q->rx_desc_free_mult, NULL, 0)         \
+	X(BOOL, rx_drop_en_mq, q->rx_drop_en_mq, NULL, 0)                 \
 	X(BOOL, fast_free_ok, q->fast_free_ok, "ffree", 5)                \
 	X(BOOL, pow2_desc, q->pow2_desc, "pow2", 5)                       \
 	X(BOOL, rxq_eq_txq, q->rxq_eq_txq, "rx=tx", 5)                    \

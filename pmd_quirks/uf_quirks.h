@@ -94,6 +94,11 @@ struct uf_quirk {
 	/* rte_eth_dev_start() returns 0 even where the PMD failed to start the device and only
 	 * logged why (virtio_user_start_device): an ERR line from the PMD during start fails it */
 	bool start_err_in_log;
+	/* RX ring a multiple of default_rxconf.rx_free_thresh (and above it): otherwise the
+	 * PMD turns bulk-alloc and vector RX off for the whole port */
+	bool rx_desc_free_mult;
+	/* more than one RX queue: rx_drop_en, so a full queue drops its own frames only */
+	bool rx_drop_en_mq;
 	const char *source; /* where the facts come from and what was seen */
 };
 
@@ -144,6 +149,8 @@ struct uf_port_plan {
 	bool try_flow;
 	bool flow_isolate;
 	bool partial_csum; /* the row's partial_csum: the worker completes partial UDP sums */
+	/* rte_eth_rxconf.rx_drop_en on every RX queue (the row's rx_drop_en_mq) */
+	bool rx_drop_en;
 	/* link state (docs/architecture.md, "Link state"): link-change interrupts where
 	 * dev_flags has RTE_ETH_DEV_INTR_LSC; else the kernel interface's operstate/carrier
 	 * where the row has a kernel socket (the PMD says "up" from start to stop); else the

@@ -554,7 +554,7 @@ test_decide_tx_rs_mult(void)
 	r.rx_desc = 1000;
 	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK_EQ(p.tx_desc, 1024);
-	CHECK_EQ(p.rx_desc, 1000); /* RX has no such rule */
+	CHECK_EQ(p.rx_desc, 1024); /* a multiple of rx_free_thresh (test_decide_rx_free_mult) */
 	/* rounding up would pass nb_max: down */
 	di.tx_desc_lim.nb_max = 4088;
 	r.tx_desc = 4080;
@@ -571,6 +571,73 @@ test_decide_tx_rs_mult(void)
 	CHECK(uf_quirk_lookup("net_ice")->tx_desc_rs_mult &&
 			      uf_quirk_lookup("net_iavf")->tx_desc_rs_mult,
 	      "ice and iavf rows have the rule");
+}
+
+/*
+ * ixgbe/i40e/ice/iavf turn bulk-alloc and vector RX off for the whole port when an RX ring is
+ * not a multiple of rx_free_thresh or not above it (check_rx_burst_bulk_alloc_preconditions):
+ * rx_desc is rounded as tx_desc is. ixgbe with more than one queue: rx_drop_en.
+ */
+static void
+test_decide_rx_free_mult(void)
+{
+	static const char *const rows[] = { "net_ixgbe", "net_i40e", "net_ice", "net_iavf" };
+	struct rte_eth_dev_info di = dev_info("net_ixgbe", 8);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+	size_t i;
+
+	di.rx_desc_lim.nb_align = 8; /* IXGBE_RXD_ALIGN */
+	di.rx_desc_lim.nb_min = 32;
+	di.rx_desc_lim.nb_max = 4096;
+	di.default_rxconf.rx_free_thresh = 32;
+	for (i = 0; i < RTE_DIM(rows); i++) {
+		di.driver_name = rows[i];
+		CHECK(uf_quirk_lookup(rows[i])->rx_desc_free_mult, "%s: rx_desc_free_mult",
+		      rows[i]);
+		r.rx_desc = 1000;
+		CHECK_EQ(decide(rows[i], &di, &r, &p, why, sizeof(why)), 0);
+		CHECK_EQ(p.rx_desc, 1024);
+		r.rx_desc = 1024;
+		CHECK_EQ(decide(rows[i], &di, &r, &p, why, sizeof(why)), 0);
+		CHECK_EQ(p.rx_desc, 1024);
+		/* not above rx_free_thresh: twice it */
+		r.rx_desc = 32;
+		CHECK_EQ(decide(rows[i], &di, &r, &p, why, sizeof(why)), 0);
+		CHECK_EQ(p.rx_desc, 64);
+	}
+	/* up would pass nb_max: down */
+	di.driver_name = "net_ixgbe";
+	di.rx_desc_lim.nb_max = 4088;
+	r.rx_desc = 4080;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 4064);
+	/* the PMD's own threshold, whatever it is; 0 in dev_info: 32 */
+	di.default_rxconf.rx_free_thresh = 64;
+	r.rx_desc = 1000;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1024);
+	r.rx_desc = 1088;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1088);
+	di.default_rxconf.rx_free_thresh = 0;
+	r.rx_desc = 1000;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1024);
+	/* rows without the rule keep an aligned count */
+	CHECK(!uf_quirk_lookup("net_vmxnet3")->rx_desc_free_mult, "vmxnet3: no rule");
+	CHECK_EQ(decide("net_vmxnet3", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1000);
+	/* rx_drop_en: ixgbe with more than one queue only */
+	r = req(1);
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_drop_en, false);
+	r = req(4);
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_drop_en, true);
+	CHECK_EQ(decide("net_i40e", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_drop_en, false);
 }
 
 /* Rows name only driver-specific loss xstats (a basic one costs the PMD's full xstats_get),
@@ -900,6 +967,7 @@ main(void)
 	RUN(test_decide_link);
 	RUN(test_decide_mtu_keep);
 	RUN(test_decide_tx_rs_mult);
+	RUN(test_decide_rx_free_mult);
 	RUN(test_xstats_rows);
 	RUN(test_partial_csum_rows);
 	RUN(test_rx_cksum_rows);
