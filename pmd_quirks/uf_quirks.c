@@ -106,7 +106,7 @@ static const struct uf_quirk table[] = {
 		.source = "i40e_ethdev.c:11461-11471 (mtu_set -EBUSY while started), 3696-3728 "
 			"(offloads), doc nics/i40e (oversize drops counted as received; one FDIR "
 			"input set per pctype). HW pads frames >= 17 B. i40e_rxtx.c:3415-3419 (simple/"
-			"vector TX only with FAST_FREE and no other offload), 2370 (TX ring a "
+			"vector TX only with no TX offload but FAST_FREE, or none), 2370 (TX ring a "
 			"multiple of tx_rs_thresh). RX IPv4/UDP checksum in hardware (3696-3728).",
 	},
 	{
@@ -141,7 +141,9 @@ static const struct uf_quirk table[] = {
 			"Bifurcated: stays on mlx5_core, -a mandatory, isolate mode leaves the rest "
 			"to the kernel (doc nics/mlx5). MTU is the kernel netdev's "
 			"(mlx5_os.c: priv->mtu from the kernel; data->mtu stays 1500): kept unless "
-			"ports[].mtu says otherwise. TX templates for multi-seg: no path lost. "
+			"ports[].mtu says otherwise; a configured one mlx5_dev_configure sets on the "
+			"netdev (mlx5_dev_set_mtu, SIOCSIFMTU: CAP_NET_ADMIN). "
+			"TX templates for multi-seg: no path lost. "
 			"RX IPv4/UDP checksum in hardware (CQE l3_ok/l4_ok), vector RX included.",
 	},
 	{
@@ -173,14 +175,16 @@ static const struct uf_quirk table[] = {
 	},
 	{
 		/* observed in the lab (docs/testing.md#lab): QEMU's e1000e (82574) on vfio-pci */
-		.driver = "net_e1000_em", .mtu_path = UF_MTU_SET_MTU, .sw_pad60 = true,
+		.driver = "net_e1000_em", .mtu_path = UF_MTU_SET_MTU,
 		.pow2_desc = true, .imissed = UF_PARTIAL, .kernel_driver = "vfio-pci",
 		.partial_csum = true, .xstats = xs_generic,
 		.source = "lab, QEMU 7.2 e1000e on vfio-pci (intel-iommu), DPDK 22.11: one queue, "
 			"set_mtu 1500 after configure; xstats are ethdev's basic ones only "
 			"(rx_good_packets, ..., no per-queue or register names); the PMD's link "
 			"stays UP after QEMU's set_link off (telemetry /ethdev/link_status). "
-			"Padding, checksum offload and imissed not observed: the default row's.",
+			"em_rxtx.c eth_em_tx_init sets TCTL.PSP: the NIC pads short frames, "
+			"no software padding. Checksum offload and imissed not observed: the "
+			"default row's.",
 	},
 	{
 		.driver = "net_vmxnet3", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,

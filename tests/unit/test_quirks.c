@@ -640,6 +640,20 @@ test_decide_rx_free_mult(void)
 	CHECK_EQ(p.rx_drop_en, false);
 }
 
+/* em pads short frames itself (eth_em_tx_init sets TCTL.PSP): no software padding */
+static void
+test_em_pads(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_e1000_em", 1);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	CHECK(!uf_quirk_lookup("net_e1000_em")->sw_pad60, "em: no sw_pad60");
+	CHECK_EQ(decide("net_e1000_em", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.pad_to, 0);
+}
+
 /* Rows name only driver-specific loss xstats (a basic one costs the PMD's full xstats_get),
  * and ENA's reset-worthy and guarded patterns match the names ena_xstats_get_names makes. */
 static void
@@ -968,6 +982,7 @@ main(void)
 	RUN(test_decide_mtu_keep);
 	RUN(test_decide_tx_rs_mult);
 	RUN(test_decide_rx_free_mult);
+	RUN(test_em_pads);
 	RUN(test_xstats_rows);
 	RUN(test_partial_csum_rows);
 	RUN(test_rx_cksum_rows);
