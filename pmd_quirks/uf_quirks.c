@@ -538,6 +538,14 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	 */
 	if (q->rx_cksum_ok && !req->rx_cksum_off)
 		out->rx_offloads = di->rx_offload_capa & UF_RX_CKSUM_WANTED;
+	/* and only the verdicts of what was enabled are read: ENA marks every IPv4 frame GOOD
+	 * on a device that checks no L3 sum (it offers no IPV4_CKSUM then), em sets BAD with
+	 * the offload off, and a row not trusted requests nothing: its flags are ignored */
+	out->rx_ck_ignore = RTE_MBUF_F_RX_IP_CKSUM_MASK | RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	if (out->rx_offloads & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)
+		out->rx_ck_ignore &= ~RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	if (out->rx_offloads & RTE_ETH_RX_OFFLOAD_UDP_CKSUM)
+		out->rx_ck_ignore &= ~RTE_MBUF_F_RX_L4_CKSUM_MASK;
 
 	/* RSS over the workers, hash fields masked to what the device can hash on */
 	if (req->nb_queues > 1) {

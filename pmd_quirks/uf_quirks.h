@@ -140,6 +140,10 @@ struct uf_port_plan {
 	bool chain_ok;   /* chained fan-out may be used on this port (MULTI_SEGS requested) */
 	uint16_t chain_min_frame; /* chained frames below this length must be copied (0: any) */
 	uint64_t rx_offloads;
+	/* RX flag bits (RTE_MBUF_F_RX_IP_CKSUM_MASK, RTE_MBUF_F_RX_L4_CKSUM_MASK) the worker
+	 * clears before it classifies: the verdicts of an offload not enabled on the port,
+	 * which some PMDs set all the same (docs/pmd-quirks.md, "RX checksum verdicts") */
+	uint64_t rx_ck_ignore;
 	uint64_t tx_offloads;
 	bool rss;
 	uint64_t rss_hf;

@@ -3,6 +3,7 @@
  * environment checks that read files (PAT memtype list, ice DDP firmware tree).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -781,6 +782,88 @@ test_rx_cksum_rows(void)
 	CHECK_STR(uf_rx_cksum_name(tcp | other, name, sizeof(name)), "none");
 }
 
+/*
+ * The RX verdicts the worker believes (uf_port_plan.rx_ck_ignore, docs/pmd-quirks.md, "RX
+ * checksum verdicts"): only those of an offload the port enabled. Every row, with a faked
+ * dev_info offering everything, then the PMDs whose flags lie where nothing was enabled.
+ */
+static uint64_t
+rx_ignore(const char *driver, uint64_t capa, bool off)
+{
+	struct rte_eth_dev_info di = dev_info(driver, 1);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.rx_offload_capa = capa;
+	r.rx_cksum_off = off;
+	CHECK_EQ(decide(driver, &di, &r, &p, why, sizeof(why)), 0);
+	return p.rx_ck_ignore;
+}
+
+static void
+test_rx_ck_ignore_rows(void)
+{
+	const uint64_t ip = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM, udp = RTE_ETH_RX_OFFLOAD_UDP_CKSUM,
+		       full = ip | udp | RTE_ETH_RX_OFFLOAD_TCP_CKSUM;
+	const uint64_t ipm = RTE_MBUF_F_RX_IP_CKSUM_MASK, l4m = RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	/* what each PMD may set on a frame, GOOD and BAD alike */
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+		       bad = RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD;
+	const struct uf_quirk *t;
+	int n, i;
+
+	t = uf_quirk_table(&n);
+	for (i = 0; i < n; i++) {
+		const char *d = t[i].prefix ? "mlx5_pci" : t[i].driver;
+		struct rte_eth_dev_info di = dev_info(d, 1);
+		struct uf_port_req r = req(1);
+		struct uf_port_plan p;
+		uint64_t want;
+		char why[256];
+
+		di.rx_offload_capa = full;
+		if (t[i].queues_from_devargs) /* created with one queue */
+			di.max_rx_queues = di.max_tx_queues = 1;
+		if (decide(d, &di, &r, &p, why, sizeof(why)) != 0)
+			continue;
+		want = ((p.rx_offloads & ip) ? 0 : ipm) | ((p.rx_offloads & udp) ? 0 : l4m);
+		CHECK(p.rx_ck_ignore == want, "%s: rx_ck_ignore 0x%" PRIx64 ", want 0x%" PRIx64, d,
+		      p.rx_ck_ignore, want);
+		/* a row that does not trust its PMD: nothing it sets is read */
+		if (!t[i].rx_cksum_ok)
+			CHECK(((good | bad | RTE_MBUF_F_RX_VLAN_STRIPPED) & ~p.rx_ck_ignore) ==
+					      RTE_MBUF_F_RX_VLAN_STRIPPED,
+			      "%s: a verdict read", d);
+	}
+	/* hardware rows with both offloads: every verdict read */
+	CHECK_EQ(rx_ignore("net_ixgbe", full, false), 0);
+	CHECK_EQ(rx_ignore("net_i40e", full, false), 0);
+	CHECK_EQ(rx_ignore("net_ice", full, false), 0);
+	CHECK_EQ(rx_ignore("net_iavf", full, false), 0);
+	/* mlx5: GOOD is the CQE's l3_ok/l4_ok and it never says BAD: both read (a bad header
+	 * comes without a flag and is summed in software) */
+	CHECK_EQ(rx_ignore("mlx5_pci", full, false), 0);
+	/* ENA on a device that checks no L3 sum: its IPv4 GOOD (set for every IPv4 frame) is
+	 * ignored, its UDP verdict read; a device with no RX checksum feature: nothing read */
+	CHECK_EQ(rx_ignore("net_ena", full, false), 0);
+	CHECK_EQ(rx_ignore("net_ena", udp | RTE_ETH_RX_OFFLOAD_TCP_CKSUM, false), ipm);
+	CHECK_EQ((RTE_MBUF_F_RX_IP_CKSUM_GOOD & ~rx_ignore("net_ena", udp, false)), 0);
+	CHECK_EQ(rx_ignore("net_ena", 0, false), ipm | l4m);
+	/* em sets BAD from the descriptor whatever the offloads: nothing requested, nothing
+	 * read */
+	CHECK_EQ(rx_ignore("net_e1000_em", full, false), ipm | l4m);
+	CHECK_EQ(bad & ~rx_ignore("net_e1000_em", full, false), 0);
+	/* virtio: UDP only (the virtio header), so no IPv4 verdict is read */
+	CHECK_EQ(rx_ignore("net_virtio", udp | RTE_ETH_RX_OFFLOAD_TCP_CKSUM, false), ipm);
+	/* ice in safe mode: no checksum capability, nothing read */
+	CHECK_EQ(rx_ignore("net_ice", RTE_ETH_RX_OFFLOAD_SCATTER, false), ipm | l4m);
+	/* the operator's rx_checksum: off, and a driver nobody described */
+	CHECK_EQ(rx_ignore("net_ixgbe", full, true), ipm | l4m);
+	CHECK_EQ(rx_ignore("net_bonding", full, false), ipm | l4m);
+	CHECK_EQ(rx_ignore("net_tap", full, false), ipm | l4m);
+}
+
 static void
 test_wc_check(void)
 {
@@ -986,6 +1069,7 @@ main(void)
 	RUN(test_xstats_rows);
 	RUN(test_partial_csum_rows);
 	RUN(test_rx_cksum_rows);
+	RUN(test_rx_ck_ignore_rows);
 	RUN(test_wc_check);
 	RUN(test_ice_ddp);
 	RUN(test_print);
