@@ -93,7 +93,7 @@ static const struct uf_quirk table[] = {
 		.driver = "net_ice", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
-		.tx_desc_rs_mult = true,
+		.tx_desc_rs_mult = true, .rx_desc_free_mult = true,
 		.imissed = UF_YES, .kernel_driver = "vfio-pci", .needs_ddp = true, .xstats = xs_ice,
 		.source = "ice_ethdev.c:4164-4175 (mtu_set -EBUSY while started), 3837-3872 "
 			"(offloads; none in safe mode), ice_rxtx.c:3176 (fast-free ignores refcnt), "
@@ -107,19 +107,20 @@ static const struct uf_quirk table[] = {
 		.driver = "net_i40e", .mtu_path = UF_MTU_SET_STOPPED, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
-		.tx_desc_rs_mult = true,
+		.tx_desc_rs_mult = true, .rx_desc_free_mult = true,
 		.imissed = UF_YES, .kernel_driver = "vfio-pci", .xstats = xs_i40e,
 		.source = "i40e_ethdev.c:11461-11471 (mtu_set -EBUSY while started), 3696-3728 "
 			"(offloads), doc nics/i40e (oversize drops counted as received; one FDIR "
 			"input set per pctype). HW pads frames >= 17 B. i40e_rxtx.c:3415-3419 (simple/"
-			"vector TX only with FAST_FREE and no other offload), 2370 (TX ring a "
+			"vector TX only with no TX offload but FAST_FREE, or none), 2370 (TX ring a "
 			"multiple of tx_rs_thresh). RX IPv4/UDP checksum in hardware (3696-3728).",
 	},
 	{
 		.driver = "net_ixgbe", .mtu_path = UF_MTU_CONFIGURE, .hw_cksum_ok = true,
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .imissed = UF_YES,
-		.tx_desc_rs_mult = true, .kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
+		.tx_desc_rs_mult = true, .rx_desc_free_mult = true, .rx_drop_en_mq = true,
+		.kernel_driver = "vfio-pci", .xstats = xs_ixgbe,
 		.source = "ixgbe_ethdev.c:5337-5380 (mtu at RX init; set_mtu works at runtime), "
 			"ixgbe_rxtx.c:2585-2608 (no MBUF_FAST_FREE capa), HLREG0.TXPADEN (HW pads); "
 			"oerrors always 0. ixgbe_set_tx_function (simple/vector TX only with no TX "
@@ -130,7 +131,11 @@ static const struct uf_quirk table[] = {
 			"the pattern, so an RSS rule is the device's global RSS (its types and "
 			"key replace rss_hf: an IPv4 rule leaves IPv6 unhashed), a second is "
 			"refused (ixgbe_rxtx.c:5912 ixgbe_config_rss_filter, -EINVAL) and "
-			"destroying one turns RSS off (ixgbe_rss_disable): plain RSS does it all.",
+			"destroying one turns RSS off (ixgbe_rss_disable): plain RSS does it all. "
+			"check_rx_burst_bulk_alloc_preconditions: an RX ring not a multiple of "
+			"rx_free_thresh turns bulk-alloc and vector RX off for the whole port. "
+			"The queues share one packet buffer: SRRCTL.DROP_EN (rx_drop_en) with "
+			"more than one, so one stalled queue drops its own frames only.",
 	},
 	{
 		.driver = "mlx5", .prefix = true, .mtu_path = UF_MTU_CONFIGURE,
@@ -143,7 +148,9 @@ static const struct uf_quirk table[] = {
 			"Bifurcated: stays on mlx5_core, -a mandatory, isolate mode leaves the rest "
 			"to the kernel (doc nics/mlx5). MTU is the kernel netdev's "
 			"(mlx5_os.c: priv->mtu from the kernel; data->mtu stays 1500): kept unless "
-			"ports[].mtu says otherwise. TX templates for multi-seg: no path lost. "
+			"ports[].mtu says otherwise; a configured one mlx5_dev_configure sets on the "
+			"netdev (mlx5_dev_set_mtu, SIOCSIFMTU: CAP_NET_ADMIN). "
+			"TX templates for multi-seg: no path lost. "
 			"RX IPv4/UDP checksum in hardware (CQE l3_ok/l4_ok), vector RX included. "
 			"With VLAN filtering on, mlx5_traffic_enable (mlx5_trigger.c) installs the "
 			"MAC flows per listed VID only: untagged frames are lost.",
@@ -153,7 +160,8 @@ static const struct uf_quirk table[] = {
 		.rx_cksum_ok = true,
 		.multiseg_tx_ok = true, .fast_free_ok = true, .rte_flow = true,
 		.imissed = UF_YES, .reset_event = true, .reset_busy_eperm = true,
-		.kernel_driver = "vfio-pci", .tx_desc_rs_mult = true, .xstats = xs_iavf,
+		.kernel_driver = "vfio-pci", .tx_desc_rs_mult = true, .rx_desc_free_mult = true,
+		.xstats = xs_iavf,
 		.source = "iavf_ethdev.c:1679-1688 (mtu_set -EBUSY while started), 308 (reset "
 			"event); frames < 17 B can trigger MDD on the PF. iavf_rxtx.h:27 (MULTI_SEGS: "
 			"no vector TX), iavf_rxtx.c:149 (TX ring a multiple of tx_rs_thresh). "
@@ -165,7 +173,8 @@ static const struct uf_quirk table[] = {
 	{
 		.driver = "net_ixgbe_vf", .mtu_path = UF_MTU_SET_MTU, .hw_cksum_ok = true,
 		.rx_cksum_ok = true, .multiseg_tx_ok = true, .imissed = UF_NO,
-		.reset_event = true, .tx_desc_rs_mult = true, .kernel_driver = "vfio-pci",
+		.reset_event = true, .tx_desc_rs_mult = true, .rx_desc_free_mult = true,
+		.kernel_driver = "vfio-pci",
 		.xstats = xs_nomiss,
 		.source = "ixgbe_ethdev.c (DPDK 24.11 line numbers): ixgbevf_mbx_process raises "
 			"RTE_ETH_EVENT_INTR_RESET when the PF resets the VF (8208); "
@@ -193,14 +202,16 @@ static const struct uf_quirk table[] = {
 	},
 	{
 		/* observed in the lab (docs/testing.md#lab): QEMU's e1000e (82574) on vfio-pci */
-		.driver = "net_e1000_em", .mtu_path = UF_MTU_SET_MTU, .sw_pad60 = true,
+		.driver = "net_e1000_em", .mtu_path = UF_MTU_SET_MTU,
 		.pow2_desc = true, .imissed = UF_PARTIAL, .kernel_driver = "vfio-pci",
 		.partial_csum = true, .xstats = xs_generic,
 		.source = "lab, QEMU 7.2 e1000e on vfio-pci (intel-iommu), DPDK 22.11: one queue, "
 			"set_mtu 1500 after configure; xstats are ethdev's basic ones only "
 			"(rx_good_packets, ..., no per-queue or register names); the PMD's link "
 			"stays UP after QEMU's set_link off (telemetry /ethdev/link_status). "
-			"Padding, checksum offload and imissed not observed: the default row's.",
+			"em_rxtx.c eth_em_tx_init sets TCTL.PSP: the NIC pads short frames, "
+			"no software padding. Checksum offload and imissed not observed: the "
+			"default row's.",
 	},
 	{
 		.driver = "net_vmxnet3", .mtu_path = UF_MTU_CONFIGURE, .sw_pad60 = true,
@@ -424,8 +435,8 @@ fix_desc(const struct uf_quirk *q, const struct rte_eth_desc_lim *lim, uint16_t 
 		if (v < lim->nb_min)
 			v = (uint16_t)rte_align32pow2(lim->nb_min);
 	}
-	/* a multiple of the PMD's tx_rs_thresh too (ixgbe, i40e, ice, iavf refuse the queue
-	 * otherwise): up, or down where up passes nb_max */
+	/* a multiple of the PMD's tx_rs_thresh (ixgbe, i40e, ice, iavf refuse the queue
+	 * otherwise) or rx_free_thresh too: up, or down where up passes nb_max */
 	if (mult > 1 && v % mult != 0) {
 		uint32_t up = RTE_ALIGN_CEIL((uint32_t)v, mult);
 
@@ -475,7 +486,24 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 		return -EINVAL;
 	}
 
-	out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc, 1);
+	if (q->rx_desc_free_mult) {
+		/* ixgbe, i40e, ice, iavf: check_rx_burst_bulk_alloc_preconditions wants the
+		 * ring a multiple of rx_free_thresh and larger than it, or bulk-alloc and
+		 * vector RX are off for the whole port (docs/pmd-quirks.md, rx_desc_free_mult) */
+		const uint16_t thr = di->default_rxconf.rx_free_thresh != 0
+						     ? di->default_rxconf.rx_free_thresh
+						     : 32;
+
+		out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc, thr);
+		if (out->rx_desc <= thr &&
+		    (di->rx_desc_lim.nb_max == 0 || 2 * (uint32_t)thr <= di->rx_desc_lim.nb_max))
+			out->rx_desc = (uint16_t)(2 * thr);
+	} else {
+		out->rx_desc = fix_desc(q, &di->rx_desc_lim, req->rx_desc, 1);
+	}
+	/* ixgbe: queues share the packet buffer; without DROP_EN one queue whose worker
+	 * stalls fills it and the others lose too */
+	out->rx_drop_en = q->rx_drop_en_mq && req->nb_queues > 1;
 	out->tx_desc = fix_desc(q, &di->tx_desc_lim, req->tx_desc,
 				q->tx_desc_rs_mult
 						? (di->default_txconf.tx_rs_thresh != 0
@@ -546,6 +574,14 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	 */
 	if (q->rx_cksum_ok && !req->rx_cksum_off)
 		out->rx_offloads = di->rx_offload_capa & UF_RX_CKSUM_WANTED;
+	/* and only the verdicts of what was enabled are read: ENA marks every IPv4 frame GOOD
+	 * on a device that checks no L3 sum (it offers no IPV4_CKSUM then), em sets BAD with
+	 * the offload off, and a row not trusted requests nothing: its flags are ignored */
+	out->rx_ck_ignore = RTE_MBUF_F_RX_IP_CKSUM_MASK | RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	if (out->rx_offloads & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)
+		out->rx_ck_ignore &= ~RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	if (out->rx_offloads & RTE_ETH_RX_OFFLOAD_UDP_CKSUM)
+		out->rx_ck_ignore &= ~RTE_MBUF_F_RX_L4_CKSUM_MASK;
 
 	/* RSS over the workers, hash fields masked to what the device can hash on */
 	if (req->nb_queues > 1) {
@@ -651,6 +687,8 @@ kernel_sock_name(enum uf_kernel_sock k)
 	X(BOOL, chain_tx_cheap, q->chain_tx_cheap, NULL, 0)               \
 	X(UINT, chain_min_frame, q->chain_min_frame, NULL, 0)             \
 	X(BOOL, tx_desc_rs_mult, q->tx_desc_rs_mult, NULL, 0)             \
+	X(BOOL, rx_desc_free_mult, q->rx_desc_free_mult, NULL, 0)         \
+	X(BOOL, rx_drop_en_mq, q->rx_drop_en_mq, NULL, 0)                 \
 	X(BOOL, fast_free_ok, q->fast_free_ok, "ffree", 5)                \
 	X(BOOL, pow2_desc, q->pow2_desc, "pow2", 5)                       \
 	X(BOOL, rxq_eq_txq, q->rxq_eq_txq, "rx=tx", 5)                    \

@@ -104,6 +104,11 @@ struct uf_quirk {
 	/* with RTE_ETH_RX_OFFLOAD_VLAN_FILTER on and a VID added, untagged frames to the port's
 	 * MAC are no longer received (mlx5_traffic_enable: MAC flows per VID only) */
 	bool vlan_drops_untagged;
+	/* RX ring a multiple of default_rxconf.rx_free_thresh (and above it): otherwise the
+	 * PMD turns bulk-alloc and vector RX off for the whole port */
+	bool rx_desc_free_mult;
+	/* more than one RX queue: rx_drop_en, so a full queue drops its own frames only */
+	bool rx_drop_en_mq;
 	const char *source; /* where the facts come from and what was seen */
 };
 
@@ -145,6 +150,10 @@ struct uf_port_plan {
 	bool chain_ok;   /* chained fan-out may be used on this port (MULTI_SEGS requested) */
 	uint16_t chain_min_frame; /* chained frames below this length must be copied (0: any) */
 	uint64_t rx_offloads;
+	/* RX flag bits (RTE_MBUF_F_RX_IP_CKSUM_MASK, RTE_MBUF_F_RX_L4_CKSUM_MASK) the worker
+	 * clears before it classifies: the verdicts of an offload not enabled on the port,
+	 * which some PMDs set all the same (docs/pmd-quirks.md, "RX checksum verdicts") */
+	uint64_t rx_ck_ignore;
 	uint64_t tx_offloads;
 	bool rss;
 	uint64_t rss_hf;
@@ -154,6 +163,8 @@ struct uf_port_plan {
 	bool try_flow;
 	bool flow_isolate;
 	bool partial_csum; /* the row's partial_csum: the worker completes partial UDP sums */
+	/* rte_eth_rxconf.rx_drop_en on every RX queue (the row's rx_drop_en_mq) */
+	bool rx_drop_en;
 	/* link state (docs/architecture.md, "Link state"): link-change interrupts where
 	 * dev_flags has RTE_ETH_DEV_INTR_LSC; else the kernel interface's operstate/carrier
 	 * where the row has a kernel socket (the PMD says "up" from start to stop); else the

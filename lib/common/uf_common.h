@@ -29,6 +29,8 @@ extern int uf_logtype;
 #define UF_MAX_LISTENERS 16
 #define UF_MAX_RULES 4096
 #define UF_MAX_BURST 64
+/* vector RX (i40e, ixgbe, ice, iavf, mlx5) rounds a burst down to a multiple of 4 */
+#define UF_MIN_BURST 4
 #define UF_NAME_MAX 32
 #define UF_DEVSTR_MAX 256
 /* Each worker's two control rings (worker → control, control → worker) hold this many

@@ -1157,7 +1157,9 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .word_offset = offsetof(struct uf_config, fwd.keep_source_port),
 	  .word_what = "a UDP port number", .has_def = true, .def_word = true,
 	  .doc = "UDP source port of the copies" },
-	{ "forward", "burst", CFG(fwd.burst), UINT(1, UF_MAX_BURST, 32),
+	{ "forward", "burst", CFG(fwd.burst), UINT(UF_MIN_BURST, UF_MAX_BURST, 32),
+	  .lo_why = "the vector RX paths of i40e, ixgbe, ice, iavf and mlx5 round a burst "
+		    "down to a multiple of 4: 1-3 would receive nothing",
 	  .doc = "RX burst and TX flush size" },
 	{ "forward", "fanout", CFG(fwd.fanout), .hot = true, ENUM(fanout_modes, UF_FANOUT_AUTO),
 	  .doc = "how the copies are built" },

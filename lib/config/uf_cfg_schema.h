@@ -69,6 +69,7 @@ struct uf_cfg_key {
 	const char *doc_range;
 	const char *default_note; /* appended to a derived default */
 	const char *range_note;   /* appended to a derived range */
+	const char *lo_why;       /* UF_CFG_UINT: why lo is the least, said in its error */
 	const char *doc;          /* one line: what the key is for */
 	/* reload (uf_config_diff, docs/configuration.md#reload): a change to this key is
 	 * applied by a new plan (hot), or needs ports/lcores restarted (false: refused). A

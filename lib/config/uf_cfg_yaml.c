@@ -242,8 +242,15 @@ parse_uint(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v, co
 			return -1;
 		}
 	}
-	if (uf_cfg_get_u64(p, v, kp, k->lo, k->hi, &x) < 0)
+	if (uf_cfg_get_u64(p, v, kp, k->lo_why != NULL ? 0 : k->lo,
+			   k->lo_why != NULL ? UINT64_MAX : k->hi, &x) < 0)
 		return -1;
+	if (x < k->lo || x > k->hi) { /* only with lo_why: below the least, its reason too */
+		uf_cfg_perr(p, v, kp, "%" PRIu64 " is out of range %" PRIu64 "..%" PRIu64 "%s%s%s",
+			    x, k->lo, k->hi, x < k->lo ? " (" : "", x < k->lo ? k->lo_why : "",
+			    x < k->lo ? ")" : "");
+		return -1;
+	}
 	put_uint(base + k->offset, k->size, x);
 	return 0;
 }

@@ -299,6 +299,10 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	if (uf_app_stats_open(app, err) != 0)
 		return -1;
 	for (i = 0; i < cfg->n_ports; i++) {
+		/* the event callbacks before start: a link change or reset the PMD raises while
+		 * (or right after) it starts is not lost; what they note waits for the control
+		 * loop (docs/architecture.md, "Link state") */
+		uf_app_watch_port(app, i);
 		ret = uf_port_start(&app->ports[i], cfg, &po, err);
 		if (ret != 0)
 			return -1;
@@ -307,7 +311,6 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 				 __ATOMIC_RELAXED);
 		if (uf_env_check_llq_wc(app->ports[i].cfg, app->ports[i].quirk, err) != 0)
 			return -1;
-		uf_app_watch_port(app, i);
 	}
 	app->tel = (struct uf_tel_ops){
 		.pub = &app->pub, .reset_port = tel_reset_port, .reload = tel_reload, .arg = app

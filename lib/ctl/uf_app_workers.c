@@ -74,6 +74,7 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 		wp[i].id6.listen_udp = 0;
 		wp[i].id6.max_len = uf_port_max_len(p->plan.mtu);
 		wp[i].id.partial_csum = p->plan.partial_csum;
+		wp[i].id.rx_ck_ignore = p->plan.rx_ck_ignore;
 		wp[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
 		wp[i].id.max_len = uf_port_max_len(p->plan.mtu);
 		wp[i].pad_to = p->plan.pad_to;

@@ -153,6 +153,10 @@ struct uf_port_id {
 	bool listen;       /* UDP to listen_udp on this port is forwarded */
 	bool partial_csum; /* may carry partial UDP checksums: uf_csum_complete (quirk row) */
 	rte_be16_t listen_udp;
+	/* RX checksum flag bits not to be believed on this port (uf_port_plan.rx_ck_ignore:
+	 * the verdicts of an offload it did not enable): the classifier reads the flags
+	 * without them (docs/pmd-quirks.md, "RX checksum verdicts"); 0: all believed */
+	uint64_t rx_ck_ignore;
 	/* the longest frame the port's MTU admits (MTU + 14, untagged); anything longer is
 	 * dropped as too_long or gro_coalesced (docs/loss-accounting.md) */
 	uint32_t max_len;
@@ -253,6 +257,8 @@ uf_ipv4_hdr_ok_45(const uint8_t *ip)
  * RTE_MBUF_F_RX_L4_CKSUM_*): a NIC-verified IPv4 header is not summed again, and a frame the
  * NIC found bad is dropped as malformed; RTE_MBUF_F_RX_VLAN_STRIPPED: it was tagged. This is the careful version, reason by reason; the
  * worker first tries uf_classify_dp's fast test and comes here only when that fails.
+ * uf_classify_full_ex takes the flags the port believes (rx_ck without port->rx_ck_ignore:
+ * the caller's AND, uf_dp_pat.ck_keep); uf_classify_full and the fast test apply it.
  */
 /* any_dst: a UDP datagram to any IP on the port and any UDP port passes; the caller finds
  * its listener (uf_plan_listener) and calls a miss not_for_us (docs/architecture.md#listeners) */
@@ -348,7 +354,8 @@ static inline enum uf_verdict
 uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
 		 struct uf_rx_info *info, enum uf_drop *reason)
 {
-	return uf_classify_full_ex(f, len, rx_ck, port, info, reason, false);
+	/* only the verdicts the port believes (docs/pmd-quirks.md, "RX checksum verdicts") */
+	return uf_classify_full_ex(f, len, rx_ck & ~port->rx_ck_ignore, port, info, reason, false);
 }
 
 /*
@@ -373,6 +380,11 @@ struct uf_dp_pat {
 #endif
 	/* port->max_len, or 0 where the port does not listen: no frame passes */
 	uint32_t max_len;
+	/* the RX flags that send a frame to the careful path (BAD, NONE: the BAD bit; a
+	 * stripped tag) and the IPv4 GOOD bit, less those the port does not believe
+	 * (port->rx_ck_ignore): the fast test's masks, in place of constants; ck_keep: every
+	 * flag but those, for the caller's partial-checksum test */
+	uint64_t ck_bad, ck_good, ck_keep;
 };
 
 static __rte_always_inline void
@@ -410,6 +422,11 @@ uf_dp_pat_init(struct uf_dp_pat *p, const struct uf_port_id *port, const bool an
 	RTE_SET_USED(any_dst);
 #endif
 	p->max_len = port->listen ? port->max_len : 0;
+	p->ck_bad = (RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD |
+		     RTE_MBUF_F_RX_VLAN_STRIPPED) &
+		    ~port->rx_ck_ignore;
+	p->ck_good = RTE_MBUF_F_RX_IP_CKSUM_GOOD & ~port->rx_ck_ignore;
+	p->ck_keep = ~port->rx_ck_ignore;
 }
 
 /* what the fast test passed gives: an untagged IPv4 datagram without options, UDP length ulen */
@@ -455,9 +472,9 @@ uf_dp_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_dp_pa
 	const __m128i x = _mm_or_si128(_mm_or_si128(x0, x1), x2);
 	/* the BAD bit is set in both BAD and NONE (IP and L4 alike), so a frame the NIC found
 	 * bad, or says it could not check ("none": rare, left to uf_classify_full), or whose tag
-	 * it stripped, takes the careful path */
-	const uint64_t bad_ck = rx_ck & (RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD |
-					 RTE_MBUF_F_RX_VLAN_STRIPPED);
+	 * it stripped, takes the careful path; a verdict the port does not believe is not in
+	 * pat->ck_bad nor pat->ck_good (uf_dp_pat_init) */
+	const uint64_t bad_ck = rx_ck & pat->ck_bad;
 	const uint32_t tot = uf_be16(uf_rd16(ip + UF_IP_LEN)),
 		       ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
 
@@ -468,7 +485,7 @@ uf_dp_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_dp_pa
 		return false;
 	return likely(bad_ck == 0 && ulen + UF_IPV4_HDR_MIN == tot && ulen >= UF_UDP_HDR &&
 		      RTE_ETHER_HDR_LEN + tot <= len && len <= pat->max_len &&
-		      ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_GOOD) != 0 || /* BAD bit clear: GOOD */
+		      ((rx_ck & pat->ck_good) != 0 || /* BAD bit clear: GOOD */
 		       uf_ipv4_hdr_ok_45(ip)));
 }
 #endif
@@ -495,14 +512,13 @@ uf_classify_dp_pat(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct 
 			uf_fast_info(info, ip, udp, ulen);
 			return UF_V_FORWARD;
 		}
-		return uf_classify_full_ex(f, len, rx_ck, port, info, reason, any_dst);
+		return uf_classify_full_ex(f, len, rx_ck & pat->ck_keep, port, info, reason,
+					   any_dst);
 	}
 #endif
 	if (likely(len >= UF_HDR_LEN)) {
-		/* as above: BAD set in BAD and NONE */
-		const uint64_t bad_ck =
-				rx_ck & (RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD |
-					 RTE_MBUF_F_RX_VLAN_STRIPPED);
+		/* as above: BAD set in BAD and NONE; the port's own masks */
+		const uint64_t bad_ck = rx_ck & pat->ck_bad;
 		const uint32_t mac = (uf_rd32(f) ^ uf_rd32(port->mac.addr_bytes)) |
 				     (uint32_t)(uf_rd16(f + 4) ^ uf_rd16(port->mac.addr_bytes + 4));
 		const uint32_t hdr = (uint32_t)(uf_rd16(f + UF_ETH_TYPE) ^
@@ -522,13 +538,13 @@ uf_classify_dp_pat(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct 
 		if (likely((mac | hdr | bad_ck) == 0 && tot >= UF_IPV4_HDR_MIN + UF_UDP_HDR &&
 			   RTE_ETHER_HDR_LEN + tot <= len && len <= pat->max_len &&
 			   ulen >= UF_UDP_HDR && ulen <= tot - UF_IPV4_HDR_MIN &&
-			   ((rx_ck & RTE_MBUF_F_RX_IP_CKSUM_GOOD) != 0 || /* BAD bit clear: GOOD */
+			   ((rx_ck & pat->ck_good) != 0 || /* BAD bit clear: GOOD */
 			    uf_ipv4_hdr_ok(ip, UF_IPV4_HDR_MIN)))) {
 			uf_fast_info(info, ip, udp, ulen);
 			return UF_V_FORWARD;
 		}
 	}
-	return uf_classify_full_ex(f, len, rx_ck, port, info, reason, any_dst);
+	return uf_classify_full_ex(f, len, rx_ck & pat->ck_keep, port, info, reason, any_dst);
 }
 
 /* The fast test with the port's pattern built on the spot (tests, the listeners' path). */

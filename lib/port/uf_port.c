@@ -160,6 +160,8 @@ configure(struct uf_port *p, struct uf_err *err)
 		struct rte_eth_rxconf rxc = p->info.default_rxconf;
 
 		rxc.offloads = p->plan.rx_offloads;
+		if (p->plan.rx_drop_en) /* a full queue drops its own frames (quirk row) */
+			rxc.rx_drop_en = 1;
 		if (is_af_xdp)
 			n_before = uf_xsk_list_fds(before, RTE_DIM(before));
 		ret = rte_eth_rx_queue_setup(p->port_id, q, rxd, p->socket, &rxc, p->pool[q]);

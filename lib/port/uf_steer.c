@@ -164,6 +164,7 @@ uf_steer_flows_multi(uint16_t port_id, uint16_t nb_queues, const struct uf_steer
 			continue;
 		}
 		res->blind = isolated;
+		res->refused = true;
 		snprintf(res->why, sizeof(res->why),
 			 "rte_flow RSS rule for %sUDP port %u refused "
 			 "(%s): %s",
@@ -257,7 +258,7 @@ int
 uf_steer_setup_multi(struct uf_port *p, const struct uf_steer_listen *ls, int n)
 {
 	struct uf_steer_result res;
-	bool blind = false;
+	bool blind = false, refused = false;
 	int i;
 
 	if (p->plan.rss)
@@ -266,6 +267,7 @@ uf_steer_setup_multi(struct uf_port *p, const struct uf_steer_listen *ls, int n)
 		uf_steer_flows_multi(p->port_id, p->nb_queues, ls, n, p->cfg->ip, p->cfg->n_ip6 > 0,
 				     p->flow_isolated, &uf_flow_ops_rte, &res);
 		blind = res.blind;
+		refused = res.refused;
 		for (i = 0; i < res.n_flows; i++)
 			p->flows[i] = res.flows[i];
 		p->n_flows = res.n_flows;
@@ -280,7 +282,16 @@ uf_steer_setup_multi(struct uf_port *p, const struct uf_steer_listen *ls, int n)
 	} else {
 		snprintf(p->steering, sizeof(p->steering), "one queue");
 	}
-	UF_LOG(INFO, "port %s: %s", p->cfg->name, p->steering);
+	if (refused)
+		/* the fallback said out loud: ice and iavf refuse a queue region of 3, 5, 6, 7...
+		 * queues (docs/architecture.md#steering) */
+		UF_LOG(NOTICE, "port %s: %s%s", p->cfg->name, p->steering,
+		       p->nb_queues > 1 && !rte_is_power_of_2(p->nb_queues)
+				       ? " (ice and iavf take an RSS queue region of a power-of-2 "
+					 "number of queues only)"
+				       : "");
+	else
+		UF_LOG(INFO, "port %s: %s", p->cfg->name, p->steering);
 	return blind ? -ENOTSUP : 0;
 }
 

@@ -53,7 +53,8 @@ struct uf_steer_result {
 	enum uf_steer_kind kind;
 	int n_flows;
 	struct rte_flow *flows[UF_STEER_MAX_FLOWS];
-	bool blind; /* isolated and the listen port's rule refused: no datagram would arrive */
+	bool blind;   /* isolated and the listen port's rule refused: no datagram would arrive */
+	bool refused; /* a listener's rule was refused (not isolated: plain RSS) */
 	char why[160];
 };
 

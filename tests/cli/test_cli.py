@@ -19,6 +19,8 @@ BAD = [
     ("shadowed_rule.yaml", "9:5", "rules[1]", "can never match"),
     ("off_subnet.yaml", "5:5", "destinations[0]", "has no gateway"),
     ("port_range.yaml", "3:32", "listen.udp_port", "out of range"),
+    ("burst_small.yaml", "6:19", "forward.burst",
+     "3 is out of range 4..64 (the vector RX paths of i40e, ixgbe, ice, iavf and mlx5 round"),
     ("ipv6_no_ip6.yaml", "8:5", "destinations[1]", "is IPv6 and port lan has no ip6"),
     ("ipv6_original.yaml", "9:5", "destinations[1]",
      "source: original keeps the sender's IPv4 address, which an IPv6 destination"),

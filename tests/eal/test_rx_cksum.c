@@ -16,6 +16,8 @@
  *   - no flag (a port without the offload): as today, right forwarded, wrong malformed;
  * and the ledger is exact: rx == forwarded + every drop, fanout == copies_attempted ==
  * tx_ok == 2 * forwarded, drop.malformed == the malformed cases, no other drop reason.
+ * Then, on a port whose verdicts are ignored (uf_port_id.rx_ck_ignore: the offloads off, or
+ * ENA without an L3 check), the same flags change nothing: the software path decides.
  *
  * Needs EAL without hugepages: --no-huge --no-pci -l 0 (eal suite).
  */
@@ -69,6 +71,32 @@ static const struct rx_case cases[] = {
 	{ "no flag, header WRONG", true, false, 0, false },
 	/* no L4 verdict: a wrong UDP checksum is carried, not dropped (architecture.md) */
 	{ "no flag, UDP checksum WRONG: carried", false, true, 0, true },
+};
+
+#define IGN_IP RTE_MBUF_F_RX_IP_CKSUM_MASK
+#define IGN_L4 RTE_MBUF_F_RX_L4_CKSUM_MASK
+static const struct {
+	uint64_t ignore; /* uf_port_id.rx_ck_ignore */
+	struct rx_case c;
+} masked[] = {
+	{ IGN_IP | IGN_L4,
+	  { "offloads off: GOOD, header WRONG: summed", true, false, RTE_MBUF_F_RX_IP_CKSUM_GOOD,
+	    false } },
+	{ IGN_IP | IGN_L4,
+	  { "offloads off: BAD, header right: summed", false, false, RTE_MBUF_F_RX_IP_CKSUM_BAD,
+	    true } },
+	{ IGN_IP | IGN_L4,
+	  { "offloads off: L4 BAD: carried", false, false,
+	    RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_BAD, true } },
+	{ IGN_IP,
+	  { "no L3 check: GOOD, header WRONG: summed", true, false,
+	    RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD, false } },
+	{ IGN_IP,
+	  { "no L3 check: L4 BAD still believed", false, true,
+	    RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_BAD, false } },
+	{ 0,
+	  { "all believed again: GOOD, header WRONG", true, false, RTE_MBUF_F_RX_IP_CKSUM_GOOD,
+	    true } },
 };
 
 static struct rte_mbuf *
@@ -240,6 +268,33 @@ main(int argc, char **argv)
 	CHECK_EQ(w->ctr.copies_attempted, N_DESTS * want_fwd);
 	CHECK_EQ(w->ctr.tx_ok, N_DESTS * want_fwd);
 	CHECK_EQ(w->ctr.control, 0);
+
+	/* a port whose verdicts are not all to be believed (uf_port_plan.rx_ck_ignore): the
+	 * offloads off (em sets BAD all the same), or ENA on a device without an L3 check (it
+	 * marks every IPv4 frame GOOD): the flags are cleared, the software path decides */
+	for (i = 0; i < RTE_DIM(masked); i++) {
+		const struct rx_case *c = &masked[i].c;
+		struct rte_mbuf *m = datagram(1000 + i, c), *got[4], *out[8];
+		uint64_t fwd_before = w->ctr.forwarded, bad_before = w->ctr.drop[UF_DROP_MALFORMED];
+		unsigned n_out;
+		uint16_t n;
+
+		w->ports[0].id.rx_ck_ignore = masked[i].ignore;
+		uf_worker_port_id(w, 0);
+		CHECK_EQ(rte_ring_enqueue(rx_ring, m), 0);
+		n = rte_eth_rx_burst(port, 0, got, RTE_DIM(got));
+		CHECK_EQ(n, 1);
+		uf_worker_rx(w, sh.plan, 0, got, n);
+		uf_worker_flush(w);
+		CHECK(w->ctr.forwarded - fwd_before == c->forwarded &&
+				      w->ctr.drop[UF_DROP_MALFORMED] - bad_before == !c->forwarded,
+		      "%s: %s", c->name, c->forwarded ? "not forwarded" : "not malformed");
+		n_out = rte_ring_dequeue_burst(tx_ring, (void **)out, RTE_DIM(out), NULL);
+		CHECK_EQ(n_out, c->forwarded * N_DESTS);
+		rte_pktmbuf_free_bulk(out, n_out);
+	}
+	printf("%zu cases on ports whose verdicts are ignored: as the software path says\n",
+	       RTE_DIM(masked));
 
 	rte_free(w);
 	uf_plan_free(sh.plan);

@@ -342,11 +342,11 @@ test_err_keys(void)
 
 	/* duplicates: reported at the second, naming the line of the first */
 	{
-		static const char t[] = BASE "forward:\n  burst: 3\n  burst: 4\n";
+		static const char t[] = BASE "forward:\n  burst: 8\n  burst: 4\n";
 		char what[64];
 		int line, col;
 
-		where(t, "burst: 3", 1, 0, &line, &col);
+		where(t, "burst: 8", 1, 0, &line, &col);
 		snprintf(what, sizeof(what), "given twice (first at line %d)", line);
 		EXPECT_ERR(t, "burst: 4", "forward.burst", what);
 	}
@@ -441,7 +441,7 @@ test_err_values(void)
 		   "destinations:\n  - { ip: 10.0.0.20, udp_port: 1, sample: 0 }\n",
 		   "0 }", "destinations[0].sample", "out of range");
 	EXPECT_ERR(BASE "forward:\n  burst: 65\n", "65", "forward.burst",
-		   "65 is out of range 1..64");
+		   "65 is out of range 4..64");
 	EXPECT_ERR_NTH(BASE "forward:\n  burst: 0\n", "burst: 0", 1, 7, "forward.burst",
 		       "out of range");
 	EXPECT_ERR_NTH(BASE "forward:\n  source_port: 0\n", "source_port: 0", 1, 13,

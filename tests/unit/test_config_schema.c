@@ -340,9 +340,22 @@ test_uint_ranges(void)
 				 k->hi);
 			CHECK(strstr(err.msg, want) != NULL && err.code == UF_EXIT_CONFIG,
 			      "%s: want \"%s\", got \"%s\"", kp, want, err.msg);
+			/* a least value with a reason says it (forward.burst) */
+			if (e == 0 && k->lo_why != NULL)
+				CHECK(strstr(err.msg, k->lo_why) != NULL, "%s: %s lacks \"%s\"", kp,
+				      err.msg, k->lo_why);
 		}
 	}
 	CHECK(tested >= 19, "only %d integer keys tested", tested);
+	/* forward.burst 1-3: vector RX (i40e, ixgbe, ice, iavf, mlx5) rounds the burst down
+	 * to a multiple of 4 and receives nothing, so the schema's least is 4, with why */
+	{
+		const struct uf_cfg_key *b = uf_cfg_key_find("forward", "burst");
+
+		CHECK(b != NULL && b->lo == 4 && b->lo_why != NULL &&
+				      strstr(b->lo_why, "multiple of 4") != NULL,
+		      "forward.burst: least 4, with the reason");
+	}
 }
 
 static void

@@ -1099,6 +1099,27 @@ test_classify_forward(void)
 	CHECK_EQ(classify(f, len, RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD, &port,
 			  &info, &why),
 		 UF_V_FORWARD);
+	/* ... but not on a port that does not believe its verdicts (rx_ck_ignore: an offload
+	 * it did not enable, docs/pmd-quirks.md): summed here, malformed, by the fast test and
+	 * the careful path alike; and a BAD it does not believe drops nothing */
+	{
+		struct uf_port_id nb = port;
+		struct uf_rx_info i2;
+		enum uf_drop w2;
+
+		nb.rx_ck_ignore = RTE_MBUF_F_RX_IP_CKSUM_MASK;
+		EXPECT_DROP(f, len, RTE_MBUF_F_RX_IP_CKSUM_GOOD, &nb, UF_DROP_MALFORMED);
+		CHECK_EQ(uf_classify_full(f, (uint32_t)len, RTE_MBUF_F_RX_IP_CKSUM_GOOD, &nb, &i2,
+					  &w2),
+			 UF_V_DROP);
+		fspec_default(&fs, payload, 20);
+		len = build_udp(f, &fs);
+		nb.rx_ck_ignore = RTE_MBUF_F_RX_IP_CKSUM_MASK | RTE_MBUF_F_RX_L4_CKSUM_MASK;
+		EXPECT_VERDICT(f, len, RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD, &nb,
+			       UF_V_FORWARD);
+		/* the port's other flags stay: a stripped tag is still one */
+		EXPECT_DROP(f, len, RTE_MBUF_F_RX_VLAN_STRIPPED, &nb, UF_DROP_VLAN_UNKNOWN);
+	}
 	/* DF set and offset 0 is not a fragment */
 	fspec_default(&fs, payload, 20);
 	fs.frag = 0x4000;

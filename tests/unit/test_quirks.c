@@ -3,6 +3,7 @@
  * environment checks that read files (PAT memtype list, ice DDP firmware tree).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -583,7 +584,7 @@ test_decide_tx_rs_mult(void)
 	r.rx_desc = 1000;
 	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK_EQ(p.tx_desc, 1024);
-	CHECK_EQ(p.rx_desc, 1000); /* RX has no such rule */
+	CHECK_EQ(p.rx_desc, 1024); /* a multiple of rx_free_thresh (test_decide_rx_free_mult) */
 	/* rounding up would pass nb_max: down */
 	di.tx_desc_lim.nb_max = 4088;
 	r.tx_desc = 4080;
@@ -600,6 +601,87 @@ test_decide_tx_rs_mult(void)
 	CHECK(uf_quirk_lookup("net_ice")->tx_desc_rs_mult &&
 			      uf_quirk_lookup("net_iavf")->tx_desc_rs_mult,
 	      "ice and iavf rows have the rule");
+}
+
+/*
+ * ixgbe/i40e/ice/iavf turn bulk-alloc and vector RX off for the whole port when an RX ring is
+ * not a multiple of rx_free_thresh or not above it (check_rx_burst_bulk_alloc_preconditions):
+ * rx_desc is rounded as tx_desc is. ixgbe with more than one queue: rx_drop_en.
+ */
+static void
+test_decide_rx_free_mult(void)
+{
+	static const char *const rows[] = { "net_ixgbe", "net_i40e", "net_ice", "net_iavf" };
+	struct rte_eth_dev_info di = dev_info("net_ixgbe", 8);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+	size_t i;
+
+	di.rx_desc_lim.nb_align = 8; /* IXGBE_RXD_ALIGN */
+	di.rx_desc_lim.nb_min = 32;
+	di.rx_desc_lim.nb_max = 4096;
+	di.default_rxconf.rx_free_thresh = 32;
+	for (i = 0; i < RTE_DIM(rows); i++) {
+		di.driver_name = rows[i];
+		CHECK(uf_quirk_lookup(rows[i])->rx_desc_free_mult, "%s: rx_desc_free_mult",
+		      rows[i]);
+		r.rx_desc = 1000;
+		CHECK_EQ(decide(rows[i], &di, &r, &p, why, sizeof(why)), 0);
+		CHECK_EQ(p.rx_desc, 1024);
+		r.rx_desc = 1024;
+		CHECK_EQ(decide(rows[i], &di, &r, &p, why, sizeof(why)), 0);
+		CHECK_EQ(p.rx_desc, 1024);
+		/* not above rx_free_thresh: twice it */
+		r.rx_desc = 32;
+		CHECK_EQ(decide(rows[i], &di, &r, &p, why, sizeof(why)), 0);
+		CHECK_EQ(p.rx_desc, 64);
+	}
+	/* up would pass nb_max: down */
+	di.driver_name = "net_ixgbe";
+	di.rx_desc_lim.nb_max = 4088;
+	r.rx_desc = 4080;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 4064);
+	/* the PMD's own threshold, whatever it is; 0 in dev_info: 32 */
+	di.default_rxconf.rx_free_thresh = 64;
+	r.rx_desc = 1000;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1024);
+	r.rx_desc = 1088;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1088);
+	di.default_rxconf.rx_free_thresh = 0;
+	r.rx_desc = 1000;
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1024);
+	/* rows without the rule keep an aligned count */
+	CHECK(!uf_quirk_lookup("net_vmxnet3")->rx_desc_free_mult, "vmxnet3: no rule");
+	CHECK_EQ(decide("net_vmxnet3", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_desc, 1000);
+	/* rx_drop_en: ixgbe with more than one queue only */
+	r = req(1);
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_drop_en, false);
+	r = req(4);
+	CHECK_EQ(decide("net_ixgbe", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_drop_en, true);
+	CHECK_EQ(decide("net_i40e", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.rx_drop_en, false);
+}
+
+/* em pads short frames itself (eth_em_tx_init sets TCTL.PSP): no software padding */
+static void
+test_em_pads(void)
+{
+	struct rte_eth_dev_info di = dev_info("net_e1000_em", 1);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	CHECK(!uf_quirk_lookup("net_e1000_em")->sw_pad60, "em: no sw_pad60");
+	CHECK_EQ(decide("net_e1000_em", &di, &r, &p, why, sizeof(why)), 0);
+	CHECK_EQ(p.pad_to, 0);
 }
 
 /* Rows name only driver-specific loss xstats (a basic one costs the PMD's full xstats_get),
@@ -727,6 +809,88 @@ test_rx_cksum_rows(void)
 	CHECK_STR(uf_rx_cksum_name(ip | tcp, name, sizeof(name)), "ipv4");
 	CHECK_STR(uf_rx_cksum_name(udp | other, name, sizeof(name)), "udp");
 	CHECK_STR(uf_rx_cksum_name(tcp | other, name, sizeof(name)), "none");
+}
+
+/*
+ * The RX verdicts the worker believes (uf_port_plan.rx_ck_ignore, docs/pmd-quirks.md, "RX
+ * checksum verdicts"): only those of an offload the port enabled. Every row, with a faked
+ * dev_info offering everything, then the PMDs whose flags lie where nothing was enabled.
+ */
+static uint64_t
+rx_ignore(const char *driver, uint64_t capa, bool off)
+{
+	struct rte_eth_dev_info di = dev_info(driver, 1);
+	struct uf_port_req r = req(1);
+	struct uf_port_plan p;
+	char why[256];
+
+	di.rx_offload_capa = capa;
+	r.rx_cksum_off = off;
+	CHECK_EQ(decide(driver, &di, &r, &p, why, sizeof(why)), 0);
+	return p.rx_ck_ignore;
+}
+
+static void
+test_rx_ck_ignore_rows(void)
+{
+	const uint64_t ip = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM, udp = RTE_ETH_RX_OFFLOAD_UDP_CKSUM,
+		       full = ip | udp | RTE_ETH_RX_OFFLOAD_TCP_CKSUM;
+	const uint64_t ipm = RTE_MBUF_F_RX_IP_CKSUM_MASK, l4m = RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	/* what each PMD may set on a frame, GOOD and BAD alike */
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+		       bad = RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD;
+	const struct uf_quirk *t;
+	int n, i;
+
+	t = uf_quirk_table(&n);
+	for (i = 0; i < n; i++) {
+		const char *d = t[i].prefix ? "mlx5_pci" : t[i].driver;
+		struct rte_eth_dev_info di = dev_info(d, 1);
+		struct uf_port_req r = req(1);
+		struct uf_port_plan p;
+		uint64_t want;
+		char why[256];
+
+		di.rx_offload_capa = full;
+		if (t[i].queues_from_devargs) /* created with one queue */
+			di.max_rx_queues = di.max_tx_queues = 1;
+		if (decide(d, &di, &r, &p, why, sizeof(why)) != 0)
+			continue;
+		want = ((p.rx_offloads & ip) ? 0 : ipm) | ((p.rx_offloads & udp) ? 0 : l4m);
+		CHECK(p.rx_ck_ignore == want, "%s: rx_ck_ignore 0x%" PRIx64 ", want 0x%" PRIx64, d,
+		      p.rx_ck_ignore, want);
+		/* a row that does not trust its PMD: nothing it sets is read */
+		if (!t[i].rx_cksum_ok)
+			CHECK(((good | bad | RTE_MBUF_F_RX_VLAN_STRIPPED) & ~p.rx_ck_ignore) ==
+					      RTE_MBUF_F_RX_VLAN_STRIPPED,
+			      "%s: a verdict read", d);
+	}
+	/* hardware rows with both offloads: every verdict read */
+	CHECK_EQ(rx_ignore("net_ixgbe", full, false), 0);
+	CHECK_EQ(rx_ignore("net_i40e", full, false), 0);
+	CHECK_EQ(rx_ignore("net_ice", full, false), 0);
+	CHECK_EQ(rx_ignore("net_iavf", full, false), 0);
+	/* mlx5: GOOD is the CQE's l3_ok/l4_ok and it never says BAD: both read (a bad header
+	 * comes without a flag and is summed in software) */
+	CHECK_EQ(rx_ignore("mlx5_pci", full, false), 0);
+	/* ENA on a device that checks no L3 sum: its IPv4 GOOD (set for every IPv4 frame) is
+	 * ignored, its UDP verdict read; a device with no RX checksum feature: nothing read */
+	CHECK_EQ(rx_ignore("net_ena", full, false), 0);
+	CHECK_EQ(rx_ignore("net_ena", udp | RTE_ETH_RX_OFFLOAD_TCP_CKSUM, false), ipm);
+	CHECK_EQ((RTE_MBUF_F_RX_IP_CKSUM_GOOD & ~rx_ignore("net_ena", udp, false)), 0);
+	CHECK_EQ(rx_ignore("net_ena", 0, false), ipm | l4m);
+	/* em sets BAD from the descriptor whatever the offloads: nothing requested, nothing
+	 * read */
+	CHECK_EQ(rx_ignore("net_e1000_em", full, false), ipm | l4m);
+	CHECK_EQ(bad & ~rx_ignore("net_e1000_em", full, false), 0);
+	/* virtio: UDP only (the virtio header), so no IPv4 verdict is read */
+	CHECK_EQ(rx_ignore("net_virtio", udp | RTE_ETH_RX_OFFLOAD_TCP_CKSUM, false), ipm);
+	/* ice in safe mode: no checksum capability, nothing read */
+	CHECK_EQ(rx_ignore("net_ice", RTE_ETH_RX_OFFLOAD_SCATTER, false), ipm | l4m);
+	/* the operator's rx_checksum: off, and a driver nobody described */
+	CHECK_EQ(rx_ignore("net_ixgbe", full, true), ipm | l4m);
+	CHECK_EQ(rx_ignore("net_bonding", full, false), ipm | l4m);
+	CHECK_EQ(rx_ignore("net_tap", full, false), ipm | l4m);
 }
 
 static void
@@ -930,9 +1094,12 @@ main(void)
 	RUN(test_decide_link);
 	RUN(test_decide_mtu_keep);
 	RUN(test_decide_tx_rs_mult);
+	RUN(test_decide_rx_free_mult);
+	RUN(test_em_pads);
 	RUN(test_xstats_rows);
 	RUN(test_partial_csum_rows);
 	RUN(test_rx_cksum_rows);
+	RUN(test_rx_ck_ignore_rows);
 	RUN(test_wc_check);
 	RUN(test_ice_ddp);
 	RUN(test_print);

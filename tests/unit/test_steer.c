@@ -263,6 +263,7 @@ test_validate_refused(void)
 	CHECK_EQ(res.n_flows, 0);
 	CHECK_EQ(pmd.create_calls, 0);
 	CHECK(pmd.validate_calls >= 1, "validated first");
+	CHECK(res.refused && !res.blind, "refused, not blind: plain RSS, logged at NOTICE");
 	CHECK_HAS(res.why, "refused");
 	CHECK_HAS(res.why, "RSS action not supported here");
 	CHECK_HAS(res.why, "5000");
@@ -291,6 +292,7 @@ test_flow_not_isolated(void)
 	reset(-1, false, NULL);
 	uf_steer_flows(3, 4, 5000, our_ip(), false, &fake_ops, &res);
 	CHECK_EQ(res.kind, UF_STEER_FLOW);
+	CHECK(!res.refused, "nothing refused");
 	CHECK_EQ(pmd.create_calls, 2);
 	CHECK_EQ(res.n_flows, 2);
 	CHECK(res.flows[0] == (struct rte_flow *)&flow_objs[0], "the RSS rule first");
