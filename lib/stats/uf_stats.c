@@ -229,6 +229,17 @@ uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stats_vis
 	V_CALL(v, u64, arg, "plan_version", s->plan_version);
 	V_CALL(v, u64, arg, "tsc_hz", s->tsc_hz);
 
+	V_CALL(v, obj, arg, "health");
+	V_CALL(v, str, arg, "state", uf_health_state_name(s->health.state));
+	V_CALL(v, flag, arg, "degraded", s->health.degraded);
+	V_CALL(v, list, arg, "reasons");
+	for (i = 0; i < s->health.n_reasons && i < UF_HEALTH_MAX_REASONS; i++)
+		V_CALL(v, str, arg, NULL, s->health.reasons[i]);
+	V_CALL(v, end, arg);
+	V_CALL(v, u64, arg, "drain_s", s->health.drain_s);
+	V_CALL(v, real, arg, "drain_left_s", s->health.drain_left_s, 3);
+	V_CALL(v, end, arg);
+
 	V_CALL(v, obj, arg, "fwd");
 #define FWD(f, h) visit_ctr(v, arg, "fwd", #f, h, false, t->f);
 #define FWD_ARRAY(f, n, names, descrs, h)                                          \
