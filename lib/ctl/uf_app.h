@@ -108,6 +108,7 @@ struct uf_app {
 	uint64_t term_req;
 	uint64_t term_seen;
 	uint64_t drain_end_tsc;
+	uint32_t drain_len_s; /* the drain under way's drain_s */
 	pthread_mutex_t health_lock;
 	struct uf_health health_pub;
 	uint64_t health_pub_end;

@@ -139,7 +139,8 @@ uf_app_drain_tick(struct uf_app *app, uint64_t now)
 		return false;
 	if (app->hstate != UF_HEALTH_DRAINING) {
 		if (n > 1 || drain_s == 0 || app->hstate != UF_HEALTH_READY)
-			return true; /* today's SIGTERM: the clean stop, now */
+			return true;        /* today's SIGTERM: the clean stop, now */
+		app->drain_len_s = drain_s; /* a reload may change drain_s meanwhile */
 		app->drain_end_tsc = now + (uint64_t)drain_s * hz;
 		uf_app_health_set(app, UF_HEALTH_DRAINING);
 		snprintf(status, sizeof(status),
@@ -157,6 +158,6 @@ uf_app_drain_tick(struct uf_app *app, uint64_t now)
 	}
 	if (now < app->drain_end_tsc)
 		return false;
-	UF_LOG(NOTICE, "drain: %" PRIu32 " s done, stopping", drain_s);
+	UF_LOG(NOTICE, "drain: %" PRIu32 " s done, stopping", app->drain_len_s);
 	return true;
 }

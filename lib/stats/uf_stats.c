@@ -636,6 +636,12 @@ uf_stats_line(char *buf, size_t len, const struct uf_snap *s, const struct uf_sn
 			o += snprintf(down + o, sizeof(down) - (size_t)o, " | %s %s",
 				      s->ports[i].name,
 				      !s->ports[i].link_up ? "LINK DOWN" : "TX STALLED");
+	/* a drain under way, and a degraded verdict (docs/deployment.md#health-and-drain) */
+	if (s->health.state == UF_HEALTH_DRAINING && (size_t)o < sizeof(down))
+		o += snprintf(down + o, sizeof(down) - (size_t)o, " | draining, %.1f s left",
+			      s->health.drain_left_s);
+	if (s->health.degraded && (size_t)o < sizeof(down))
+		o += snprintf(down + o, sizeof(down) - (size_t)o, " | DEGRADED");
 	loss_text(lost, sizeof(lost), s, 3);
 	snprintf(buf, len, "rx %s pps | tx %s pps | drop %s | tx_drop %s | %s | busy %.0f%%%s",
 		 uf_fmt_num(p ? rate(t->rx, p->rx, dt) : 0, r, sizeof(r)),

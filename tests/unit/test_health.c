@@ -186,6 +186,13 @@ test_summary_mismatch_and_line(void)
 	clean_snap(&s);
 	uf_stats_line(buf, sizeof(buf), &s, NULL);
 	CHECK_HAS(buf, "lost 0 |");
+	CHECK(strstr(buf, "draining") == NULL && strstr(buf, "DEGRADED") == NULL, "%s", buf);
+	/* a drain and a degraded verdict stand out too */
+	s.health.state = UF_HEALTH_DRAINING;
+	s.health.drain_left_s = 2.46;
+	s.health.degraded = true;
+	uf_stats_line(buf, sizeof(buf), &s, NULL);
+	CHECK_HAS(buf, "| draining, 2.5 s left | DEGRADED");
 }
 
 static void
