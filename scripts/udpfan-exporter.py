@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """udpfan-exporter: udpfan's counters in the Prometheus text format.
 
-Reads udpfan's DPDK telemetry socket (/udpfan/stats, the same object as a stats JSON line) at
-every scrape and serves it with python3-prometheus-client on a localhost port:
+Reads udpfan's DPDK telemetry socket (/udpfan/stats, the same object as a stats JSON line, and
+/udpfan/health, the instance's state as of now) at every scrape and serves it with python3-prometheus-client on a localhost port:
 
     scripts/udpfan-exporter.py --file-prefix udpfan --listen 127.0.0.1:9917
     curl -s 127.0.0.1:9917/metrics
@@ -80,6 +80,8 @@ FAMILIES = {
     "listener": ("udpfan_listener_{key}", ("index", "ip", "udp_port", "port")),
 }
 DEST_LABELS = FAMILIES["destination"][1]
+# the instance's states (docs/deployment.md#health-and-drain): udpfan_health_state is one-hot
+HEALTH_STATES = ("starting", "ready", "draining", "stopping")
 
 
 def family_of(group):
@@ -170,6 +172,23 @@ class Collector:
                 m.add_metric([str(lv.get(k, "")) for k in labels_k], int(v))
         return fams.values()
 
+    @staticmethod
+    def health(h):
+        """the state (one-hot), degraded, the drain: from /udpfan/health (live) or the stats
+        object's "health" (an older udpfan without the command)"""
+        state = GaugeMetricFamily("udpfan_health_state", "1 for the state udpfan is in: "
+                                  "starting, ready, draining, stopping", labels=["state"])
+        for s in HEALTH_STATES:
+            state.add_metric([s], 1 if h.get("state") == s else 0)
+        yield state
+        yield GaugeMetricFamily("udpfan_degraded", "1 while ready or draining with a "
+                                "listening port down or a listener with no reachable "
+                                "destination", value=int(h.get("degraded", 0)))
+        yield GaugeMetricFamily("udpfan_drain_seconds", "control.drain_s: how long a SIGTERM "
+                                "drains before the stop", value=int(h.get("drain_s", 0)))
+        yield GaugeMetricFamily("udpfan_drain_left_seconds", "while draining: seconds until "
+                                "the stop; else 0", value=float(h.get("drain_left_s", 0)))
+
     def collect(self):
         up = GaugeMetricFamily("udpfan_up", "1 when udpfan's telemetry socket answered")
         try:
@@ -177,13 +196,23 @@ class Collector:
         except (OSError, ValueError, KeyError) as e:
             print("udpfan-exporter: %s: %s" % (self.tel.path, e), file=sys.stderr)
             st = None
+        try:
+            h = self.tel.query("/udpfan/health")
+        except (OSError, ValueError, KeyError):
+            h = None
+        if not isinstance(h, dict) and isinstance(st, dict):
+            h = st.get("health")
         if not isinstance(st, dict) or "fwd" not in st:
             # not running, or no stats interval has passed yet: telemetry answers null
             up.add_metric([], 0)
             yield up
+            if isinstance(h, dict):
+                yield from self.health(h)  # starting: the state before the first interval
             return
         up.add_metric([], 1)
         yield up
+        if isinstance(h, dict):
+            yield from self.health(h)
         yield from self.counters(st)
 
         # what the schema cannot describe: the PMD's own xstat names, a ratio, a state

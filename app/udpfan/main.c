@@ -68,11 +68,16 @@ on_signal(int sig)
 		return;
 	}
 	early_stop = 1;
-	uf_app_request_stop(&app);
+	/* SIGTERM may start a drain; SIGINT stops at once (docs/deployment.md#signals) */
+	if (sig == SIGTERM)
+		uf_app_request_term(&app);
+	else
+		uf_app_request_stop(&app);
 }
 
 /*
- * Before EAL: SIGTERM/SIGINT ask for a clean stop whenever they come, SIGHUP never kills
+ * Before EAL: SIGTERM/SIGINT ask for a clean stop whenever they come (SIGTERM with a drain
+ * first once udpfan is ready and control.drain_s > 0), SIGHUP never kills
  * (docs/deployment.md, "Signals"). EAL's own threads inherit this disposition; the handler
  * only stores flags. SA_RESTART keeps EAL's syscalls from seeing EINTR.
  */

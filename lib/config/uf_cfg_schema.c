@@ -1024,7 +1024,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "", "forward", .type = UF_CFG_MAP, .hot = true, .doc = "how copies are built and sent" },
 	{ "", "stats", .type = UF_CFG_MAP, .hot = true, .doc = "stats interval and JSON output" },
 	{ "", "arp", .type = UF_CFG_MAP, .hot = true, .doc = "neighbour resolution timers" },
-	{ "", "control", .type = UF_CFG_MAP, .hot = true, .doc = "control-plane rates" },
+	{ "", "control", .type = UF_CFG_MAP, .hot = true,
+	  .doc = "control-plane rates, the drain on SIGTERM" },
 
 	{ "eal", "lcores", CFG(eal.lcores), .type = UF_CFG_STR, .parse = check_lcores, .lo = 2,
 	  .hi = UF_MAX_WORKERS + 1, .range_note = " lcores",
@@ -1194,6 +1195,9 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "echo replies per second per port" },
 	{ "control", "neigh_rate", CFG(control.neigh_rate), .hot = true, UINT(1, 1000000, 2000),
 	  .doc = "ARP and NS answers per second per port" },
+	{ "control", "drain_s", CFG(control.drain_s), .hot = true, UINT(0, 3600, 0),
+	  .default_note = ": SIGTERM stops at once",
+	  .doc = "on SIGTERM, forward this long (draining) before the clean stop" },
 };
 
 const unsigned int uf_cfg_schema_n = RTE_DIM(uf_cfg_schema);

@@ -212,6 +212,9 @@ struct uf_config {
 	struct {
 		uint32_t icmp_rate;  /* echo replies per second per port, 0: none */
 		uint32_t neigh_rate; /* ARP replies and NAs to NSs per second per port */
+		/* SIGTERM: forward this long, draining, before the clean stop; 0 stops at
+		 * once (docs/deployment.md#health-and-drain) */
+		uint32_t drain_s;
 	} control;
 };
 

@@ -76,7 +76,7 @@ ctl_work_pending(struct uf_app *app)
 {
 	int i;
 
-	if (__atomic_load_n(&app->sh.quit, __ATOMIC_RELAXED) ||
+	if (__atomic_load_n(&app->sh.quit, __ATOMIC_RELAXED) || uf_app_term_pending(app) ||
 	    __atomic_load_n(&app->lsc_pending, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&app->reload_req, __ATOMIC_RELAXED) !=
 			    __atomic_load_n(&app->reload_done, __ATOMIC_RELAXED))
@@ -181,6 +181,8 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	memset(app, 0, sizeof(*app));
 	app->cfg = cfg;
 	pthread_mutex_init(&app->reload_lock, NULL);
+	pthread_mutex_init(&app->health_lock, NULL);
+	app->hstate = UF_HEALTH_STARTING;
 	snprintf(app->reload_result, sizeof(app->reload_result), "none");
 	app->opts = *o;
 	uf_snap_pub_init(&app->pub);
@@ -266,6 +268,14 @@ uf_app_request_reload(struct uf_app *app)
 	uf_shared_wake_ctl(&app->sh);
 }
 
+/* telemetry's /udpfan/health (a telemetry thread) */
+static int
+tel_health(void *arg, struct uf_health *out)
+{
+	uf_app_health_get(arg, out);
+	return 0;
+}
+
 /* telemetry's /udpfan/reload (a telemetry thread): synchronous */
 static int
 tel_reload(void *arg, char *result, size_t rlen, char *reason, size_t len, uint64_t *gen)
@@ -313,7 +323,11 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 			return -1;
 	}
 	app->tel = (struct uf_tel_ops){
-		.pub = &app->pub, .reset_port = tel_reset_port, .reload = tel_reload, .arg = app
+		.pub = &app->pub,
+		.reset_port = tel_reset_port,
+		.reload = tel_reload,
+		.health = tel_health,
+		.arg = app,
 	};
 	uf_tel_register(&app->tel);
 
@@ -330,6 +344,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	for (i = 0; i < cfg->n_ports; i++)
 		if (app->link_was_up[i])
 			uf_ctlframes_garp(&app->cf, (uint16_t)i);
+	uf_app_health_set(app, UF_HEALTH_READY);
 	notify_ready(app);
 
 	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
@@ -348,6 +363,10 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 			next = rte_rdtsc() + interval;
 		}
 		now = rte_rdtsc();
+		/* SIGTERM: a drain starts (workers untouched), or the stop is now */
+		if (uf_app_drain_tick(app, now))
+			break;
+		uf_app_health_update(app);
 		if (now >= next) {
 			uf_app_stats_tick(app, false);
 			next += interval;
@@ -363,8 +382,11 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		until = RTE_MIN(until, next);
 		if (end != 0)
 			until = RTE_MIN(until, end);
+		if (app->hstate == UF_HEALTH_DRAINING)
+			until = RTE_MIN(until, app->drain_end_tsc);
 		ctl_sleep(app, until);
 	}
+	uf_app_health_set(app, UF_HEALTH_STOPPING);
 	uf_notify_stopping();
 	uf_app_request_stop(app);
 	rte_eal_mp_wait_lcore();

@@ -17,6 +17,7 @@
 #include "uf_config.h"
 #include "uf_ctlframes.h"
 #include "uf_fwd.h"
+#include "uf_health.h"
 #include "uf_port.h"
 #include "uf_resolve.h"
 #include "uf_snap_pub.h"
@@ -98,6 +99,20 @@ struct uf_app {
 	uint64_t hint_told[UF_DROP_MAX];
 	uint64_t hint_tsc[UF_DROP_MAX];
 
+	/* health and the drain (uf_app_health.c, docs/deployment.md#health-and-drain): the
+	 * state and the last evaluation, the control lcore's; SIGTERMs so far (term_req, the
+	 * signal handler's, through __atomic builtins) and those the control lcore has seen;
+	 * the copy telemetry reads, under health_lock, with the drain's end (TSC; 0: none) */
+	enum uf_health_state hstate;
+	struct uf_health health;
+	uint64_t term_req;
+	uint64_t term_seen;
+	uint64_t drain_end_tsc;
+	uint32_t drain_len_s; /* the drain under way's drain_s */
+	pthread_mutex_t health_lock;
+	struct uf_health health_pub;
+	uint64_t health_pub_end;
+
 	/* a failure the control lcore hit while running (a port reset that failed) */
 	bool failed;
 	struct uf_err fail;
@@ -113,6 +128,10 @@ int uf_app_run(struct uf_app *app, struct uf_err *err);
 
 /* Ask the loop to stop (async-signal-safe). */
 void uf_app_request_stop(struct uf_app *app);
+
+/* SIGTERM (async-signal-safe): with control.drain_s > 0 the first one starts a drain, the
+ * next one stops; else a stop (docs/deployment.md#health-and-drain). */
+void uf_app_request_term(struct uf_app *app);
 
 /* Ask the control loop to reload (SIGHUP; async-signal-safe). It never stops udpfan. */
 void uf_app_request_reload(struct uf_app *app);
@@ -166,6 +185,19 @@ void uf_app_check_links(struct uf_app *app);
 
 /* Every LINK_POLL_MS: the rows' reset-worthy xstats; a rise requests the port's reset. */
 void uf_app_check_faults(struct uf_app *app);
+
+/* Health (uf_app_health.c), control lcore: evaluate the degraded rule now and publish it
+ * (each pass); set the state and publish. */
+void uf_app_health_update(struct uf_app *app);
+void uf_app_health_set(struct uf_app *app, enum uf_health_state st);
+/* The published health with drain_left_s as of now (any thread: telemetry). */
+void uf_app_health_get(struct uf_app *app, struct uf_health *out);
+/* The control lcore's own, the same (for the snapshot). */
+void uf_app_health_now(const struct uf_app *app, struct uf_health *out);
+/* SIGTERMs not yet seen by uf_app_drain_tick? */
+bool uf_app_term_pending(const struct uf_app *app);
+/* The SIGTERMs so far (now: TSC): starts the drain, or says to stop now (true). */
+bool uf_app_drain_tick(struct uf_app *app, uint64_t now);
 
 /* Open the stats JSON file (opts, else the config's; none: no file). 0, or -1 with err. */
 int uf_app_stats_open(struct uf_app *app, struct uf_err *err);

@@ -65,6 +65,7 @@ uf_app_snapshot(struct uf_app *app, struct uf_snap *s, bool final)
 	s->final = final;
 	s->tsc_hz = hz;
 	s->ctl = app->ctl;
+	uf_app_health_now(app, &s->health);
 
 	s->n_lcores = app->n_workers;
 	for (k = 0; k < app->n_workers; k++) {

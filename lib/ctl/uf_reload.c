@@ -234,6 +234,8 @@ uf_app_answer_reload(struct uf_app *app)
 	else
 		applied = reload_once(app);
 	uf_notify_ready("reloaded");
+	if (app->hstate == UF_HEALTH_DRAINING) /* STATUS says the state: still draining */
+		uf_notify_status("draining: reloaded");
 	__atomic_store_n(&app->reload_done, req, __ATOMIC_RELEASE);
 	return applied;
 }

@@ -29,7 +29,7 @@ uf_notify_ready(const char *status)
 	char msg[256];
 	int rc;
 
-	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=forwarding: %s", status);
+	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=ready: %s", status);
 	rc = notify(msg);
 	if (rc > 0)
 		UF_LOG(NOTICE, "ready: %s (told the service manager)", status);
@@ -37,6 +37,15 @@ uf_notify_ready(const char *status)
 		UF_LOG(WARNING, "ready: %s; sd_notify failed (%d)", status, rc);
 	else
 		UF_LOG(NOTICE, "ready: %s", status);
+}
+
+void
+uf_notify_status(const char *status)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "STATUS=%s", status);
+	notify(msg);
 }
 
 void

@@ -7,8 +7,11 @@
 #ifndef UF_NOTIFY_H
 #define UF_NOTIFY_H
 
-/* The ports are up and the workers run; STATUS is one line ("2 ports, 3 destinations"). */
+/* The ports are up and the workers run: READY=1, STATUS "ready: " and one line ("2 ports,
+ * 3 destinations"). */
 void uf_notify_ready(const char *status);
+/* STATUS alone: a state change that is not READY or STOPPING (draining: ...). */
+void uf_notify_status(const char *status);
 /* A reload starts (uf_notify_ready() again when it is over, applied or refused). */
 void uf_notify_reloading(void);
 /* The workers are being stopped. */

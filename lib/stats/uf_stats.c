@@ -229,6 +229,17 @@ uf_stats_visit(const struct uf_snap *s, int max_dests, const struct uf_stats_vis
 	V_CALL(v, u64, arg, "plan_version", s->plan_version);
 	V_CALL(v, u64, arg, "tsc_hz", s->tsc_hz);
 
+	V_CALL(v, obj, arg, "health");
+	V_CALL(v, str, arg, "state", uf_health_state_name(s->health.state));
+	V_CALL(v, flag, arg, "degraded", s->health.degraded);
+	V_CALL(v, list, arg, "reasons");
+	for (i = 0; i < s->health.n_reasons && i < UF_HEALTH_MAX_REASONS; i++)
+		V_CALL(v, str, arg, NULL, s->health.reasons[i]);
+	V_CALL(v, end, arg);
+	V_CALL(v, u64, arg, "drain_s", s->health.drain_s);
+	V_CALL(v, real, arg, "drain_left_s", s->health.drain_left_s, 3);
+	V_CALL(v, end, arg);
+
 	V_CALL(v, obj, arg, "fwd");
 #define FWD(f, h) visit_ctr(v, arg, "fwd", #f, h, false, t->f);
 #define FWD_ARRAY(f, n, names, descrs, h)                                          \
@@ -625,6 +636,12 @@ uf_stats_line(char *buf, size_t len, const struct uf_snap *s, const struct uf_sn
 			o += snprintf(down + o, sizeof(down) - (size_t)o, " | %s %s",
 				      s->ports[i].name,
 				      !s->ports[i].link_up ? "LINK DOWN" : "TX STALLED");
+	/* a drain under way, and a degraded verdict (docs/deployment.md#health-and-drain) */
+	if (s->health.state == UF_HEALTH_DRAINING && (size_t)o < sizeof(down))
+		o += snprintf(down + o, sizeof(down) - (size_t)o, " | draining, %.1f s left",
+			      s->health.drain_left_s);
+	if (s->health.degraded && (size_t)o < sizeof(down))
+		o += snprintf(down + o, sizeof(down) - (size_t)o, " | DEGRADED");
 	loss_text(lost, sizeof(lost), s, 3);
 	snprintf(buf, len, "rx %s pps | tx %s pps | drop %s | tx_drop %s | %s | busy %.0f%%%s",
 		 uf_fmt_num(p ? rate(t->rx, p->rx, dt) : 0, r, sizeof(r)),

@@ -13,6 +13,7 @@
 #include <rte_ethdev.h>
 
 #include "uf_counters.h"
+#include "uf_health.h"
 
 #define UF_SNAP_XSTATS 32
 
@@ -163,6 +164,9 @@ struct uf_snap {
 	} reload;
 	int n_listeners;
 	struct uf_snap_lis listeners[UF_MAX_LISTENERS];
+	/* the instance's state when the snapshot was taken (docs/deployment.md#health-and-
+	 * drain) */
+	struct uf_health health;
 };
 
 /* Sum src into dst (relaxed loads: the source is another lcore's live counter block). */

@@ -151,8 +151,14 @@ tel_real(void *arg, const char *key, double v, int decimals)
 static void
 tel_str(void *arg, const char *key, const char *v)
 {
-	struct rte_tel_data *d = tel_top(arg);
+	struct tel_out *o = arg;
+	struct rte_tel_data *d = tel_top(o);
+	char ik[16];
 
+	if (key == NULL) { /* an element of a list: keyed by its index */
+		snprintf(ik, sizeof(ik), "%d", o->base + o->n[o->depth]++);
+		key = ik;
+	}
 	if (d != NULL)
 		rte_tel_data_add_dict_string(d, key, v);
 }
@@ -236,6 +242,39 @@ cmd_neighbors(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* /udpfan/health: live, not the last snapshot's (a drain shows at once) */
+static int
+cmd_health(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct uf_health h;
+	struct rte_tel_data *r;
+	char left[32];
+	int ret = -ENOTSUP, i;
+
+	(void)cmd;
+	(void)params;
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.health != NULL)
+		ret = tel_ops.health(tel_ops.arg, &h);
+	pthread_mutex_unlock(&tel_ops_lock);
+	if (ret != 0)
+		return ret;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "state", uf_health_state_name(h.state));
+	rte_tel_data_add_dict_int(d, "degraded", h.degraded);
+	r = rte_tel_data_alloc();
+	if (r != NULL) {
+		rte_tel_data_start_array(r, RTE_TEL_STRING_VAL);
+		for (i = 0; i < h.n_reasons; i++)
+			rte_tel_data_add_array_string(r, h.reasons[i]);
+		add_container(d, "reasons", r);
+	}
+	tel_u64(d, "drain_s", h.drain_s);
+	snprintf(left, sizeof(left), "%.3f", h.drain_left_s);
+	rte_tel_data_add_dict_string(d, "drain_left_s", left);
+	return 0;
+}
+
 /* /udpfan/port_reset,<port name>: run the device-reset path now (what a reset event does) */
 static int
 cmd_port_reset(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -295,6 +334,8 @@ uf_tel_register(const struct uf_tel_ops *ops)
 	rte_telemetry_register_cmd(
 			"/udpfan/stats", cmd_stats,
 			"udpfan counters: the stats JSON object of the last interval. No params.");
+	rte_telemetry_register_cmd("/udpfan/health", cmd_health,
+				   "udpfan health: state, degraded and why, the drain. No params.");
 	rte_telemetry_register_cmd("/udpfan/ports", cmd_ports,
 				   "udpfan ports: NIC counters, loss xstats, XDP mode. No params.");
 	rte_telemetry_register_cmd(

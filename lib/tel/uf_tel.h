@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * DPDK telemetry commands: /udpfan/stats (the stats JSON object), /udpfan/ports and
- * /udpfan/neighbors, served from the control lcore's last snapshot (dpdk-telemetry.py reads
+ * /udpfan/neighbors, served from the control lcore's last snapshot; /udpfan/health, live (dpdk-telemetry.py reads
  * them). Dict keys are snake_case: 22.11 rejects anything outside [A-Za-z0-9_/].
  */
 #ifndef UF_TEL_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uf_health.h"
 #include "uf_snap_pub.h"
 
 /* What the commands serve: the published snapshot, and the control side's reset request. */
@@ -20,6 +21,9 @@ struct uf_tel_ops {
 	 * 0, or -errno when the control loop did not answer */
 	int (*reload)(void *arg, char *result, size_t rlen, char *reason, size_t len,
 		      uint64_t *generation);
+	/* /udpfan/health: the state, degraded and why, the drain (docs/deployment.md#health-
+	 * and-drain), as of now; 0 */
+	int (*health)(void *arg, struct uf_health *out);
 	void *arg;
 };
 

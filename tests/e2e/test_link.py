@@ -58,6 +58,10 @@ def case_dead_egress_port(kind, own):
         tb.link(ns, ifname, False)
         assert uf.wait_stats(lambda s: not s["ports"]["lan2"]["link_up"], 3), \
             "link down not seen: %r" % uf.latest()["ports"]["lan2"]
+        # one destination of three behind a dead egress port: not degraded
+        # (docs/deployment.md#health-and-drain)
+        assert uf.latest()["health"]["state"] == "ready", uf.latest()["health"]
+        assert not uf.latest()["health"]["degraded"], uf.latest()["health"]
         time.sleep(3)
         tb.link(ns, ifname, True)
         assert uf.wait_stats(lambda s: s["ports"]["lan2"]["link_up"], 3), \
@@ -93,10 +97,36 @@ def case_dead_egress_port(kind, own):
         assert "port %s: link down" % p not in log, log
 
 
+def case_degraded_listen_port(kind):
+    """the port udpfan listens on goes link-down: degraded, with the port as its reason,
+    within a stats interval or two; up again: no longer degraded (docs/deployment.md#health-
+    and-drain)"""
+    wd = tmpdir()
+    with Testbed(prefix="ufk", sinks=3, egress=2) as tb:
+        tb.static_neighbours()
+        uf = Udpfan(tb, config(tb, kind), wd)
+        assert uf.wait_stats(lambda s: all(p["link_up"] for p in s["ports"].values()), 10), \
+            uf.latest()
+        assert uf.wait_stats(lambda s: s["health"]["state"] == "ready" and
+                             not s["health"]["degraded"], 3), uf.latest()["health"]
+        tb.link(tb.ns_fwd, tb.fwd_if, False)
+        assert uf.wait_stats(lambda s: s["health"]["degraded"], 3), uf.latest()["health"]
+        h = uf.latest()["health"]
+        tb.link(tb.ns_fwd, tb.fwd_if, True)
+        assert uf.wait_stats(lambda s: not s["health"]["degraded"], 5), uf.latest()["health"]
+        st = uf.stop()
+        log = uf.logtext()
+    assert h["state"] == "ready" and h["reasons"] == ["port lan0: link down"], h
+    assert "health: ready, degraded: port lan0: link down" in log, log[-2000:]
+    assert "health: ready, no longer degraded" in log, log[-2000:]
+    assert st["health"]["state"] == "stopping" and not st["health"]["degraded"], st["health"]
+
+
 def main():
     s = Suite(root=True)
     s.run(case_dead_egress_port, "af_packet", True)
     s.run(case_dead_egress_port, "af_xdp", False)
+    s.run(case_degraded_listen_port, "af_packet")
     s.finish()
 
 

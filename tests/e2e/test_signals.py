@@ -6,9 +6,16 @@ EAL and the ports are still coming up, is a clean stop (exit 0, one final object
 program left); after SIGKILL the next start proves the dead instance dead and reclaims its
 XDP program, EAL runtime directory and hugepage files, with a log line for each, and
 forwards. A clean stop (SIGTERM, or --duration) leaves no hugepage file and no runtime
-directory behind."""
+directory behind.
+
+Health and drain (docs/deployment.md#health-and-drain): with control.drain_s, SIGTERM under
+traffic turns /udpfan/health to draining at once, every datagram sent during the drain is
+forwarded, and udpfan exits 0 after drain_s with a balanced ledger (drain_af_packet); a second
+SIGTERM, or a SIGINT, during a drain stops at once (drain_stops_at_once)."""
+import json
 import os
 import signal
+import socket
 import subprocess
 import time
 
@@ -118,6 +125,118 @@ def case_clean_stop_leaves_nothing(kind):
         assert not os.path.exists(rundir), "left in %s: %s" % (rundir, os.listdir(rundir))
 
 
+class Health:
+    """/udpfan/health over one telemetry connection (DPDK's SOCK_SEQPACKET socket), opened
+    while udpfan runs, so a question after a signal costs no client start-up"""
+
+    def __init__(self, prefix="ufe2e"):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.s.settimeout(2)
+        self.s.connect("/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix)
+        json.loads(self.s.recv(1024).decode())  # the greeting
+
+    def ask(self):
+        self.s.send(b"/udpfan/health")
+        return json.loads(self.s.recv(16384).decode())["/udpfan/health"]
+
+    def close(self):
+        self.s.close()
+
+
+def wait_draining(uf, h, t0, limit):
+    """the first /udpfan/health that says draining, and seconds since t0; fails after limit"""
+    while True:
+        a = h.ask()
+        dt = time.monotonic() - t0
+        if a["state"] == "draining":
+            return a, dt
+        assert dt < limit and uf.proc.poll() is None, \
+            "not draining %.2f s after SIGTERM: %r\n%s" % (dt, a, uf.logtext())
+        time.sleep(0.01)
+
+
+def case_drain(kind):
+    """drain_s 3: SIGTERM under 2,000 datagrams/s; draining within 0.5 s; the sender goes on
+    for about 2 s of the drain and every datagram reaches every sink; exit 0 after ~3 s with
+    a balanced final ledger"""
+    drain, rate, count = 3, 2000, 6000  # the sender runs 3 s: SIGTERM at ~1 s, it ends at ~3 s
+    wd = tmpdir()
+    with Testbed(prefix="ufe", sinks=3) as tb:
+        tb.static_neighbours()
+        sinks = [Sink(tb, ns, [6000], wd, idle=4) for ns in tb.sink_ns]
+        uf = Udpfan(tb, config(tb, kind, extra="control: { drain_s: %d }" % drain), wd)
+        h = Health()
+        a = h.ask()
+        assert a["state"] == "ready" and a["degraded"] == 0 and a["drain_s"] == drain, a
+        assert float(a["drain_left_s"]) == 0, a
+        sender = send(tb, count, rate, wait=False)
+        assert uf.wait_stats(lambda st: st["fwd"]["forwarded"] > 0, 10), uf.latest()
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        uf.proc.send_signal(signal.SIGTERM)
+        a, dt = wait_draining(uf, h, t0, 0.5)
+        assert 0 < float(a["drain_left_s"]) <= drain, a
+        h.close()
+        sent = json.loads(sender.communicate(timeout=60)[0])
+        t_sent = time.monotonic() - t0
+        # the last datagram left while udpfan still drained: it must be forwarded
+        assert t_sent < drain - 0.2, "the sender ended %.2f s after SIGTERM" % t_sent
+        try:
+            uf.proc.wait(timeout=drain + 10)
+        except subprocess.TimeoutExpired:
+            uf.proc.kill()
+            raise AssertionError("udpfan still running %d s after SIGTERM" % (drain + 10))
+        t_exit = time.monotonic() - t0
+        st = uf.stop()  # exit 0, the final object, its ledger
+        res = [sk.result()["6000"] for sk in sinks]
+        objs = read_stats(uf.stats)
+        log = uf.logtext()
+    print("draining after %.3f s; sender done %.2f s, udpfan exited %.2f s after SIGTERM; "
+          "%d sent, %d forwarded" % (dt, t_sent, t_exit, sent["sent"], st["fwd"]["forwarded"]))
+    assert drain - 0.1 <= t_exit <= drain + 2.5, "exited %.2f s after SIGTERM" % t_exit
+    assert sent["sent"] == count, sent
+    assert st["fwd"]["forwarded"] == count and st["fwd"]["tx_ok"] == 3 * count, st["fwd"]
+    for r in res:
+        assert r["received"] == count and r["distinct"] == count, r
+    # the stats objects say it too: draining during the drain, stopping in the final one
+    assert any(o["health"]["state"] == "draining" and not o["final"] for o in objs), \
+        [o["health"] for o in objs]
+    assert st["health"]["state"] == "stopping" and st["health"]["drain_s"] == drain, st["health"]
+    assert "SIGTERM: draining" in log and "drain: %d s done, stopping" % drain in log, log[-2000:]
+
+
+def case_drain_stops_at_once(kind):
+    """drain_s 30: SIGTERM starts the drain; a second SIGTERM, or a SIGINT, stops at once
+    (exit 0, final object, balanced ledger), 25 s or more before the drain's end"""
+    wd = tmpdir()
+    with Testbed(prefix="ufe", sinks=1) as tb:
+        tb.static_neighbours()
+        for second in (signal.SIGTERM, signal.SIGINT):
+            uf = Udpfan(tb, config(tb, kind, extra="control: { drain_s: 30 }"), wd,
+                        name="u-%s" % second.name)
+            h = Health()
+            send(tb, 500, 2000)
+            t0 = time.monotonic()
+            uf.proc.send_signal(signal.SIGTERM)
+            wait_draining(uf, h, t0, 1.0)
+            h.close()
+            assert uf.proc.poll() is None, "the first SIGTERM stopped udpfan"
+            uf.proc.send_signal(second)
+            try:
+                uf.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                uf.proc.kill()
+                raise AssertionError("%s during the drain did not stop udpfan" % second.name)
+            dt = time.monotonic() - t0
+            st = uf.stop()
+            print("SIGTERM, then %s: exited %.2f s after the first (drain_s 30)" %
+                  (second.name, dt))
+            assert dt < 5, dt
+            assert st["fwd"]["forwarded"] == 500, st["fwd"]
+            if second == signal.SIGTERM:
+                assert "SIGTERM again: stopping now" in uf.logtext(), uf.logtext()[-2000:]
+
+
 def main():
     s = Suite(root=True)
     for kind in ("af_xdp", "af_packet"):
@@ -127,6 +246,8 @@ def main():
     s.run(case_sigkill_leftovers)
     for kind in ("af_xdp", "af_packet"):
         s.run(case_clean_stop_leaves_nothing, kind)
+    s.run(case_drain, "af_packet")
+    s.run(case_drain_stops_at_once, "af_packet")
     s.finish()
 
 

@@ -133,6 +133,11 @@ arp: { retry_ms: 50, max_probes: 2 }
         raise KeyError((name, labels))
 
     assert val("udpfan_up") == 1
+    # health: ready (one-hot), not degraded (two of the three destinations resolve)
+    assert val("udpfan_health_state", state="ready") == 1, body[:2000]
+    assert val("udpfan_health_state", state="draining") == 0
+    assert val("udpfan_degraded") == 0 and val("udpfan_drain_seconds") == 0
+    assert st["health"]["state"] == "ready" and st["health"]["degraded"] is False, st["health"]
     assert val("udpfan_forwarded") == count == st["fwd"]["forwarded"], body[:2000]
     assert val("udpfan_tx_ok") == st["fwd"]["tx_ok"]
     assert val("udpfan_tx_drop", reason="no_neighbor") == st["fwd"]["tx_drop"]["no_neighbor"] > 0

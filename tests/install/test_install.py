@@ -324,7 +324,7 @@ def case_notify():
         assert msgs == [], msgs
         raise SkipCase("built without libsystemd: only the log line is checked")
     assert len(msgs) == 2, msgs
-    assert msgs[0].startswith("READY=1\n") and "STATUS=forwarding: 1 port" in msgs[0], msgs
+    assert msgs[0].startswith("READY=1\n") and "STATUS=ready: 1 port" in msgs[0], msgs
     assert msgs[1].startswith("STOPPING=1\n"), msgs
     assert "(told the service manager)" in r.stderr, r.stderr[-2000:]
     shutil.rmtree(wd, ignore_errors=True)

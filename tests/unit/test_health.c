@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * What udpfan says about its own health: the loss summary of the stats line and the ledger
- * (uf_stats_losses, uf_stats_summary) on hand-made snapshots, and the kernel interface's
- * link (operstate/carrier) on a fake sysfs.
+ * (uf_stats_losses, uf_stats_summary) on hand-made snapshots, the kernel interface's
+ * link (operstate/carrier) on a fake sysfs, and the instance's state and degraded rule
+ * (uf_health_eval, docs/deployment.md#health-and-drain).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "uf_health.h"
 #include "uf_stats.h"
 #include "uf_xsk.h"
 #include "uf_test.h"
@@ -184,6 +186,13 @@ test_summary_mismatch_and_line(void)
 	clean_snap(&s);
 	uf_stats_line(buf, sizeof(buf), &s, NULL);
 	CHECK_HAS(buf, "lost 0 |");
+	CHECK(strstr(buf, "draining") == NULL && strstr(buf, "DEGRADED") == NULL, "%s", buf);
+	/* a drain and a degraded verdict stand out too */
+	s.health.state = UF_HEALTH_DRAINING;
+	s.health.drain_left_s = 2.46;
+	s.health.degraded = true;
+	uf_stats_line(buf, sizeof(buf), &s, NULL);
+	CHECK_HAS(buf, "| draining, 2.5 s left | DEGRADED");
 }
 
 static void
@@ -245,6 +254,115 @@ test_kernel_link(void)
 	rmdir(root);
 }
 
+/* two ports, two listeners: "a" on wan with 3 destinations, "b" on lan with 2 */
+static void
+health_in(struct uf_health_in *in, struct uf_health_port *ports, struct uf_health_lis *lis)
+{
+	ports[0] = (struct uf_health_port){ .name = "wan", .up = true };
+	ports[1] = (struct uf_health_port){ .name = "lan", .up = true };
+	lis[0] = (struct uf_health_lis){ .name = "a", .port = 0, .n_dests = 3, .n_reachable = 3 };
+	lis[1] = (struct uf_health_lis){ .name = "b", .port = 1, .n_dests = 2, .n_reachable = 2 };
+	*in = (struct uf_health_in){
+		.state = UF_HEALTH_READY, .n_ports = 2, .ports = ports, .n_listeners = 2, .lis = lis
+	};
+}
+
+static void
+test_health_states(void)
+{
+	struct uf_health_port ports[2];
+	struct uf_health_lis lis[2];
+	struct uf_health_in in;
+	struct uf_health h;
+	int s;
+
+	CHECK_STR(uf_health_state_name(UF_HEALTH_STARTING), "starting");
+	CHECK_STR(uf_health_state_name(UF_HEALTH_READY), "ready");
+	CHECK_STR(uf_health_state_name(UF_HEALTH_DRAINING), "draining");
+	CHECK_STR(uf_health_state_name(UF_HEALTH_STOPPING), "stopping");
+	CHECK_STR(uf_health_state_name(UF_HEALTH_N_STATES), "unknown");
+	/* all well: no state is degraded; drain_s and drain_left_s are the caller's */
+	health_in(&in, ports, lis);
+	for (s = 0; s < UF_HEALTH_N_STATES; s++) {
+		memset(&h, 0, sizeof(h));
+		h.drain_s = 7;
+		h.drain_left_s = 1.5;
+		in.state = (enum uf_health_state)s;
+		uf_health_eval(&in, &h);
+		CHECK_EQ(h.state, s);
+		CHECK(!h.degraded && h.n_reasons == 0, "state %s: degraded with all well",
+		      uf_health_state_name(h.state));
+		CHECK(h.drain_s == 7 && h.drain_left_s == 1.5, "drain fields touched");
+	}
+	/* a listening port down: degraded while ready or draining, never starting/stopping */
+	ports[0].up = false;
+	for (s = 0; s < UF_HEALTH_N_STATES; s++) {
+		bool fwd = s == UF_HEALTH_READY || s == UF_HEALTH_DRAINING;
+
+		in.state = (enum uf_health_state)s;
+		uf_health_eval(&in, &h);
+		CHECK(h.degraded == fwd, "state %s: degraded %d", uf_health_state_name(h.state),
+		      h.degraded);
+		CHECK_EQ(h.n_reasons, fwd ? 1 : 0);
+	}
+}
+
+static void
+test_health_degraded_rule(void)
+{
+	struct uf_health_port ports[3];
+	struct uf_health_lis lis[UF_HEALTH_MAX_REASONS + 4];
+	struct uf_health_in in;
+	struct uf_health h;
+	int i;
+
+	health_in(&in, ports, lis);
+	/* some destinations unreachable: not degraded (the others still get every copy) */
+	lis[0].n_reachable = 1;
+	lis[1].n_reachable = 1;
+	uf_health_eval(&in, &h);
+	CHECK(!h.degraded, "degraded with a destination left per listener");
+	/* every destination of one listener unreachable */
+	lis[1].n_reachable = 0;
+	uf_health_eval(&in, &h);
+	CHECK(h.degraded, "listener b has no destination: not degraded");
+	CHECK_EQ(h.n_reasons, 1);
+	CHECK_STR(h.reasons[0], "listener b: none of its 2 destinations reachable");
+	/* its port down too: the port first, then the listener */
+	ports[1].up = false;
+	uf_health_eval(&in, &h);
+	CHECK_EQ(h.n_reasons, 2);
+	CHECK_STR(h.reasons[0], "port lan: link down");
+	CHECK_STR(h.reasons[1], "listener b: none of its 2 destinations reachable");
+	/* a port no listener receives on (only destinations leave there) is not a reason by
+	 * itself: its destinations count in their listeners' reachable */
+	health_in(&in, ports, lis);
+	ports[2] = (struct uf_health_port){ .name = "out", .up = false };
+	in.n_ports = 3;
+	uf_health_eval(&in, &h);
+	CHECK(!h.degraded, "an egress-only port down degraded the instance");
+	/* two listeners on one port that is down: the port is named once */
+	lis[1].port = 0;
+	ports[0].up = false;
+	uf_health_eval(&in, &h);
+	CHECK_EQ(h.n_reasons, 1);
+	CHECK_STR(h.reasons[0], "port wan: link down");
+	/* one destination: singular */
+	health_in(&in, ports, lis);
+	lis[0].n_dests = 1;
+	lis[0].n_reachable = 0;
+	uf_health_eval(&in, &h);
+	CHECK_STR(h.reasons[0], "listener a: none of its 1 destination reachable");
+	/* more reasons than kept: the first UF_HEALTH_MAX_REASONS, still degraded */
+	for (i = 0; i < UF_HEALTH_MAX_REASONS + 4; i++)
+		lis[i] = (struct uf_health_lis){ .name = "x", .port = 0, .n_dests = 1 };
+	in.n_listeners = UF_HEALTH_MAX_REASONS + 4;
+	ports[0].up = true;
+	uf_health_eval(&in, &h);
+	CHECK(h.degraded, "not degraded");
+	CHECK_EQ(h.n_reasons, UF_HEALTH_MAX_REASONS);
+}
+
 int
 main(void)
 {
@@ -252,5 +370,7 @@ main(void)
 	RUN(test_summary_each_loss);
 	RUN(test_summary_mismatch_and_line);
 	RUN(test_kernel_link);
+	RUN(test_health_states);
+	RUN(test_health_degraded_rule);
 	return uf_t_summary();
 }

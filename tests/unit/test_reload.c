@@ -165,6 +165,8 @@ test_hot_keys(void)
 	CHECK_EQ(d.n_restart, 0);
 	CHECK_EQ(diff_with("icmp_rate: 100", "icmp_rate: 0"), 1);
 	CHECK_STR(d.hot, "control.icmp_rate");
+	CHECK_EQ(diff_with("icmp_rate: 100", "icmp_rate: 100\n  drain_s: 30"), 1);
+	CHECK_STR(d.hot, "control.drain_s");
 	CHECK_EQ(diff_with("forward:", "rules:\n  - { from: 192.0.2.0/24, to: [0, 2] }\nforward:"),
 		 1);
 	CHECK_EQ(d.n_restart, 0);
@@ -260,6 +262,7 @@ test_schema(void)
 		"arp.gratuitous",
 		"control.icmp_rate",
 		"control.neigh_rate",
+		"control.drain_s",
 	};
 	unsigned int i, j;
 	char name[96];
