@@ -8,6 +8,7 @@
 
 #include "uf_port.h"
 #include "uf_steer.h"
+#include "uf_compat.h"
 
 const struct uf_flow_ops uf_flow_ops_rte = {
 	.validate = rte_flow_validate,
@@ -85,8 +86,8 @@ listen_pattern(const struct uf_steer_listen *l, struct listen_items *it, struct 
 	memset(pat, 0, 4 * sizeof(*pat));
 	pat[0].type = RTE_FLOW_ITEM_TYPE_ETH;
 	if (l->is_ip6) {
-		memcpy(it->ip6_spec.hdr.dst_addr, l->dst_ip6.b, 16);
-		memset(it->ip6_mask.hdr.dst_addr, 0xff, 16);
+		memcpy(UF_IP6_BYTES(it->ip6_spec.hdr.dst_addr), l->dst_ip6.b, 16);
+		memset(UF_IP6_BYTES(it->ip6_mask.hdr.dst_addr), 0xff, 16);
 		pat[1].type = RTE_FLOW_ITEM_TYPE_IPV6;
 		pat[1].spec = &it->ip6_spec;
 		pat[1].mask = &it->ip6_mask;

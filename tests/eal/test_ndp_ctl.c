@@ -44,6 +44,7 @@
 
 #include "../unit/uf_test.h"
 #include "uf_ring_port.h"
+#include "uf_compat.h"
 
 static struct rte_mempool *pool;
 static struct uf_worker *w;
@@ -91,8 +92,8 @@ ndp_frame(uint8_t *f, const struct rte_ether_addr *eth_dst, const struct rte_eth
 	ip->payload_len = rte_cpu_to_be_16(mlen);
 	ip->proto = IPPROTO_ICMPV6;
 	ip->hop_limits = hlim;
-	memcpy(ip->src_addr, s.b, 16);
-	memcpy(ip->dst_addr, d.b, 16);
+	memcpy(UF_IP6_BYTES(ip->src_addr), s.b, 16);
+	memcpy(UF_IP6_BYTES(ip->dst_addr), d.b, 16);
 	memset(m, 0, mlen);
 	m[0] = type;
 	m[4] = flags;
@@ -126,8 +127,8 @@ echo_frame(uint8_t *f, const char *src, const char *dst, uint16_t seq)
 	ip->payload_len = rte_cpu_to_be_16(24);
 	ip->proto = IPPROTO_ICMPV6;
 	ip->hop_limits = 64;
-	memcpy(ip->src_addr, s.b, 16);
-	memcpy(ip->dst_addr, d.b, 16);
+	memcpy(UF_IP6_BYTES(ip->src_addr), s.b, 16);
+	memcpy(UF_IP6_BYTES(ip->dst_addr), d.b, 16);
 	memset(m, 0, 24);
 	m[0] = 128;
 	m[4] = 0x12;
@@ -465,7 +466,8 @@ main(int argc, char **argv)
 		CHECK(memcmp(f, peer_mac.addr_bytes, 6) == 0 &&
 				      memcmp(f + 6, our_mac.addr_bytes, 6) == 0,
 		      "reply %u: MACs swapped", k);
-		CHECK(memcmp(ip->src_addr, s.b, 16) == 0 && memcmp(ip->dst_addr, d.b, 16) == 0,
+		CHECK(memcmp(UF_IP6_CBYTES(ip->src_addr), s.b, 16) == 0 &&
+				      memcmp(UF_IP6_CBYTES(ip->dst_addr), d.b, 16) == 0,
 		      "reply %u: addresses swapped", k);
 		CHECK_EQ(ip->hop_limits, 64);
 		CHECK_EQ(f[54], 129);

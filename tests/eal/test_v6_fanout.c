@@ -34,6 +34,7 @@
 
 #include "../unit/uf_test.h"
 #include "uf_ring_port.h"
+#include "uf_compat.h"
 
 #define VLAN 100
 #define PCP 3
@@ -135,8 +136,8 @@ frame6(uint8_t *f, const struct rte_ether_addr *dmac, const struct rte_ether_add
 	ip->payload_len = rte_cpu_to_be_16((uint16_t)(ext + 8 + plen));
 	ip->proto = nh;
 	ip->hop_limits = hlim;
-	ip6(src, ip->src_addr);
-	ip6(dst, ip->dst_addr);
+	ip6(src, UF_IP6_BYTES(ip->src_addr));
+	ip6(dst, UF_IP6_BYTES(ip->dst_addr));
 	if (ext) /* the extension header says UDP follows */
 		((uint8_t *)(ip + 1))[0] = IPPROTO_UDP;
 	udp->src_port = rte_cpu_to_be_16(sport);
@@ -193,8 +194,8 @@ echo6(uint8_t *f, const struct rte_ether_addr *smac)
 	ip->payload_len = rte_cpu_to_be_16(8);
 	ip->proto = 58;
 	ip->hop_limits = 64;
-	ip6("2001:db8::5", ip->src_addr);
-	ip6("2001:db8::10", ip->dst_addr);
+	ip6("2001:db8::5", UF_IP6_BYTES(ip->src_addr));
+	ip6("2001:db8::10", UF_IP6_BYTES(ip->dst_addr));
 	icmp[0] = 128; /* echo request */
 	return l2 + 48;
 }
@@ -236,7 +237,8 @@ cksums_ok(const uint8_t *f, uint32_t len)
 		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + l2);
 		const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
 
-		return udp->dgram_cksum != 0 && uf_test_udp_sum_ok(ip->src_addr, 16, udp);
+		return udp->dgram_cksum != 0 &&
+		       uf_test_udp_sum_ok(UF_IP6_CBYTES(ip->src_addr), 16, udp);
 	}
 	{
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(f + l2);

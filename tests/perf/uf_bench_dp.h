@@ -22,6 +22,7 @@
 #include "uf_fwd_dp.h"
 #include "uf_pkt6.h"
 #include "uf_plan.h"
+#include "uf_compat.h"
 
 #define BURST 32
 
@@ -83,13 +84,13 @@ build_input6(uint8_t *f, uint16_t payload, uint32_t seq)
 	ip->payload_len = rte_cpu_to_be_16(8 + payload);
 	ip->proto = IPPROTO_UDP;
 	ip->hop_limits = 64;
-	ip->src_addr[0] = 0x20;
-	ip->src_addr[1] = 0x01;
-	ip->src_addr[2] = 0x0d;
-	ip->src_addr[3] = 0xb8;
-	memcpy(ip->dst_addr, ip->src_addr, 16);
-	ip->src_addr[15] = 0x02;
-	ip->dst_addr[15] = 0x10;
+	UF_IP6_BYTES(ip->src_addr)[0] = 0x20;
+	UF_IP6_BYTES(ip->src_addr)[1] = 0x01;
+	UF_IP6_BYTES(ip->src_addr)[2] = 0x0d;
+	UF_IP6_BYTES(ip->src_addr)[3] = 0xb8;
+	memcpy(UF_IP6_BYTES(ip->dst_addr), UF_IP6_BYTES(ip->src_addr), 16);
+	UF_IP6_BYTES(ip->src_addr)[15] = 0x02;
+	UF_IP6_BYTES(ip->dst_addr)[15] = 0x10;
 	udp->src_port = rte_cpu_to_be_16(40000 + (seq & 63));
 	udp->dst_port = rte_cpu_to_be_16(5000);
 	udp->dgram_len = rte_cpu_to_be_16(8 + payload);

@@ -11,6 +11,7 @@
 
 #include "uf_steer.h"
 #include "uf_test.h"
+#include "uf_compat.h"
 
 #define MAXQ 64
 
@@ -487,11 +488,11 @@ check_rss_rule6(const struct rule_rec *r, uint16_t nq, uint16_t udp_port, const 
 	CHECK_EQ(r->items[0].type, RTE_FLOW_ITEM_TYPE_ETH);
 	CHECK_EQ(ip->type, RTE_FLOW_ITEM_TYPE_IPV6);
 	CHECK(ip->has_spec && ip->has_mask, "IPv6 spec and mask");
-	CHECK_MEM(ip->spec.ipv6.hdr.dst_addr, dst, 16);
+	CHECK_MEM(UF_IP6_CBYTES(ip->spec.ipv6.hdr.dst_addr), dst, 16);
 	for (i = 0; i < 16; i++)
-		CHECK_EQ(ip->mask.ipv6.hdr.dst_addr[i], 0xff);
+		CHECK_EQ(UF_IP6_CBYTES(ip->mask.ipv6.hdr.dst_addr)[i], 0xff);
 	ipm = ip->mask.ipv6;
-	memset(ipm.hdr.dst_addr, 0, 16);
+	memset(UF_IP6_BYTES(ipm.hdr.dst_addr), 0, 16);
 	CHECK(all_zero(&ipm, sizeof(ipm)), "only the destination address is matched");
 	CHECK_EQ(udp->type, RTE_FLOW_ITEM_TYPE_UDP);
 	CHECK_EQ(udp->spec.udp.hdr.dst_port, rte_cpu_to_be_16(udp_port));

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * udpfan: what moved between the DPDK releases udpfan builds on (22.11, 23.11, 24.11, 25.11;
+ * docs/testing.md#dpdk-lts), in one place, so that no other file needs a version test.
+ */
+#ifndef UF_COMPAT_H
+#define UF_COMPAT_H
+
+#include <stdint.h>
+
+#include <rte_version.h>
+
+/*
+ * The 16 bytes of an IPv6 address field of struct rte_ipv6_hdr (and of the rte_flow IPv6
+ * item's hdr): a uint8_t[16] up to 23.11, struct rte_ipv6_addr { uint8_t a[16]; } from
+ * 24.11. Taking the field's address serves both.
+ */
+#define UF_IP6_BYTES(field) ((uint8_t *)&(field))
+#define UF_IP6_CBYTES(field) ((const uint8_t *)&(field))
+
+/*
+ * ENA's LLQ devargs: large_llq_hdr= and enable_llq= up to 23.11; from 24.11 one llq_policy=
+ * (0: LLQ off, 1: the device's recommendation, 2: normal headers, 3: large headers) and the
+ * old names make the probe fail (ena_ethdev.c, ena.rst).
+ */
+#define UF_ENA_LLQ_POLICY (RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0))
+
+#endif
