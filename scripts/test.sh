@@ -7,7 +7,8 @@
 #   scripts/test.sh [meson test args...]     as root: a root shell, or with sudo
 #
 # With arguments, only `meson test -C build ARGS` runs (one test, one suite). UF_TEST_SAN=0
-# skips the sanitizer and fuzz steps; UF_FUZZ_SECONDS (default 30) bounds each fuzzer.
+# skips the sanitizer and fuzz steps; UF_FUZZ_SECONDS (default 30) bounds each fuzzer;
+# UF_TEST_LTS=0 skips the DPDK 24.11 leg.
 # The last line is "N passed, N failed, N skipped" over every step; the exit status is
 # non-zero if any step failed.
 set -euo pipefail
@@ -75,6 +76,26 @@ if [ $# -eq 0 ] && [ "${UF_TEST_SAN:-1}" != 0 ]; then
 		echo "test: no clang: the sanitizer and fuzz steps are skipped" >&2
 		skipped=$((skipped + 1))
 		steps+=("asan, fuzz: skipped (no clang: scripts/setup.sh deps)")
+	fi
+fi
+
+# the DPDK 24.11 leg (docs/testing.md#dpdk-lts): udpfan built with -Werror against Debian 13's
+# LTS, its unit and eal suites; DPDK itself built once per machine under /var/cache
+if [ $# -eq 0 ] && [ "${UF_TEST_LTS:-1}" != 0 ]; then
+	echo "test: == dpdk-lts: scripts/dpdk-lts.sh 24.11"
+	lts=$(mktemp)
+	set +e
+	scripts/dpdk-lts.sh 24.11 2>&1 | tee "$lts"
+	set -e
+	line=$(grep '^dpdk-lts: 24.11' "$lts" | tail -1)
+	rm -f "$lts"
+	if [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+		steps+=("dpdk 24.11: ${BASH_REMATCH[1]} passed, ${BASH_REMATCH[2]} failed")
+	else
+		failed=$((failed + 1))
+		steps+=("dpdk 24.11: ${line:-no result} (1 failed)")
 	fi
 fi
 

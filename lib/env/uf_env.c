@@ -22,6 +22,7 @@
 
 #include <rte_version.h>
 
+#include "uf_compat.h"
 #include "uf_env.h"
 #include "uf_quirks.h"
 
@@ -678,13 +679,26 @@ check_pci(struct ck *c, const struct uf_config *cfg, const struct uf_cfg_port *p
 		return -1;
 	if (!cfg->eal.no_huge && check_node_hugepages(c, i, p) < 0)
 		return -1;
-	/* ENA devargs that only newer DPDKs know make the probe fail */
-	if (vendor == 0x1d0f && uf_devarg(p->device, "llq_policy", val, sizeof(val)) &&
-	    RTE_VERSION < RTE_VERSION_NUM(24, 11, 0, 0))
+	/* ENA devargs the running DPDK does not know make the probe fail */
+	if (vendor == 0x1d0f && !UF_ENA_LLQ_POLICY &&
+	    uf_devarg(p->device, "llq_policy", val, sizeof(val)))
 		return problem(c,
 			       "ports[%d].device: llq_policy= does not exist in DPDK %d.%02d (the "
 			       "ENA probe would fail); use large_llq_hdr=1 instead",
 			       i, RTE_VER_YEAR, RTE_VER_MONTH);
+	if (vendor == 0x1d0f && UF_ENA_LLQ_POLICY) {
+		static const char *const gone[] = { "large_llq_hdr", "enable_llq",
+						    "normal_llq_hdr" };
+		size_t k;
+
+		for (k = 0; k < RTE_DIM(gone); k++)
+			if (uf_devarg(p->device, gone[k], val, sizeof(val)))
+				return problem(c,
+					       "ports[%d].device: %s= does not exist in DPDK %d.%02d "
+					       "(the ENA probe would fail); use llq_policy= instead "
+					       "(0: LLQ off, 1: the device's choice, 3: large headers)",
+					       i, gone[k], RTE_VER_YEAR, RTE_VER_MONTH);
+	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <linux/capability.h>
 
+#include "uf_compat.h"
 #include "uf_env.h"
 #include "uf_test.h"
 
@@ -594,16 +595,24 @@ test_env_pci(void)
 	memset(&ns, 0, sizeof(ns));
 	CHECK_EQ(uf_env_check(cfg, false, &err, note, &ns), root_note);
 
-	/* ENA with a devarg 22.11 does not know */
-	snprintf(cfg->ports[0].device, sizeof(cfg->ports[0].device), "0000:00:06.0,llq_policy=1");
+	/* ENA with a devarg the DPDK it was built with does not know: llq_policy before 24.11,
+	 * large_llq_hdr from 24.11 */
+	snprintf(cfg->ports[0].device, sizeof(cfg->ports[0].device), "0000:00:06.0,%s",
+		 UF_ENA_LLQ_POLICY ? "large_llq_hdr=1" : "llq_policy=1");
 	memset(&ns, 0, sizeof(ns));
 	CHECK_EQ(uf_env_check(cfg, false, &err, note, &ns), 1 + root_note);
-	m = note_with(&ns, "llq_policy");
-	CHECK(m != NULL, "llq_policy is refused");
-	CHECK_HAS(m, "large_llq_hdr");
+	m = note_with(&ns, UF_ENA_LLQ_POLICY ? "large_llq_hdr" : "llq_policy");
+	CHECK(m != NULL, "the devarg this DPDK lacks is refused");
+	CHECK_HAS(m, UF_ENA_LLQ_POLICY ? "use llq_policy=" : "use large_llq_hdr=1");
 	memset(&err, 0, sizeof(err));
 	CHECK_EQ(uf_env_check(cfg, true, &err, NULL, NULL), -1);
 	CHECK_EQ(err.code, UF_EXIT_ENV);
+	/* and the one it has is not */
+	snprintf(cfg->ports[0].device, sizeof(cfg->ports[0].device), "0000:00:06.0,%s",
+		 UF_ENA_LLQ_POLICY ? "llq_policy=3" : "large_llq_hdr=1");
+	memset(&ns, 0, sizeof(ns));
+	CHECK_EQ(uf_env_check(cfg, false, &err, note, &ns), root_note);
+	snprintf(cfg->ports[0].device, sizeof(cfg->ports[0].device), "0000:00:06.0,llq_policy=1");
 	/* the same devarg on another vendor's NIC is not ours to judge */
 	fresh_sysfs();
 	pci_dev("0000:00:06.0", "0x8086\n", "vfio-pci", true);

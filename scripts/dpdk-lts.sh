@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Build udpfan against the DPDK LTS releases users run beside Debian 12's 22.11
+# (docs/testing.md#dpdk-lts): each upstream source in ../shared/dpdk (or $UF_DPDK_SRC) is
+# built once per machine, minimal (the drivers udpfan uses; no apps, tests or docs), and
+# installed under /var/cache/udpfan-dpdk/<version>; then udpfan is built against it with
+# -Werror in build-dpdk<version> and its unit and eal suites run there.
+#
+#   scripts/dpdk-lts.sh [24.11] [23.11] [25.11]    default: 24.11
+#
+# Prints one line per version, "dpdk-lts: <version>: N passed, N failed"; exits non-zero if
+# any build or test failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SRC=${UF_DPDK_SRC:-$(realpath -m ../shared/dpdk)}
+CACHE=${UF_DPDK_CACHE:-/var/cache/udpfan-dpdk}
+# the PMDs udpfan has quirk rows for (pmd_quirks/), less mlx5 (rdma-core), and their buses
+DRIVERS="bus/pci,bus/vdev,bus/auxiliary,mempool/ring,mempool/stack,net/af_packet,net/af_xdp"
+DRIVERS="$DRIVERS,net/ena,net/e1000,net/i40e,net/iavf,net/ice,net/ixgbe,net/memif,net/null"
+DRIVERS="$DRIVERS,net/pcap,net/ring,net/tap,net/vhost,net/virtio,net/vmxnet3,common/iavf"
+
+build_dpdk() { # version -> prefix
+	local v=$1 tar pfx=$CACHE/$1 src
+	if [ -f "$pfx/.built" ]; then
+		echo "$pfx"
+		return
+	fi
+	tar=$(ls "$SRC"/dpdk-"$v".*.tar.xz 2>/dev/null | sort -V | tail -1)
+	[ -n "$tar" ] || { echo "dpdk-lts: no dpdk-$v.*.tar.xz in $SRC" >&2; return 1; }
+	src=$CACHE/src/$(basename "$tar" .tar.xz)
+	mkdir -p "$CACHE/src"
+	[ -d "$src" ] || tar xf "$tar" -C "$CACHE/src"
+	echo "dpdk-lts: building $(basename "$tar" .tar.xz) into $pfx (once per machine)" >&2
+	rm -rf "$src/build"
+	meson setup "$src/build" "$src" --prefix="$pfx" --libdir=lib -Dtests=false \
+		-Denable_docs=false -Ddisable_apps='*' -Dexamples= -Denable_drivers="$DRIVERS" \
+		-Dplatform=generic -Dmax_lcores=128 >"$CACHE/build-$v.log" 2>&1
+	ninja -C "$src/build" install >>"$CACHE/build-$v.log" 2>&1 || {
+		echo "dpdk-lts: DPDK $v failed to build: $CACHE/build-$v.log" >&2
+		return 1
+	}
+	touch "$pfx/.built"
+	echo "$pfx"
+}
+
+rc=0
+summary=()
+for v in "${@:-24.11}"; do
+	if ! pfx=$(build_dpdk "$v"); then
+		summary+=("dpdk-lts: $v: DPDK build failed")
+		rc=1
+		continue
+	fi
+	b=build-dpdk$v
+	export PKG_CONFIG_PATH=$pfx/lib/pkgconfig
+	export LD_LIBRARY_PATH=$pfx/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	if [ ! -f "$b/build.ninja" ]; then
+		meson setup "$b" -Dwerror=true >/dev/null || { summary+=("dpdk-lts: $v: meson setup failed"); rc=1; continue; }
+	fi
+	if ! ninja -C "$b"; then
+		summary+=("dpdk-lts: $v: udpfan failed to build")
+		rc=1
+		continue
+	fi
+	log=$(mktemp)
+	set +e
+	meson test -C "$b" --print-errorlogs --num-processes 1 --suite unit --suite eal 2>&1 | tee "$log"
+	t=${PIPESTATUS[0]}
+	set -e
+	ok=$(awk '/^Ok:/ { n = $NF } END { print n + 0 }' "$log")
+	fl=$(awk '/^(Fail|Timeout|Unexpected Pass):/ { n += $NF } END { print n + 0 }' "$log")
+	rm -f "$log"
+	[ "$t" = 0 ] || rc=1
+	summary+=("dpdk-lts: $v ($("$b/udpfan" --version | sed 's/.*running //; s/)//')): $ok passed, $fl failed")
+done
+printf '%s\n' "${summary[@]}"
+exit $rc
