@@ -7,11 +7,21 @@
 #
 #   scripts/dpdk-lts.sh [24.11] [23.11] [25.11]    default: 24.11
 #
-# Prints one line per version, "dpdk-lts: <version>: N passed, N failed"; exits non-zero if
-# any build or test failed.
+# Prints one line per version, "dpdk-lts: <version>: N passed, N failed" (or "skipped" where
+# no source release of that version is on the machine); exits non-zero if any build or test
+# failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SRC=${UF_DPDK_SRC:-$(realpath -m ../shared/dpdk)}
+# the source releases: $UF_DPDK_SRC, else ../shared/dpdk beside the checkout, else /work/shared/dpdk
+SRC=${UF_DPDK_SRC:-}
+if [ -z "$SRC" ]; then
+	for d in ../shared/dpdk /work/shared/dpdk; do
+		if ls "$d"/dpdk-*.tar.xz >/dev/null 2>&1; then
+			SRC=$(realpath "$d")
+			break
+		fi
+	done
+fi
 CACHE=${UF_DPDK_CACHE:-/var/cache/udpfan-dpdk}
 # the PMDs udpfan has quirk rows for (pmd_quirks/), less mlx5 (rdma-core), and their buses
 DRIVERS="bus/pci,bus/vdev,bus/auxiliary,mempool/ring,mempool/stack,net/af_packet,net/af_xdp"
@@ -24,8 +34,11 @@ build_dpdk() { # version -> prefix
 		echo "$pfx"
 		return
 	fi
-	tar=$(ls "$SRC"/dpdk-"$v".*.tar.xz 2>/dev/null | sort -V | tail -1)
-	[ -n "$tar" ] || { echo "dpdk-lts: no dpdk-$v.*.tar.xz in $SRC" >&2; return 1; }
+	tar=$(ls "${SRC:-/nonexistent}"/dpdk-"$v".*.tar.xz 2>/dev/null | sort -V | tail -1)
+	if [ -z "$tar" ]; then
+		echo "dpdk-lts: no dpdk-$v.*.tar.xz in ${SRC:-../shared/dpdk or /work/shared/dpdk} (set UF_DPDK_SRC)" >&2
+		return 2
+	fi
 	src=$CACHE/src/$(basename "$tar" .tar.xz)
 	mkdir -p "$CACHE/src"
 	[ -d "$src" ] || tar xf "$tar" -C "$CACHE/src"
@@ -45,7 +58,15 @@ build_dpdk() { # version -> prefix
 rc=0
 summary=()
 for v in "${@:-24.11}"; do
-	if ! pfx=$(build_dpdk "$v"); then
+	set +e
+	pfx=$(build_dpdk "$v")
+	b=$?
+	set -e
+	if [ "$b" = 2 ]; then
+		# no source on this machine: nothing to build against, not a failure of udpfan's
+		summary+=("dpdk-lts: $v: skipped (no DPDK $v source)")
+		continue
+	elif [ "$b" != 0 ]; then
 		summary+=("dpdk-lts: $v: DPDK build failed")
 		rc=1
 		continue

@@ -87,12 +87,15 @@ if [ $# -eq 0 ] && [ "${UF_TEST_LTS:-1}" != 0 ]; then
 	set +e
 	scripts/dpdk-lts.sh 24.11 2>&1 | tee "$lts"
 	set -e
-	line=$(grep '^dpdk-lts: 24.11' "$lts" | tail -1)
+	line=$(grep '^dpdk-lts: 24.11' "$lts" | tail -1 || true)
 	rm -f "$lts"
 	if [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
 		passed=$((passed + BASH_REMATCH[1]))
 		failed=$((failed + BASH_REMATCH[2]))
 		steps+=("dpdk 24.11: ${BASH_REMATCH[1]} passed, ${BASH_REMATCH[2]} failed")
+	elif [[ $line == *skipped* ]]; then
+		skipped=$((skipped + 1))
+		steps+=("dpdk 24.11: skipped (no DPDK 24.11 source: docs/testing.md#dpdk-lts)")
 	else
 		failed=$((failed + 1))
 		steps+=("dpdk 24.11: ${line:-no result} (1 failed)")
