@@ -91,9 +91,14 @@ def case_sink_stopped():
     first, rest = res["sinks"][0], res["sinks"][1:]
     # after the stop: refused by the sink's closing filter (InErrors), then no socket (NoPorts)
     gone = first["no_ports"] + first["udp_mib"]["InErrors"]
-    assert first["received"] < 80000 and gone == 80000 - first["received"], first
-    for s in rest:
-        assert s["received"] == 80000 and s["lost"] == 0, s
+    # against what udpfan sent each sink: a datagram the VM's stall cost the generator's
+    # path before udpfan (the ledger's first row, attributed and asserted above) never
+    # became a copy for any sink
+    dests = res["udpfan"]["destinations"]
+    sent0 = dests[0]["tx_ok"]
+    assert first["received"] < sent0 and gone == sent0 - first["received"], (first, sent0)
+    for s, d in zip(rest, dests[1:]):
+        assert s["received"] == d["tx_ok"] and s["duplicated"] == 0, (s, d["tx_ok"])
 
 
 def case_kernel_sender():
