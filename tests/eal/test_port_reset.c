@@ -34,6 +34,7 @@
 #include "uf_plan.h"
 
 #include "../unit/uf_test.h"
+#include "uf_ring_port.h"
 
 #define RESET_MS 2000 /* how long port a stays down */
 #define RATE 2000     /* datagrams a second fed to b meanwhile */
@@ -46,30 +47,6 @@ static uint16_t port[2];
 static struct rte_ether_addr mac[2];
 static unsigned out[2];     /* frames seen on each port's TX ring */
 static unsigned enq_failed; /* b's RX ring was full */
-
-static int
-open_port(int i, const char *name)
-{
-	char rn[RTE_RING_NAMESIZE];
-	struct rte_eth_conf conf;
-	int r;
-
-	snprintf(rn, sizeof(rn), "%s_rx", name);
-	rx[i] = rte_ring_create(rn, 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(rn, sizeof(rn), "%s_tx", name);
-	tx[i] = rte_ring_create(rn, 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (rx[i] == NULL || tx[i] == NULL)
-		return -1;
-	memset(&conf, 0, sizeof(conf));
-	r = rte_eth_from_rings(name, &rx[i], 1, &tx[i], 1, SOCKET_ID_ANY);
-	if (r < 0 || rte_eth_dev_configure((uint16_t)r, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL, pool) != 0 ||
-	    rte_eth_tx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL) != 0 ||
-	    rte_eth_dev_start((uint16_t)r) != 0)
-		return -1;
-	port[i] = (uint16_t)r;
-	return rte_eth_macaddr_get(port[i], &mac[i]);
-}
 
 /* a datagram to listener b:5000 (to port a's address: not the listener, dropped) */
 static struct rte_mbuf *
@@ -201,7 +178,8 @@ main(int argc, char **argv)
 		return 1;
 	}
 	pool = rte_pktmbuf_pool_create("in", 8191, 256, 0, 2176, SOCKET_ID_ANY);
-	if (pool == NULL || open_port(0, "a") != 0 || open_port(1, "b") != 0) {
+	if (pool == NULL || uf_ring_port_add("a", pool, &rx[0], &tx[0], &port[0], &mac[0]) != 0 ||
+	    uf_ring_port_add("b", pool, &rx[1], &tx[1], &port[1], &mac[1]) != 0) {
 		fprintf(stderr, "port setup failed\n");
 		return 1;
 	}

@@ -21,21 +21,20 @@
 
 #include "uf_config.h"
 
-/* pool "in" and rings/port named after `name`; 0, or -1 after saying what failed */
+/* rings and port named after `name`, receiving into pool; 0, or -1 after saying what failed */
 static inline int
-uf_ring_port_open(const char *name, struct rte_mempool **pool, struct rte_ring **rx,
-		  struct rte_ring **tx, uint16_t *port, struct rte_ether_addr *mac)
+uf_ring_port_add(const char *name, struct rte_mempool *pool, struct rte_ring **rx,
+		 struct rte_ring **tx, uint16_t *port, struct rte_ether_addr *mac)
 {
 	char rn[RTE_RING_NAMESIZE];
 	struct rte_eth_conf conf;
 	int r;
 
-	*pool = rte_pktmbuf_pool_create("in", 1023, 0, 0, 2176, SOCKET_ID_ANY);
 	snprintf(rn, sizeof(rn), "%s_rx", name);
 	*rx = rte_ring_create(rn, 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	snprintf(rn, sizeof(rn), "%s_tx", name);
 	*tx = rte_ring_create(rn, 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (*pool == NULL || *rx == NULL || *tx == NULL) {
+	if (pool == NULL || *rx == NULL || *tx == NULL) {
 		fprintf(stderr, "setup failed\n");
 		return -1;
 	}
@@ -43,7 +42,7 @@ uf_ring_port_open(const char *name, struct rte_mempool **pool, struct rte_ring *
 	snprintf(rn, sizeof(rn), "%s_port", name);
 	r = rte_eth_from_rings(rn, rx, 1, tx, 1, SOCKET_ID_ANY);
 	if (r < 0 || rte_eth_dev_configure((uint16_t)r, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL, *pool) != 0 ||
+	    rte_eth_rx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL, pool) != 0 ||
 	    rte_eth_tx_queue_setup((uint16_t)r, 0, 1024, SOCKET_ID_ANY, NULL) != 0 ||
 	    rte_eth_dev_start((uint16_t)r) != 0) {
 		fprintf(stderr, "port setup failed\n");
@@ -51,6 +50,15 @@ uf_ring_port_open(const char *name, struct rte_mempool **pool, struct rte_ring *
 	}
 	*port = (uint16_t)r;
 	return rte_eth_macaddr_get(*port, mac) == 0 ? 0 : -1;
+}
+
+/* pool "in" and rings/port named after `name`; 0, or -1 after saying what failed */
+static inline int
+uf_ring_port_open(const char *name, struct rte_mempool **pool, struct rte_ring **rx,
+		  struct rte_ring **tx, uint16_t *port, struct rte_ether_addr *mac)
+{
+	*pool = rte_pktmbuf_pool_create("in", 1023, 0, 0, 2176, SOCKET_ID_ANY);
+	return uf_ring_port_add(name, *pool, rx, tx, port, mac);
 }
 
 /* the len bytes of f as one mbuf from pool; a pool that runs dry ends the test */
