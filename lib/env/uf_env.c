@@ -719,8 +719,8 @@ uf_env_open_append(const char *path, const char *what, struct uf_err *err)
 					  : "");
 		return NULL;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (st.st_uid != 0 && st.st_uid != geteuid()) || st.st_nlink != 1) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !uf_env_uid_trusted(st.st_uid) ||
+	    st.st_nlink != 1) {
 		uf_err_set(err, UF_EXIT_ENV,
 			   "%s %s is not to be trusted (%s, uid %u, %lu link%s): udpfan appends "
 			   "only to a regular file with one link that root or this user (uid %u) "

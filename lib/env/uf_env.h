@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "uf_config.h"
 
@@ -49,6 +51,14 @@ int uf_env_lock_memory(void);
  * file with one link that root or this user owns. NULL with err (UF_EXIT_ENV) naming the
  * file, what is wrong and the fix; `what` names the option ("the stats file").
  */
+/* A file or directory udpfan writes into or trusts belongs to root or to this user
+ * (docs/deployment.md, "One instance per interface"). */
+static inline bool
+uf_env_uid_trusted(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
 FILE *uf_env_open_append(const char *path, const char *what, struct uf_err *err);
 
 /* Physical start of a PCI device's BAR (sysfs resource file). 0 or -errno. */

@@ -53,8 +53,8 @@ dir_trusted(const char *path)
 {
 	struct stat st;
 
-	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
-	       (st.st_uid == 0 || st.st_uid == geteuid()) && (st.st_mode & 022) == 0;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && uf_env_uid_trusted(st.st_uid) &&
+	       (st.st_mode & 022) == 0;
 }
 
 const char *
@@ -183,8 +183,7 @@ lock_open(int dfd, const char *name, struct stat *st)
 		close(fd);
 		return -EIO;
 	}
-	if (!S_ISREG(st->st_mode) || (st->st_uid != 0 && st->st_uid != geteuid()) ||
-	    (st->st_mode & 022) != 0) {
+	if (!S_ISREG(st->st_mode) || !uf_env_uid_trusted(st->st_uid) || (st->st_mode & 022) != 0) {
 		close(fd);
 		return -EPERM;
 	}
@@ -210,7 +209,7 @@ lock_dir_open(const char *dir, struct uf_err *err, uf_env_note_fn note, void *ar
 			close(dfd);
 		return -1;
 	}
-	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+	if (!uf_env_uid_trusted(st.st_uid)) {
 		uf_err_set(err, UF_EXIT_ENV,
 			   "the lock directory %s belongs to uid %u, not to root or this user (uid "
 			   "%u): its owner could plant or remove locks; remove it (rm -r %s) and "
