@@ -144,6 +144,18 @@ class Collector:
     def __init__(self, tel, schema):
         self.tel = tel
         self.schema = schema
+        self.drain_start = 0.0  # the drain under way's start (Unix time), 0 when none
+
+    def drain_started(self, h, now):
+        """while draining: when the drain began, now - (drain_s - drain_left_s) as of the
+        first scrape that saw it, kept for the rest of the drain (so a drain that outlives
+        drain_s shows its true age); 0 otherwise"""
+        if h.get("state") != "draining":
+            self.drain_start = 0.0
+        elif not self.drain_start:
+            done = float(h.get("drain_s", 0)) - float(h.get("drain_left_s", 0))
+            self.drain_start = now - max(done, 0.0)
+        return self.drain_start
 
     def counters(self, st):
         """the metric families of every counter in the schema"""
@@ -172,8 +184,7 @@ class Collector:
                 m.add_metric([str(lv.get(k, "")) for k in labels_k], int(v))
         return fams.values()
 
-    @staticmethod
-    def health(h):
+    def health(self, h):
         """the state (one-hot), degraded, the drain: from /udpfan/health (live) or the stats
         object's "health" (an older udpfan without the command)"""
         state = GaugeMetricFamily("udpfan_health_state", "1 for the state udpfan is in: "
@@ -188,6 +199,8 @@ class Collector:
                                 "drains before the stop", value=int(h.get("drain_s", 0)))
         yield GaugeMetricFamily("udpfan_drain_left_seconds", "while draining: seconds until "
                                 "the stop; else 0", value=float(h.get("drain_left_s", 0)))
+        yield GaugeMetricFamily("udpfan_drain_start_seconds", "while draining: Unix time the "
+                                "drain began; else 0", value=self.drain_started(h, time.time()))
 
     def collect(self):
         up = GaugeMetricFamily("udpfan_up", "1 when udpfan's telemetry socket answered")
