@@ -7,6 +7,7 @@ shown as unexplained.
     sudo scripts/ledger.py                              # 3 sinks, 200k datagrams at 50 kpps
     sudo scripts/ledger.py --rate 0 --count 2000000     # overload: see where the loss goes
     sudo scripts/ledger.py --stop-sink-after 2          # a sink that stops mid-run
+    scripts/ledger.py --fleet a=a/stats.json b=b/stats.json   # several hosts' stats files
 
 Stages: the generator's count; the kernel side of udpfan's veth (what reached the
 interface); udpfan's NIC counters (ipackets, imissed, AF_XDP socket drops); udpfan's ledger
@@ -320,6 +321,95 @@ def bad_checksums(res):
     return sum(s["csum_errors"] + s["ip_hdr_errors"] for s in res["sinks"])
 
 
+# drop reasons that filter by design, not losses (uf_stats_losses, docs/loss-accounting.md
+# "The summary")
+FILTERING = ("not_ipv4", "not_udp", "not_for_us", "malformed", "fragment", "ipv6_ext_hdr",
+             "no_rule")
+XSK_LOST = ("rx_dropped", "rx_invalid", "rx_ring_full", "fill_ring_empty", "tx_invalid")
+FLEET_COLS = ("rx", "forwarded", "control", "drop", "fanout", "sampled_out",
+              "copies_attempted", "tx_ok", "tx_drop", "lost", "nic_lost")
+
+
+def host_ledger(obj):
+    """one host's ledger from a stats object: the terms of the three identities, what was
+    lost (udpfan's own: the losing drop reasons, every tx_drop; the NIC's beside it), and each
+    identity's gap (0 when it holds)"""
+    f = obj["fwd"]
+    h = {k: f[k] for k in ("rx", "forwarded", "control", "fanout", "sampled_out",
+                           "copies_attempted", "tx_ok")}
+    h["drop"] = sum(f["drop"].values())
+    h["tx_drop"] = sum(f["tx_drop"].values())
+    h["lost"] = sum(v for k, v in f["drop"].items() if k not in FILTERING) + h["tx_drop"] + \
+        f.get("ctl_tx_drop", 0)
+    nic = 0
+    for p in obj.get("ports", {}).values():
+        nic += sum(p.get(k, 0) for k in ("imissed", "ierrors", "rx_nombuf", "oerrors"))
+        nic += sum(p.get("xsk", {}).get(k, 0) for k in XSK_LOST)
+        nic += p.get("pkt_socket", {}).get("drops", 0)
+    h["nic_lost"] = nic
+    return h
+
+
+def gaps(h):
+    """each identity's gap: rx, fanout, copies (docs/loss-accounting.md)"""
+    return {"rx": h["rx"] - h["forwarded"] - h["control"] - h["drop"],
+            "fanout": h["fanout"] - h["copies_attempted"] - h["sampled_out"],
+            "copies": h["copies_attempted"] - h["tx_ok"] - h["tx_drop"]}
+
+
+def read_host(spec):
+    """NAME=PATH or PATH (the name: the file's name up to its first dot): the final object of
+    a --stats-json file, else its last object (an interval one: approximate)"""
+    name, _, path = spec.rpartition("=")
+    name = name or os.path.basename(path).split(".")[0]
+    objs = read_stats(path)
+    if not objs:
+        raise SystemExit("udpfan: error: %s: no stats object" % path)
+    fin = [o for o in objs if o.get("final")]
+    return name, (fin or objs)[-1], bool(fin)
+
+
+def fleet(specs):
+    """the per-host ledgers, their sum, and what does not balance"""
+    hosts = []
+    for spec in specs:
+        name, obj, final = read_host(spec)
+        h = host_ledger(obj)
+        hosts.append({"host": name, "final": final, "ledger": h, "gaps": gaps(h),
+                      "unexplained": sum(abs(v) for v in gaps(h).values())})
+    total = {k: sum(x["ledger"][k] for x in hosts) for k in FLEET_COLS}
+    res = {"hosts": hosts, "fleet": total, "fleet_gaps": gaps(total),
+           "unexplained": sum(x["unexplained"] for x in hosts)}
+    res["problems"] = ["%s: %s gap %d" % (x["host"], k, v) for x in hosts
+                       for k, v in x["gaps"].items() if v]
+    return res
+
+
+def print_fleet(res):
+    heads = ("host",) + FLEET_COLS + ("unexplained",)
+    rows = [[x["host"] + ("" if x["final"] else " (interval)")] +
+            ["{:,}".format(x["ledger"][k]) for k in FLEET_COLS] + ["{:,}".format(x["unexplained"])]
+            for x in res["hosts"]]
+    rows.append(["fleet"] + ["{:,}".format(res["fleet"][k]) for k in FLEET_COLS] +
+                ["{:,}".format(res["unexplained"])])
+    w = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    print("fleet ledger: %d hosts; rx == forwarded + control + drop, fanout == "
+          "copies_attempted + sampled_out, copies_attempted == tx_ok + tx_drop on each host and "
+          "on the sums" % len(res["hosts"]))
+    for r in [list(heads)] + rows:
+        print("  " + "  ".join(c.ljust(w[0]) if i == 0 else c.rjust(w[i])
+                               for i, c in enumerate(r)))
+    fg = res["fleet_gaps"]
+    if res["problems"]:
+        print("  UNEXPLAINED: %s" % ", ".join(res["problems"]))
+    else:
+        print("  fleet balances (gaps rx %d, fanout %d, copies %d): every frame and copy "
+              "accounted for on every host" % (fg["rx"], fg["fanout"], fg["copies"]))
+    if any(not x["final"] for x in res["hosts"]):
+        print("  (interval): no final object in that file; its identities are approximate "
+              "(docs/loss-accounting.md, \"When they hold exactly\")")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -337,7 +427,17 @@ def main():
     ap.add_argument("--stop-sink-after", type=float, default=0,
                     help="stop the first sink this many seconds into the run")
     ap.add_argument("--json", help="write the ledger here")
+    ap.add_argument("--fleet", nargs="+", metavar="[HOST=]STATS_JSON",
+                    help="no run: the ledger of several hosts from their stats files "
+                    "(--stats-json, one per host), each host's and their sum")
     a = ap.parse_args()
+    if a.fleet:
+        res = fleet(a.fleet)
+        print_fleet(res)
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(res, f, indent=1)
+        return 0 if not res["problems"] else 1
     if os.geteuid() != 0:
         print("udpfan: error: the ledger builds network namespaces: run it as root",
               file=sys.stderr)
