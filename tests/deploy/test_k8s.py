@@ -11,7 +11,8 @@
   A misspelt field and a wrongly typed one must each be refused (the negative cases).
 - What docs/deployment.md requires of the pod: Guaranteed QoS, an integer cpu >= 2 for
   udpfan, hugepages requests == limits, no privileged, exactly the capabilities of its PMD,
-  the metrics annotation on the exporter's port, readiness from /udpfan/stats.
+  the metrics annotation on the exporter's port, readiness from /udpfan/health, the drain
+  (control.drain_s within the grace period, the exporter's preStop waiting for udpfan's stop).
 - The ConfigMap renders (deploy/container/udpfan-k8s) to a config `udpfan --check` accepts.
 - deploy/container/Dockerfile builds with setup.sh's build packages and commands, installs a
   DPDK runtime that has every library the binary needs, and is the image the manifests name.
@@ -23,6 +24,7 @@ import json
 import os
 import re
 import shlex
+import socket
 import subprocess
 import sys
 import tempfile
@@ -226,8 +228,20 @@ def case_pod_policy(variant):
     else:
         assert spec.get("hostNetwork") is True
         assert not any("/" in k for k in lim), lim
-    # readiness from /udpfan/stats (udpfan-k8s ready)
+    # readiness from /udpfan/health (udpfan-k8s ready)
     assert uf["readinessProbe"]["exec"]["command"] == ["udpfan-k8s", "ready"]
+    # the drain (docs/deployment.md, "Kubernetes"): the kubelet's SIGTERM starts udpfan's
+    # drain of control.drain_s; readiness notices within the drain; the grace period covers
+    # the drain and the stop; the exporter outlives udpfan (its preStop waits for the stop,
+    # at most drain_s + 10 s, inside the grace period)
+    drain_s = yaml.safe_load(cm["data"]["udpfan.yaml.in"])["control"]["drain_s"]
+    rp = uf["readinessProbe"]
+    assert drain_s > rp["periodSeconds"] * rp["failureThreshold"], (drain_s, rp)
+    grace = spec["terminationGracePeriodSeconds"]
+    assert drain_s + 10 <= grace <= drain_s + 60, (drain_s, grace)
+    assert byname["exporter"]["lifecycle"]["preStop"]["exec"]["command"] == \
+        ["udpfan-k8s", "wait-stopped"], byname["exporter"].get("lifecycle")
+    assert "lifecycle" not in uf, "udpfan's drain starts with the kubelet's SIGTERM"
     # metrics: annotated on the port the exporter serves
     ann = tmpl["metadata"]["annotations"]
     assert ann["prometheus.io/scrape"] == "true" and ann["prometheus.io/port"] == EXPORTER_PORT
@@ -341,6 +355,87 @@ def case_reload_sidecar():
         assert "cannot be rendered, not reloading" in err and "@NOPE@" in err, err
 
 
+class FakeTelemetry:
+    """a DPDK telemetry socket (SOCK_SEQPACKET: the info object, then one answer per
+    command) answering from a dict that the test changes; None: the command is unknown"""
+
+    def __init__(self, path):
+        import threading
+        self.answers = {}
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock.bind(path)
+        self.sock.listen(4)
+        self.path = path
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            with c:
+                c.send(json.dumps({"version": "fake", "pid": 1,
+                                   "max_output_len": 16384}).encode())
+                cmd = c.recv(1024).decode()
+                c.send(json.dumps({cmd: self.answers.get(cmd)}).encode())
+
+    def close(self):
+        self.sock.close()
+        os.unlink(self.path)
+
+
+def case_probe():
+    """udpfan-k8s ready (the readiness probe) from /udpfan/health: 0 when ready (degraded
+    too), 1 when starting, draining or stopping, or nothing answers; an older udpfan without
+    the command: from /udpfan/stats. udpfan-k8s wait-stopped (the exporter's preStop) returns
+    once the socket stops answering, and gives up after drain_s + 10 s"""
+    import time
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, UDPFAN_TELEMETRY=os.path.join(d, "dpdk_telemetry.v2"))
+
+        def helper(*args):
+            r = subprocess.run([sys.executable, HELPER] + list(args), env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=60)
+            return r.returncode, r.stdout
+
+        rc, out = helper("ready")
+        assert rc == 1 and "not ready" in out, out
+        tel = FakeTelemetry(env["UDPFAN_TELEMETRY"])
+        health = {"state": "ready", "degraded": 0, "reasons": [], "drain_s": 1,
+                  "drain_left_s": "0.000"}
+        for state, want in (("starting", 1), ("ready", 0), ("draining", 1), ("stopping", 1)):
+            tel.answers["/udpfan/health"] = dict(health, state=state)
+            rc, out = helper("ready")
+            assert rc == want, (state, rc, out)
+        tel.answers["/udpfan/health"] = dict(health, degraded=1, reasons=["port vf0: link down"])
+        rc, out = helper("ready")
+        assert rc == 0 and "degraded: port vf0: link down" in out, out
+        # an older udpfan: no /udpfan/health; ready once the stats have counters
+        del tel.answers["/udpfan/health"]
+        rc, out = helper("ready")
+        assert rc == 1 and "no stats interval" in out, out
+        tel.answers["/udpfan/stats"] = {"fwd": {"rx": 0}}
+        rc, out = helper("ready")
+        assert rc == 0, out
+        # wait-stopped: udpfan (drain_s 1) still answering: gives up after 1 + 10 s
+        tel.answers["/udpfan/health"] = dict(health, state="draining")
+        t0 = time.monotonic()
+        rc, out = helper("wait-stopped", "--interval", "0.2")
+        took = time.monotonic() - t0
+        assert rc == 0 and 10.5 < took < 20 and "still answers after 11 s" in out, (took, out)
+        # ... and returns as soon as it stops
+        p = subprocess.Popen([sys.executable, HELPER, "wait-stopped", "--interval", "0.1"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        time.sleep(1.0)
+        assert p.poll() is None, p.communicate()
+        tel.close()
+        t0 = time.monotonic()
+        out = p.communicate(timeout=10)[0]
+        assert p.returncode == 0 and time.monotonic() - t0 < 2 and not out, out
+
+
 def dockerfile_stages():
     with open(DOCKERFILE) as f:
         text = f.read().replace("\\\n", " ")
@@ -448,6 +543,7 @@ def main():
     for n in names:
         s.run(case_render, n)
     s.run(case_reload_sidecar)
+    s.run(case_probe)
     s.run(case_dockerfile)
     s.finish()
 
