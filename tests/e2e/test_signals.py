@@ -12,17 +12,19 @@ Health and drain (docs/deployment.md#health-and-drain): with control.drain_s, SI
 traffic turns /udpfan/health to draining at once, every datagram sent during the drain is
 forwarded, and udpfan exits 0 after drain_s with a balanced ledger (drain_af_packet); a second
 SIGTERM, or a SIGINT, during a drain stops at once (drain_stops_at_once)."""
+import importlib.util
 import json
 import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 from testbed import Testbed
 from uflive import Sink, Udpfan, send
 from ufown import hugefiles, run_in_fwd, write, xdp_prog
-from ufrun import UDPFAN, Suite, final, ledger, read_stats, tmpdir
+from ufrun import UDPFAN, UF_SRC, Suite, final, ledger, read_stats, tmpdir
 from test_forward import config
 
 COUNT = 6000
@@ -143,6 +145,28 @@ class Health:
         self.s.close()
 
 
+def k8s(*args, prefix="ufe2e"):
+    """deploy/container/udpfan-k8s (the pod's readiness probe, the exporter's preStop):
+    (exit status, stdout)"""
+    r = subprocess.run([sys.executable, os.path.join(UF_SRC, "deploy", "container",
+                                                     "udpfan-k8s")] + list(args),
+                       env=dict(os.environ, UDPFAN_FILE_PREFIX=prefix),
+                       stdout=subprocess.PIPE, text=True, timeout=30)
+    return r.returncode, r.stdout
+
+
+def drain_start(prefix="ufe2e"):
+    """scripts/udpfan-exporter.py's udpfan_drain_start_seconds, from the live /udpfan/health"""
+    spec = importlib.util.spec_from_file_location(
+        "udpfan_exporter", os.path.join(UF_SRC, "scripts", "udpfan-exporter.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    col = mod.Collector(mod.Telemetry("/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix),
+                        {"counters": []})
+    fams = {m.name: m for m in col.health(col.tel.query("/udpfan/health"))}
+    return fams["udpfan_drain_start_seconds"].samples[0].value
+
+
 def wait_draining(uf, h, t0, limit):
     """the first /udpfan/health that says draining, and seconds since t0; fails after limit"""
     while True:
@@ -158,7 +182,9 @@ def wait_draining(uf, h, t0, limit):
 def case_drain(kind):
     """drain_s 3: SIGTERM under 2,000 datagrams/s; draining within 0.5 s; the sender goes on
     for about 2 s of the drain and every datagram reaches every sink; exit 0 after ~3 s with
-    a balanced final ledger"""
+    a balanced final ledger. The pod's pieces (deploy/k8s) on the live socket: `udpfan-k8s
+    ready` 0 before, 1 during the drain; the exporter's udpfan_drain_start_seconds the time of
+    the SIGTERM; `udpfan-k8s wait-stopped` back at once after the exit"""
     drain, rate, count = 3, 2000, 6000  # the sender runs 3 s: SIGTERM at ~1 s, it ends at ~3 s
     wd = tmpdir()
     with Testbed(prefix="ufe", sinks=3) as tb:
@@ -171,12 +197,17 @@ def case_drain(kind):
         assert float(a["drain_left_s"]) == 0, a
         sender = send(tb, count, rate, wait=False)
         assert uf.wait_stats(lambda st: st["fwd"]["forwarded"] > 0, 10), uf.latest()
+        assert k8s("ready")[0] == 0, "the pod's readiness probe: ready"
         time.sleep(0.5)
-        t0 = time.monotonic()
+        t0, wall0 = time.monotonic(), time.time()
         uf.proc.send_signal(signal.SIGTERM)
         a, dt = wait_draining(uf, h, t0, 0.5)
         assert 0 < float(a["drain_left_s"]) <= drain, a
         h.close()
+        # the pod leaves its endpoints (deploy/k8s), and the exporter dates the drain
+        assert k8s("ready") == (1, "not ready: draining\n"), "readiness during the drain"
+        start = drain_start()
+        assert wall0 - 0.5 <= start <= time.time(), (wall0, start)
         sent = json.loads(sender.communicate(timeout=60)[0])
         t_sent = time.monotonic() - t0
         # the last datagram left while udpfan still drained: it must be forwarded
@@ -187,6 +218,8 @@ def case_drain(kind):
             uf.proc.kill()
             raise AssertionError("udpfan still running %d s after SIGTERM" % (drain + 10))
         t_exit = time.monotonic() - t0
+        assert k8s("wait-stopped", "--timeout", "5")[0] == 0  # the exporter's preStop
+        assert time.monotonic() - t0 - t_exit < 2, "wait-stopped waited on a stopped udpfan"
         st = uf.stop()  # exit 0, the final object, its ledger
         res = [sk.result()["6000"] for sk in sinks]
         objs = read_stats(uf.stats)
