@@ -12,6 +12,7 @@
   (udpfan's counter list through the exporter's naming, and the families it adds), but for
   udpfan_upstream_sent_datagrams_total, the senders' counter the operator maps
   (docs/deployment.md, "Prometheus rules"); a made-up name is reported.
+- dashboard_parses: every query of the Grafana dashboard parses as PromQL (promtool).
 - exporter_drain_start: udpfan_drain_start_seconds, the gauge the drain alert reads: 0 when
   not draining, the drain's start while draining, kept when the drain outlives drain_s.
 """
@@ -178,6 +179,38 @@ def case_exporter_drain_start():
     assert abs(g["udpfan_drain_start_seconds"] - time.time()) < 2, g
 
 
+def case_dashboard_parses():
+    """every query of deploy/grafana/udpfan.json parses as PromQL (promtool, each as a
+    recording rule, with Grafana's variables filled); a broken one is refused"""
+    import json
+    with open(os.path.join(UF_SRC, "deploy", "grafana", "udpfan.json")) as f:
+        dash = json.load(f)
+    exprs = []
+
+    def walk(panels):
+        for p in panels:
+            exprs.extend(t["expr"] for t in p.get("targets", []))
+            walk(p.get("panels", []))
+
+    walk(dash["panels"])
+    assert any("sum(rate(udpfan_rx_total" in e for e in exprs), "no fleet panel"
+
+    def check(exprs):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "dash.yml")
+            rl = [{"record": "dashboard:q%d" % i,
+                   "expr": e.replace("$instance", ".*").replace("$__rate_interval", "1m")}
+                  for i, e in enumerate(exprs)]
+            with open(p, "w") as f:
+                yaml.safe_dump({"groups": [{"name": "dashboard", "rules": rl}]}, f)
+            return promtool("check", "rules", p)
+
+    r = check(exprs)
+    assert r.returncode == 0 and "SUCCESS: %d rules" % len(exprs) in r.stdout, r.stdout
+    r = check(exprs + ["sum by (instance (udpfan_rx_total)"])
+    assert r.returncode != 0, r.stdout
+
+
 def case_installed():
     """the rules are what meson installs (deploy/meson.build)"""
     with open(os.path.join(UF_SRC, "deploy", "meson.build")) as f:
@@ -191,6 +224,7 @@ def main():
     s.run(case_every_alert_tested)
     s.run(case_metric_names)
     s.run(case_exporter_drain_start)
+    s.run(case_dashboard_parses)
     s.run(case_installed)
     s.finish()
 
