@@ -429,7 +429,7 @@ def compare(a):
     print("compared per CPU-second of the forwarding thread: N = 1 the input rate, N > 1 the "
           "output rate%s" % (" (testpmd: 5tswap at N = 1, txonly at N > 1)"
                              if "testpmd" in bins.values() else ""))
-    # best: each program's best round against the other's (issue 20's "best of two rounds"):
+    # best: each program's best round against the other's (a "best of two rounds" figure):
     # on a shared machine a neighbour only ever slows a round, so a program's best round is
     # its least disturbed one; the mean of the paired ratios is printed beside it
     print("%-4s %-4s %-22s %-22s %-18s %s" % ("N", "rate", "A Mpps/CPU-s", "B Mpps/CPU-s",
