@@ -19,7 +19,8 @@ run time of the forwarding threads (`lcore-worker-*`) from /proc/PID/task/TID/sc
 (first field, ns): packets / run time is what one CPU-second of forwarding thread moves,
 whatever else the scheduler gave that CPU to.
 
-  sudo scripts/bench/inmem.py [--quick] [--out docs/benchmarks/raw/inmem-DATE]
+  sudo scripts/bench/inmem.py [--quick] [--out DIR]    (a run kept: one tar.xz of DIR in
+      docs/benchmarks/raw/, docs/benchmarks.md#raw-logs)
   sudo scripts/bench/inmem.py --listeners [--rounds 2] [--seconds 8]
       plain N = 1 (`listen:`) beside three listeners (NetFlow 2055, sFlow 6343, syslog 514,
       one destination each) fed the three streams interleaved frame by frame (every burst
