@@ -253,10 +253,13 @@ main(int argc, char **argv)
 		char pools[64] = "";
 
 		if (cfg->n_pools > 0)
-			snprintf(pools, sizeof(pools), " (%d pool%s, %d members)", cfg->n_pools,
-				 cfg->n_pools == 1 ? "" : "s", cfg->n_dests - cfg->n_listed);
-		printf("udpfan: %s: valid: %d port%s, %d destination%s%s, %d rule%s; EAL: %s%s\n",
-		       cfg_path, cfg->n_ports, cfg->n_ports == 1 ? "" : "s", cfg->n_listed,
+			snprintf(pools, sizeof(pools), " (%d pool%s, %d member%s)", cfg->n_pools,
+				 cfg->n_pools == 1 ? "" : "s", cfg->n_dests - cfg->n_listed,
+				 cfg->n_dests - cfg->n_listed == 1 ? "" : "s");
+		printf("udpfan: %s: valid: %d port%s, %d listener%s, %d destination%s%s, %d rule%s; "
+		       "EAL: %s%s\n",
+		       cfg_path, cfg->n_ports, cfg->n_ports == 1 ? "" : "s", cfg->n_listeners,
+		       cfg->n_listeners == 1 ? "" : "s", cfg->n_listed,
 		       cfg->n_listed == 1 ? "" : "s", pools, cfg->n_rules,
 		       cfg->n_rules == 1 ? "" : "s", line,
 		       problems > 0 ? " (environment notes above)" : "");

@@ -192,8 +192,9 @@ reload_once(struct uf_app *app)
 	app->cfg_owned = nw;
 	__atomic_add_fetch(&app->cfg_generation, 1, __ATOMIC_RELAXED);
 	app->ctl.reload_applied++;
-	snprintf(why, sizeof(why), "%d destinations (%d added, %d removed, %d changed): %s",
-		 nw->n_dests, d->n_added, d->n_removed, d->n_changed, d->hot);
+	snprintf(why, sizeof(why), "%d destination%s (%d added, %d removed, %d changed): %s",
+		 nw->n_dests, nw->n_dests == 1 ? "" : "s", d->n_added, d->n_removed, d->n_changed,
+		 d->hot);
 	UF_LOG(NOTICE, "reload: applied, plan %" PRIu64 ", generation %" PRIu64 ": %s",
 	       app->res.plan_version, app->cfg_generation, why);
 	if (uf_plan_may_chain(nw) && !app->chain_set_up)

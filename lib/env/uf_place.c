@@ -174,10 +174,11 @@ uf_placement_check(const struct uf_place *pl, const char *cgroup_file, uf_env_no
 	limit = uf_cgroup_cpu_limit(cgroup_file);
 	if (limit > 0 && limit < (double)pl->n_workers)
 		n += warn_f(warn, arg,
-			    "the cgroup's CPU quota allows %.2f CPUs but %d workers busy-poll: "
+			    "the cgroup's CPU quota allows %.2f CPUs but %d worker%s busy-poll%s: "
 			    "CFS throttles the whole group for the rest of each period, and every "
 			    "worker stops at once (loss in bursts); raise cpu.max to at least %d CPUs "
 			    "or run fewer workers",
-			    limit, pl->n_workers, pl->n_workers + 1);
+			    limit, pl->n_workers, pl->n_workers == 1 ? "" : "s",
+			    pl->n_workers == 1 ? "s" : "", pl->n_workers + 1);
 	return n;
 }

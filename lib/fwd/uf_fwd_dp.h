@@ -722,7 +722,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		 * What nearly every datagram of the common plan is (untagged, one egress, 16 to 32
 		 * bytes, no padding, every buffer found, all its copies fit in the TX buffer): its
 		 * tests taken once for all its copies, not per copy, and the buffer checked for a
-		 * full burst once, after the last copy (callgrind: docs/benchmarks.md, issue 20).
+		 * full burst once, after the last copy (callgrind: docs/benchmarks.md#log, 2026-12-02).
 		 */
 		if (!vlan && one_egress &&
 		    likely(pl.n - 16 <= 16 && UF_HDR_LEN + pl.n >= egress_pad && missed == 0 &&

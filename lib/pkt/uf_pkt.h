@@ -364,7 +364,7 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
  * mask (PTEST), so the destination MAC, the EtherType, version/IHL, the fragment bits, the
  * protocol, our IP and our UDP port of one frame cost a dozen instructions, not one compare
  * each. Built once per burst (uf_dp_pat_init); where the vector unit is missing the scalar
- * test below does the same with the same verdicts (docs/benchmarks.md, issue 20).
+ * test below does the same with the same verdicts (docs/benchmarks.md#instructions-per-datagram).
  */
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
 #include <smmintrin.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * IPv6 frames (issue #17, docs/architecture.md#ipv6): the Ethernet/IPv6/UDP
+ * IPv6 frames (docs/architecture.md#ipv6): the Ethernet/IPv6/UDP
  * classifier, the Eth/IPv6/UDP header template and its writer, and the UDP checksum
  * derivation within and across families. Pure functions on bytes, unit-tested without EAL
  * (tests/unit/test_pkt6.c); the worker calls uf_classify6 on ports with ip6 (lib/fwd/uf_fwd.c).

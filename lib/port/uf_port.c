@@ -629,7 +629,7 @@ uf_port_link_get(const struct uf_port *p, struct rte_eth_link *link)
 /*
  * Read the RSS configuration back from the started port and say whether it is the one
  * configure() asked for (hash types and key): a PMD may trim the types or keep its own key
- * (docs/pmd-quirks.md#rss). Observed on virtio-net over vfio-pci in the lab
+ * (docs/pmd-quirks.md#rows-observed-in-the-lab). Observed on virtio-net over vfio-pci in the lab
  * (docs/testing.md#lab).
  */
 static void

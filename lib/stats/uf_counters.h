@@ -158,7 +158,7 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 
 /*
  * A listener's counters, struct uf_lis_ctr: X(field, help), the keys of each "listeners"
- * entry in this order. Identities per listener (docs/loss-accounting.md#listeners):
+ * entry in this order. Identities per listener (docs/loss-accounting.md#per-listener-counters):
  *   rx == forwarded + drop_no_rule + drop_too_big + drop_no_neighbor + drop_nombuf
  *   fanout == copies_attempted + sampled_out;  copies_attempted == tx_ok + tx_drop
  * tx_ok and tx_drop are its destinations' sums, filled in by the reader.

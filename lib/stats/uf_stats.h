@@ -116,7 +116,7 @@ struct uf_snap_dest {
 	uint64_t senders;
 };
 
-/* A listener (docs/loss-accounting.md#listeners) */
+/* A listener (docs/loss-accounting.md#per-listener-counters) */
 struct uf_snap_lis {
 	char name[UF_NAME_MAX];
 	char port[UF_NAME_MAX];

@@ -19,7 +19,8 @@ run time of the forwarding threads (`lcore-worker-*`) from /proc/PID/task/TID/sc
 (first field, ns): packets / run time is what one CPU-second of forwarding thread moves,
 whatever else the scheduler gave that CPU to.
 
-  sudo scripts/bench/inmem.py [--quick] [--out docs/benchmarks/raw/inmem-DATE]
+  sudo scripts/bench/inmem.py [--quick] [--out DIR]    (a run kept: one tar.xz of DIR in
+      docs/benchmarks/raw/, docs/benchmarks.md#raw-logs)
   sudo scripts/bench/inmem.py --listeners [--rounds 2] [--seconds 8]
       plain N = 1 (`listen:`) beside three listeners (NetFlow 2055, sFlow 6343, syslog 514,
       one destination each) fed the three streams interleaved frame by frame (every burst
@@ -429,7 +430,7 @@ def compare(a):
     print("compared per CPU-second of the forwarding thread: N = 1 the input rate, N > 1 the "
           "output rate%s" % (" (testpmd: 5tswap at N = 1, txonly at N > 1)"
                              if "testpmd" in bins.values() else ""))
-    # best: each program's best round against the other's (issue 20's "best of two rounds"):
+    # best: each program's best round against the other's (a "best of two rounds" figure):
     # on a shared machine a neighbour only ever slows a round, so a program's best round is
     # its least disturbed one; the mean of the paired ratios is printed beside it
     print("%-4s %-4s %-22s %-22s %-18s %s" % ("N", "rate", "A Mpps/CPU-s", "B Mpps/CPU-s",

@@ -71,6 +71,24 @@ def case_env_error():
     assert r.returncode == 0 and "udpfan: note:" in r.stderr, (r.returncode, r.stderr)
 
 
+def case_check_line():
+    """--check's line counts the listeners and says 1 of a thing in the singular"""
+    wd = tmpdir()
+    cfg = os.path.join(wd, "one.yaml")
+    with open(cfg, "w") as f:
+        f.write("eal: { no_huge: true }\nports:\n  - { name: lan, device: "
+                "\"net_af_packet0,iface=ufnosuchif0\", ip: 198.18.0.10/24 }\n"
+                "listen: { port: lan, udp_port: 5000 }\n"
+                "destinations:\n  - { ip: 198.18.0.21, udp_port: 6000 }\n"
+                "rules:\n  - { from: 0.0.0.0/0, to: [0] }\n")
+    r = run("-c", cfg, "--check")
+    want = "udpfan: %s: valid: 1 port, 1 listener, 1 destination, 1 rule; EAL: " % cfg
+    assert r.returncode == 0 and r.stdout.startswith(want), (r.returncode, r.stdout, want)
+    path = os.path.join(UF_SRC, "config", "listeners.yaml")
+    r = run("-c", path, "--check")
+    assert r.returncode == 0 and ", 3 listeners, " in r.stdout, (r.returncode, r.stdout)
+
+
 def case_usage():
     r = run()
     assert r.returncode == 2 and r.stderr.startswith("udpfan: error: no config"), r.stderr
@@ -144,6 +162,7 @@ def main():
     s.run(case_examples_check)
     s.run(case_bad_configs)
     s.run(case_env_error)
+    s.run(case_check_line)
     s.run(case_usage)
     s.run(case_list_quirks)
     s.run(case_list_counters)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e: IPv6 in and out (issue 17, docs/configuration.md#ipv6) on the veth test bed with
+"""e2e: IPv6 in and out (docs/configuration.md#ipv6) on the veth test bed with
 kernel IPv6 peers and no static neighbour entry anywhere.
 
 The sender's kernel resolves udpfan's IPv6 address by NDP (a Neighbor Solicitation to the

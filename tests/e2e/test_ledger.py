@@ -75,7 +75,7 @@ def case_overload_af_packet():
         (lost, veth, res["ipv6"], res["udpfan"]["ports"]["lan"])
     assert rc == 0 and res["unexplained"] == 0, res["diffs"]
     # the human side says so too: the stats lines and the printed ledger name the socket's
-    # drops, and the ledger's verdict is LOSS, not OK (issue 13, item 4)
+    # drops, and the ledger's verdict is LOSS, not OK
     log = res["udpfan_log"]
     lines = [ln for ln in log.splitlines() if ln.startswith("rx ") and " pps" in ln]
     assert any("lan pkt_socket.drops" in ln for ln in lines), lines[-3:]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e: link state and faults that stay on their port (issue 13, items 2 and 3).
+"""e2e: link state and faults that stay on their port (docs/architecture.md#link-state).
 
 udpfan with three ports on the veth bed (lan0 receives and sends, lan1 and lan2 send), one
 sink behind each. Mid-run one egress port's link goes away for 3 s:

@@ -63,7 +63,7 @@ def case_resolve_all(kind, offload=True):
 def case_sink_down_and_back(kind):
     """...and once the sink is back it is found within about one retry_ms: a FAILED
     neighbour is probed by unicast to its old MAC every retry_ms, not only by the broadcasts
-    that back off to 8 x retry_ms (issue 13, item 7)"""
+    that back off to 8 x retry_ms"""
     wd = tmpdir()
     rate, seconds, retry_ms, interval = 2000, 14, 100, 0.1
     count = rate * seconds

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e: one udpfan per interface (issue 13, item 1; docs/deployment.md "One instance per
+"""e2e: one udpfan per interface (docs/deployment.md "One instance per
 interface"). A second udpfan on the interface a first one forwards on, with another
 file_prefix, is refused before EAL (exit 3, the owner named) on net_af_xdp and
 net_af_packet, and the first loses nothing: every sink receives every datagram sent

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e: least privilege (issue 13, item 6; docs/deployment.md "Least privilege"). udpfan as
+"""e2e: least privilege (docs/deployment.md "Least privilege"). udpfan as
 uid 65534 with exactly the capabilities docs/deployment.md lists for the PMD (and
 eal.in_memory, since the hugetlbfs mount is root's) forwards every datagram on
 net_af_packet and net_af_xdp; with any one of them taken away it refuses before EAL, exit 3,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e: hitless reload at traffic (issue 15, part 1; docs/configuration.md#reload).
+"""e2e: hitless reload at traffic (docs/configuration.md#reload).
 
 udpfan fans a steady stream out to two kernel sinks (ARP-resolved, kernel defaults) while
 the config file is rewritten and udpfan told to reload (SIGHUP, or /udpfan/reload through

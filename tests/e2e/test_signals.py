@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e: signals and leftovers (issue 13, item 5; docs/deployment.md "Signals" and "What a dead
+"""e2e: signals and leftovers (docs/deployment.md "Signals" and "What a dead
 instance leaves"). SIGHUP under traffic neither kills nor disturbs (logged, every datagram
 still arrives, exit 0 with a final object on SIGTERM later); SIGTERM 0.1 s after start, while
 EAL and the ports are still coming up, is a clean stop (exit 0, one final object, no XDP

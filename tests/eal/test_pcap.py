@@ -537,7 +537,7 @@ def expected_sets(frames_meta, sets, dlist, src_ip=PORT_IP):
 
 
 def case_catch_all():
-    """A 0.0.0.0/0 rule after a specific one (issue 12: rte_lpm_add refuses depth 0 and
+    """A 0.0.0.0/0 rule after a specific one (rte_lpm_add refuses depth 0 and
     udpfan exited 3): senders the specific rule matches go to its destinations, every other
     sender to the catch-all's, byte for byte."""
     wd = tmpdir()

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * IPv6 through the worker, byte-exact (issue #17; docs/architecture.md#ipv6):
+ * IPv6 through the worker, byte-exact (docs/architecture.md#ipv6):
  * v6 -> v6, v6 -> v4, v4 -> v6 and v4 -> v4 in one plan, tagged (802.1Q) in and out, an
  * IPv6 multicast destination (33:33 MAC, no neighbour), `source: original` v6 -> v6, IPv6
  * rules (first match), an IPv6 pool (round-robin) and a sampled IPv6 destination, and the

@@ -16,7 +16,7 @@ rebuild) and checks one thing there:
   unit          systemd-analyze verify on the unit (ExecStart pointed at the staged binary,
                 MANPATH at the staged pages, the drop-in examples beside it): silent, exit 0;
                 systemd-analyze security --offline: exposure 3.5 or less
-  setup_sudo    scripts/setup.sh never assumes sudo (issue 15, part 7): as root it calls no
+  setup_sudo    scripts/setup.sh never assumes sudo: as root it calls no
                 sudo; as another user it re-runs itself under sudo when there is one, and
                 without one stops with "run it as root"; the README shows both forms
   notify        udpfan (net_null, --no-huge) tells $NOTIFY_SOCKET READY=1 once forwarding and

@@ -242,7 +242,7 @@ class Testbed:
 
     # -- helpers --
     def static_neighbours(self):
-        """issue-2 style: the sender knows udpfan's MAC without ARP"""
+        """static: the sender knows udpfan's MAC without ARP"""
         self.nsx(self.ns_src, "ip neigh replace %s lladdr %s dev src0 nud permanent" %
                  (FWD_IP, self.fwd_mac))
 

@@ -388,7 +388,7 @@ test_table_full(void)
 /* FAILED with a MAC it had: broadcasts back off to 8 x retry_ms, but a unicast probe to the
  * old MAC goes every retry_ms between them, so a neighbour that comes back at any moment
  * is asked (and, answering, usable again) within one retry_ms; broadcasts alone would take
- * up to 8 x retry_ms (issue 13, item 7) */
+ * up to 8 x retry_ms */
 static void
 test_failed_unicast_recovery(void)
 {

@@ -1133,7 +1133,7 @@ test_classify_forward(void)
 		       UF_V_FORWARD);
 }
 
-/* Frames the wire carries that an untagged port at its MTU must not take (issue 12 part 4):
+/* Frames the wire carries that an untagged port at its MTU must not take:
  * tags, frames over the MTU, GSO/GRO super-frames (docs/loss-accounting.md). */
 static void
 test_classify_wire_frames(void)

@@ -138,6 +138,14 @@ test_cgroup_quota(void)
 	CHECK_EQ(uf_placement_check(&pl, cg, note, NULL), 1);
 	CHECK(noted("allows 1.50 CPUs but 2 workers busy-poll"), "%s", notes[0]);
 
+	/* one worker: the note's grammar follows the count */
+	reset_notes();
+	pl.n_workers = 1;
+	uf_t_write(sys, "fs/cgroup/pod/cpu.max", "50000 100000\n");
+	CHECK_EQ(uf_placement_check(&pl, cg, note, NULL), 1);
+	CHECK(noted("allows 0.50 CPUs but 1 worker busy-polls:"), "%s", notes[0]);
+	pl.n_workers = 2;
+
 	reset_notes();
 	uf_t_write(sys, "fs/cgroup/pod/cpu.max", "400000 100000\n");
 	CHECK_EQ(uf_placement_check(&pl, cg, note, NULL), 0);

@@ -376,7 +376,7 @@ test_decide_rss_trim(void)
 	CHECK_HAS(why, "cannot hash IPv4/UDP");
 }
 
-/* a port with IPv6 addresses hashes IPv6/UDP too, where the device can (issue 17, part 3) */
+/* a port with IPv6 addresses hashes IPv6/UDP too, where the device can (docs/pmd-quirks.md#ipv6) */
 static void
 test_decide_rss_ipv6(void)
 {

@@ -526,7 +526,7 @@ check_icmp6_rule(const struct rule_rec *r)
 	CHECK_EQ(r->acts[0].queue_index, 0);
 }
 
-/* IPv6 and mixed-family listeners (issue 17, part 3) */
+/* IPv6 and mixed-family listeners (docs/architecture.md#steering) */
 static void
 test_listeners_ip6(void)
 {
