@@ -32,6 +32,34 @@ slot_sum(const struct uf_app *app, uint16_t s, struct uf_dest_ctr *out)
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < app->n_workers; k++)
 		uf_dest_ctr_add(out, &app->w[k]->dctr[s]);
+	out->liveness_suspect += app->res.live_suspect[s]; /* the control lcore's */
+}
+
+void
+uf_app_liveness(struct uf_app *app)
+{
+	struct uf_resolve *r = &app->res;
+	struct uf_dest_ctr c;
+	int i;
+
+	for (i = 0; i < r->cfg->n_dests; i++) {
+		const struct uf_neigh *e;
+		uint16_t s = r->dest_slot[i];
+
+		if (r->dest_neigh[i] < 0 || !r->cfg->dests[i].liveness)
+			continue;
+		e = &r->neigh.e[r->dest_neigh[i]];
+		if (e->live_downs == r->live_downs[s] && e->heard == r->live_heard[s])
+			continue;
+		slot_sum(app, s, &c);
+		/* down (a reload's new entry may count from 0: only a rise is a failure) */
+		if (e->live_downs > r->live_downs[s] && c.tx_ok > r->live_mark[s])
+			r->live_suspect[s] += c.tx_ok - r->live_mark[s];
+		r->live_downs[s] = e->live_downs;
+		if (e->heard != r->live_heard[s] || e->state == UF_NS_FAILED)
+			r->live_mark[s] = c.tx_ok; /* answered now; or down: counted up to here */
+		r->live_heard[s] = e->heard;
+	}
 }
 
 void
@@ -62,6 +90,8 @@ resolve_dests(struct uf_resolve *r, const struct uf_config *cfg, const struct uf
 		.reachable_ms = cfg->arp.reachable_s * 1000,
 		.retry_ms = cfg->arp.retry_ms,
 		.max_probes = cfg->arp.max_probes,
+		.live_ms = cfg->arp.liveness_ms,
+		.live_misses = cfg->arp.liveness_misses,
 	};
 	int i;
 
