@@ -32,7 +32,7 @@ slot_sum(const struct uf_app *app, uint16_t s, struct uf_dest_ctr *out)
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < app->n_workers; k++)
 		uf_dest_ctr_add(out, &app->w[k]->dctr[s]);
-	out->liveness_suspect += app->res.live_suspect[s]; /* the control lcore's */
+	out->liveness_suspect += app->res.live[s].suspect; /* the control lcore's */
 }
 
 void
@@ -49,16 +49,10 @@ uf_app_liveness(struct uf_app *app)
 		if (r->dest_neigh[i] < 0 || !r->cfg->dests[i].liveness)
 			continue;
 		e = &r->neigh.e[r->dest_neigh[i]];
-		if (e->live_downs == r->live_downs[s] && e->heard == r->live_heard[s])
+		if (!uf_neigh_live_due(&r->live[s], e))
 			continue;
 		slot_sum(app, s, &c);
-		/* down (a reload's new entry may count from 0: only a rise is a failure) */
-		if (e->live_downs > r->live_downs[s] && c.tx_ok > r->live_mark[s])
-			r->live_suspect[s] += c.tx_ok - r->live_mark[s];
-		r->live_downs[s] = e->live_downs;
-		if (e->heard != r->live_heard[s] || e->state == UF_NS_FAILED)
-			r->live_mark[s] = c.tx_ok; /* answered now; or down: counted up to here */
-		r->live_heard[s] = e->heard;
+		uf_neigh_live_account(&r->live[s], e, c.tx_ok);
 	}
 }
 

@@ -42,13 +42,8 @@ struct uf_resolve {
 	 * published plan took them; a difference publishes a new plan (uf_app_check_links) */
 	const bool *port_up;
 	bool port_up_used[UF_MAX_PORTS];
-	/* liveness (docs/loss-accounting.md#liveness), per counter slot: its tx_ok when its
-	 * next hop last answered, the copies sent from then until a liveness failure (summed),
-	 * and the entry's heard and live_downs as last seen */
-	uint64_t live_mark[UF_MAX_DESTS];
-	uint64_t live_suspect[UF_MAX_DESTS];
-	uint64_t live_heard[UF_MAX_DESTS];
-	uint64_t live_downs[UF_MAX_DESTS];
+	/* liveness (docs/loss-accounting.md#liveness), per counter slot */
+	struct uf_neigh_live_acct live[UF_MAX_DESTS];
 };
 
 #define UF_SLOT_FREE 0    /* never used */

@@ -357,3 +357,19 @@ uf_neigh_port_up(struct uf_neigh_table *t, uint16_t port, uint64_t now_ms)
 		}
 	}
 }
+
+uint64_t
+uf_neigh_live_account(struct uf_neigh_live_acct *a, const struct uf_neigh *e, uint64_t tx_ok)
+{
+	uint64_t added = 0;
+
+	/* down (a reload's new entry may count from 0: only a rise is a failure) */
+	if (e->live_downs > a->downs && tx_ok > a->mark)
+		added = tx_ok - a->mark;
+	a->suspect += added;
+	a->downs = e->live_downs;
+	if (e->heard != a->heard || e->state == UF_NS_FAILED)
+		a->mark = tx_ok; /* answered now; or down: counted up to here */
+	a->heard = e->heard;
+	return added;
+}

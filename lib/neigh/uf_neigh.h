@@ -139,6 +139,31 @@ bool uf_neigh_learn6(struct uf_neigh_table *t, uint16_t port, const struct uf_ip
 /* Liveness probes for entry i (prm.live_ms apart while its MAC is usable), from now_ms. */
 void uf_neigh_set_live(struct uf_neigh_table *t, int i, bool live, uint64_t now_ms);
 
+/*
+ * Liveness accounting for one destination of a probed entry (docs/loss-accounting.md#liveness):
+ * the destination's tx_ok when the entry last answered (mark), the copies sent from then
+ * until a liveness failure (suspect, summed over failures), and the entry's heard and
+ * live_downs as last seen. uf_neigh_live_due says whether the entry moved since;
+ * uf_neigh_live_account then takes the destination's tx_ok now and returns what it added
+ * to suspect. Called after the plan without a failed entry is in use, so every copy the
+ * old plan sent it is in tx_ok.
+ */
+struct uf_neigh_live_acct {
+	uint64_t mark;
+	uint64_t suspect;
+	uint64_t heard;
+	uint64_t downs;
+};
+
+static inline bool
+uf_neigh_live_due(const struct uf_neigh_live_acct *a, const struct uf_neigh *e)
+{
+	return e->live_downs != a->downs || e->heard != a->heard;
+}
+
+uint64_t uf_neigh_live_account(struct uf_neigh_live_acct *a, const struct uf_neigh *e,
+			       uint64_t tx_ok);
+
 /* The port's link came back: re-probe everything on it now. */
 void uf_neigh_port_up(struct uf_neigh_table *t, uint16_t port, uint64_t now_ms);
 

@@ -874,6 +874,97 @@ test_liveness_spread(void)
 	CHECK(most <= 4, "at most %d probes in one ms (%d entries, %d ms)", most, n, LIVE);
 }
 
+/*
+ * The liveness accounting (docs/loss-accounting.md#liveness) on the same clock: the
+ * destination sends one copy per ms (tx_ok == t); each answer marks tx_ok, a failure adds
+ * what was sent since the last answer: (MISSES + 1) x LIVE less the answer's 1 ms delay.
+ * Two failures sum; an entry that starts over (a reload's new one) adds nothing.
+ */
+static void
+test_liveness_account(void)
+{
+	struct uf_neigh_live_acct acct = { 0 };
+	struct rte_ether_addr m1 = mac(1);
+	rte_be32_t a = ip(10, 0, 0, 1);
+	uint64_t t, last_answer = 0, want = 0, dead[2] = { 3000, 8000 }, fails = 0;
+	int e, seen = 0;
+
+	setup_live();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	uf_neigh_set_live(&tbl, e, true, 0);
+	run(0, 9);
+	rec.n = 0;
+	uf_neigh_learn(&tbl, 0, a, &m1, 10);
+	for (t = 10; t < 12000; t++) {
+		bool silent = (t >= dead[0] && t < dead[0] + 1500) || t >= dead[1];
+
+		rec.now = t;
+		if (seen < rec.n && rec.s[seen].at + 1 == t && !silent) {
+			uf_neigh_learn(&tbl, 0, a, &m1, t);
+			last_answer = t;
+		}
+		if (tbl.e[e].state == UF_NS_FAILED && !silent) {
+			uf_neigh_learn(&tbl, 0, a, &m1, t); /* back: the unicast probe of FAILED */
+			last_answer = t;
+		}
+		seen = rec.n;
+		uf_neigh_tick(&tbl, t, record, &rec);
+		if (uf_neigh_live_due(&acct, &tbl.e[e])) {
+			uint64_t added = uf_neigh_live_account(&acct, &tbl.e[e], t);
+
+			if (tbl.e[e].state == UF_NS_FAILED) {
+				CHECK_EQ(added, t - last_answer);
+				CHECK_EQ(added, (MISSES + 1) * LIVE - 1);
+				want += added;
+				fails++;
+			} else {
+				CHECK_EQ(added, 0);
+			}
+			CHECK_EQ(acct.mark, t);
+		}
+	}
+	CHECK_EQ(fails, 2);
+	CHECK_EQ(acct.suspect, want);
+	CHECK_EQ(tbl.e[e].live_downs, 2);
+	/* a new entry for the same next hop (counters from 0): nothing added, marked again */
+	tbl.e[e].live_downs = 0;
+	tbl.e[e].heard = 0;
+	CHECK(uf_neigh_live_due(&acct, &tbl.e[e]), "due after a reset");
+	CHECK_EQ(uf_neigh_live_account(&acct, &tbl.e[e], 20000), 0);
+	CHECK_EQ(acct.suspect, want);
+}
+
+/* IPv6: the same probes as unicast Neighbor Solicitations; an NA without a TLLA confirms. */
+static void
+test_liveness_v6(void)
+{
+	struct rte_ether_addr m1 = mac(6);
+	struct uf_ip6 a = { { 0x20, 0x01, 0x0d, 0xb8, [15] = 7 } };
+	uint64_t t, failed_at = 0;
+	int e, seen = 0;
+
+	setup_live();
+	e = uf_neigh_add6(&tbl, 0, &a, NULL, 0);
+	uf_neigh_set_live(&tbl, e, true, 0);
+	for (t = 0; t < 10; t++)
+		uf_neigh_tick46(&tbl, t, record, record6, &rec);
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &a, &m1, true, 10), true);
+	rec.n = 0;
+	for (t = 11; t < 3000; t++) {
+		rec.now = t;
+		if (seen < rec.n && rec.s[seen].at + 1 == t && t < 1000)
+			uf_neigh_learn6(&tbl, 0, &a, NULL, false, t); /* NA, no TLLA */
+		seen = rec.n;
+		if (uf_neigh_tick46(&tbl, t, record, record6, &rec) && failed_at == 0)
+			failed_at = t;
+	}
+	CHECK(rec.n > 0 && rec.s[0].is_ip6 && !rec.s[0].bcast, "unicast NS");
+	CHECK_MEM(rec.s[0].mac.addr_bytes, m1.addr_bytes, 6);
+	CHECK(failed_at >= 1000 + MISSES * LIVE && failed_at <= 1000 + (MISSES + 1) * LIVE,
+	      "FAILED at %" PRIu64, failed_at);
+	CHECK_EQ(tbl.e[e].live_downs, 1);
+}
+
 int
 main(void)
 {
@@ -893,5 +984,7 @@ main(void)
 	RUN(test_liveness_down_and_back);
 	RUN(test_liveness_off);
 	RUN(test_liveness_spread);
+	RUN(test_liveness_account);
+	RUN(test_liveness_v6);
 	return uf_t_summary();
 }
