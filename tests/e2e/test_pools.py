@@ -254,8 +254,8 @@ stats: { interval_s: 0.1 }
         assert json.loads(out)["sent"] == total, out
         res = [s.result()["6000"] for s in sinks]
         objs = read_stats(uf.stats)
-        t_failed = min(o["time"] for o in objs
-                       if o["destinations"][1 + victim]["state"] == "failed")
+        t_failed = min((o["time"] for o in objs
+                        if o["destinations"][1 + victim]["state"] == "failed"), default=0)
         # back: its interface up, its next hop answers the unicast probes of FAILED
         t_up = time.time()
         tb.link(tb.sink_ns[victim], "sink0", True)
@@ -283,11 +283,12 @@ stats: { interval_s: 0.1 }
     d = st["destinations"][1 + victim]
     missed = tx0 - res[victim]["distinct"]  # the victim's copies of the first round, unseen
     print("%s: failover %.0f ms (%d of the victim's datagrams lost, %d senders, %.0f/s), "
-          "state failed %.0f ms after the link went down, back %.0f ms after it came up; "
+          "state failed %s ms after the link went down, back %.0f ms after it came up; "
           "liveness_suspect %d, the sink missed %d; arp.liveness_probes %d, liveness_down %d"
-          % (kind, hole * 1000, len(lost), len(owners), share, (t_failed - t_down) * 1000,
-             back_s * 1000, d["liveness_suspect"], missed, st["arp"]["liveness_probes"],
-             st["arp"]["liveness_down"]))
+          % (kind, hole * 1000, len(lost), len(owners), share,
+             "%.0f" % ((t_failed - t_down) * 1000) if t_failed else "never",
+             back_s * 1000, d.get("liveness_suspect", -1), missed,
+             st["arp"].get("liveness_probes", -1), st["arp"].get("liveness_down", -1)))
     assert 0.3 <= hole <= 1.5, "failover took %.3f s" % hole
     assert st["arp"]["liveness_down"] == 1, st["arp"]
     # the suspect copies: every missed one, and at most about one 200 ms interval more
