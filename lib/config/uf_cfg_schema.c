@@ -479,6 +479,7 @@ parse_members(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, ya
 		snprintf(ip, sizeof(ip), "%s[%d]", kp, i);
 		st->item = di;
 		uf_cfg_apply_defaults("destinations[]", d);
+		d->liveness = true; /* a member's default (docs/configuration.md#pools) */
 		d->pos = uf_cfg_pos_of(mn);
 		d->listener = (uint8_t)RTE_MAX(st->lis, 0);
 		st->in_member = true;
@@ -664,10 +665,11 @@ parse_dest_list(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, struct uf
 			if (d->ip != 0 || d->is_ip6 || d->udp_port != 0 || d->has_mac ||
 			    st->dest_port[first + i] != NULL ||
 			    uf_cfg_map_get(p, dn, "source") != NULL ||
-			    uf_cfg_map_get(p, dn, "ttl") != NULL) {
+			    uf_cfg_map_get(p, dn, "ttl") != NULL ||
+			    uf_cfg_map_get(p, dn, "liveness") != NULL) {
 				uf_cfg_perr(p, dn, ip,
 					    "a pool takes only pool and sample: ip, udp_port, mac, "
-					    "port, source and ttl go on each member");
+					    "port, source, ttl and liveness go on each member");
 				return -1;
 			}
 			continue;
@@ -1110,6 +1112,9 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "send one datagram in N" },
 	{ "destinations[]", "ttl", DEST(ttl), .hot = true, UINT(1, 255, 64),
 	  .doc = "IPv4 TTL (IPv6 hop limit) of the copies" },
+	{ "destinations[]", "liveness", DEST(liveness), .hot = true, BOOL(false),
+	  .doc_default = "true for a pool member, else false",
+	  .doc = "probe its next hop every arp.liveness_ms" },
 
 	{ "destinations[]", "pool", CUSTOM(parse_pool), .hot = true, .same = same_dest_pool,
 	  .doc_type = "mapping", .doc_default = "none",
@@ -1190,6 +1195,10 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "unanswered probes before FAILED" },
 	{ "arp", "gratuitous", CFG(arp.gratuitous), .hot = true, BOOL(true),
 	  .doc = "gratuitous ARP at start, link up, reset" },
+	{ "arp", "liveness_ms", CFG(arp.liveness_ms), .hot = true, UINT(0, 60000, 200),
+	  .doc = "liveness probe interval, 0: none" },
+	{ "arp", "liveness_misses", CFG(arp.liveness_misses), .hot = true, UINT(1, 100, 3),
+	  .doc = "unanswered liveness probes before FAILED" },
 
 	{ "control", "icmp_rate", CFG(control.icmp_rate), .hot = true, UINT(0, 1000000, 100),
 	  .doc = "echo replies per second per port" },

@@ -88,6 +88,7 @@ struct uf_cfg_dest {
 	uint32_t sample;          /* 1: every datagram */
 	uint8_t ttl;              /* TTL, or the hop limit of an IPv6 destination */
 	uint8_t listener;         /* the listener whose datagrams it gets (listeners[] index) */
+	bool liveness; /* its next hop probed every arp.liveness_ms (docs/configuration.md#pools) */
 	struct uf_cfg_pos pos;
 	/* a pool entry (docs/configuration.md#pools): no address of its own; its members
 	 * are dests[pool->first ..], after the listed destinations */
@@ -208,6 +209,8 @@ struct uf_config {
 		uint32_t retry_ms;    /* first ARP retry; doubles up to 8 x */
 		uint32_t max_probes;  /* unanswered probes before a neighbour is marked failed */
 		bool gratuitous;
+		uint32_t liveness_ms;     /* liveness probe interval; 0: none */
+		uint32_t liveness_misses; /* unanswered liveness probes before FAILED */
 	} arp;
 	struct {
 		uint32_t icmp_rate;  /* echo replies per second per port, 0: none */

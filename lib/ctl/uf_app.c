@@ -51,11 +51,18 @@ ctl_tick(struct uf_app *app)
 	uint64_t ms = uf_app_now_ms(app), next;
 	bool changed;
 
+	struct uf_neigh_table *nt = &app->res.neigh;
+	uint64_t probes = nt->live_probes, downs = nt->live_downs;
+
 	changed = uf_ctlframes_poll(&app->cf, ms);
-	changed |= uf_neigh_tick46(&app->res.neigh, ms, uf_ctlframes_neigh_send,
-				   uf_ctlframes_neigh_send6, &app->cf);
+	changed |= uf_neigh_tick46(nt, ms, uf_ctlframes_neigh_send, uf_ctlframes_neigh_send6,
+				   &app->cf);
+	app->ctl.arp_liveness_probes += nt->live_probes - probes;
+	app->ctl.arp_liveness_down += nt->live_downs - downs;
 	if (changed)
 		uf_resolve_publish(&app->res, app->ports, &app->sh, &app->ctl);
+	/* after the publish: no worker sends by the plan with a failed member any more */
+	uf_app_liveness(app);
 	uf_app_handle_resets(app);
 	if (ms >= app->next_link_ms ||
 	    __atomic_exchange_n(&app->lsc_pending, 0, __ATOMIC_ACQ_REL)) {

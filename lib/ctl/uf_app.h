@@ -150,6 +150,11 @@ int uf_app_reload_wait(struct uf_app *app, uint32_t timeout_ms, char *result, si
  * destination left there; uf_reload.c). */
 void uf_app_dest_counters(const struct uf_app *app, int i, struct uf_dest_ctr *out);
 
+/* Liveness accounting (docs/loss-accounting.md#liveness), after each neighbour tick: a
+ * destination's tx_ok marked when its next hop answers; on a liveness failure, the copies
+ * since the mark added to its liveness_suspect (uf_reload.c). */
+void uf_app_liveness(struct uf_app *app);
+
 /* Why a port's reset is pending (bits of uf_app.reset_pending): an operator's request or a
  * watched xstat, or the device's RTE_ETH_EVENT_INTR_RESET */
 #define UF_RESET_REQUESTED 1

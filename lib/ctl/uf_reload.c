@@ -32,6 +32,28 @@ slot_sum(const struct uf_app *app, uint16_t s, struct uf_dest_ctr *out)
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < app->n_workers; k++)
 		uf_dest_ctr_add(out, &app->w[k]->dctr[s]);
+	out->liveness_suspect += app->res.live[s].suspect; /* the control lcore's */
+}
+
+void
+uf_app_liveness(struct uf_app *app)
+{
+	struct uf_resolve *r = &app->res;
+	struct uf_dest_ctr c;
+	int i;
+
+	for (i = 0; i < r->cfg->n_dests; i++) {
+		const struct uf_neigh *e;
+		uint16_t s = r->dest_slot[i];
+
+		if (r->dest_neigh[i] < 0 || !r->cfg->dests[i].liveness)
+			continue;
+		e = &r->neigh.e[r->dest_neigh[i]];
+		if (!uf_neigh_live_due(&r->live[s], e))
+			continue;
+		slot_sum(app, s, &c);
+		uf_neigh_live_account(&r->live[s], e, c.tx_ok);
+	}
 }
 
 void
@@ -62,6 +84,8 @@ resolve_dests(struct uf_resolve *r, const struct uf_config *cfg, const struct uf
 		.reachable_ms = cfg->arp.reachable_s * 1000,
 		.retry_ms = cfg->arp.retry_ms,
 		.max_probes = cfg->arp.max_probes,
+		.live_ms = cfg->arp.liveness_ms,
+		.live_misses = cfg->arp.liveness_misses,
 	};
 	int i;
 

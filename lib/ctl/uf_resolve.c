@@ -67,8 +67,22 @@ uf_resolve_dest(struct uf_resolve *r, const struct uf_config *cfg, int i,
 	}
 	if (r->dest_neigh[i] < 0)
 		return -ENOSPC;
-	if (r->neigh.n > n && j >= 0)
-		r->neigh.e[r->dest_neigh[i]] = old->e[j]; /* state, MAC, timers kept */
+	if (r->neigh.n > n) {
+		struct uf_neigh *e = &r->neigh.e[r->dest_neigh[i]];
+		bool live = false;
+
+		if (j >= 0) {
+			*e = old->e[j];                /* state, MAC, timers kept */
+			live = e->live && d->liveness; /* probing on as it was */
+		}
+		if (!live) {
+			e->live = false;
+			uf_neigh_set_live(&r->neigh, r->dest_neigh[i], d->liveness, now_ms);
+		}
+	} else if (d->liveness && !r->neigh.e[r->dest_neigh[i]].live) {
+		/* a next hop shared with another destination: probed if either asks */
+		uf_neigh_set_live(&r->neigh, r->dest_neigh[i], true, now_ms);
+	}
 	/* what the plan gets: the entry as it is (uf_resolve_publish refreshes it) */
 	r->dest_resolved[i] = uf_neigh_usable(&r->neigh.e[r->dest_neigh[i]]);
 	r->dest_mac[i] = r->neigh.e[r->dest_neigh[i]].mac;
@@ -124,6 +138,8 @@ uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, s
 		.reachable_ms = cfg->arp.reachable_s * 1000,
 		.retry_ms = cfg->arp.retry_ms,
 		.max_probes = cfg->arp.max_probes,
+		.live_ms = cfg->arp.liveness_ms,
+		.live_misses = cfg->arp.liveness_misses,
 	};
 	int i;
 

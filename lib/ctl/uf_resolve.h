@@ -42,6 +42,8 @@ struct uf_resolve {
 	 * published plan took them; a difference publishes a new plan (uf_app_check_links) */
 	const bool *port_up;
 	bool port_up_used[UF_MAX_PORTS];
+	/* liveness (docs/loss-accounting.md#liveness), per counter slot */
+	struct uf_neigh_live_acct live[UF_MAX_DESTS];
 };
 
 #define UF_SLOT_FREE 0    /* never used */

@@ -30,6 +30,36 @@ uf_neigh_init(struct uf_neigh_table *t, const struct uf_neigh_params *prm)
 	t->prm = *prm;
 	if (t->prm.max_probes == 0)
 		t->prm.max_probes = 1;
+	if (t->prm.live_misses == 0)
+		t->prm.live_misses = 1;
+}
+
+/* entry i's first liveness probe: one interval from now plus its own phase, i x the golden
+ * ratio of live_ms, so entries resolved together probe at spread-out times */
+static uint64_t
+live_first(const struct uf_neigh_table *t, int i, uint64_t now_ms)
+{
+	uint64_t ms = t->prm.live_ms;
+
+	return now_ms + ms + ((((uint64_t)i * 2654435769u) & UINT32_MAX) * ms >> 32);
+}
+
+void
+uf_neigh_set_live(struct uf_neigh_table *t, int i, bool live, uint64_t now_ms)
+{
+	struct uf_neigh *e = &t->e[i];
+
+	if (live && !e->live && t->prm.live_ms > 0) {
+		e->live_missed = 0;
+		e->live_next_ms = live_first(t, i, now_ms);
+	}
+	e->live = live && e->state != UF_NS_STATIC;
+}
+
+static bool
+live_on(const struct uf_neigh_table *t, const struct uf_neigh *e)
+{
+	return e->live && t->prm.live_ms > 0;
 }
 
 int
@@ -137,6 +167,29 @@ uf_neigh_tick46(struct uf_neigh_table *t, uint64_t now_ms, uf_neigh_send_fn send
 	for (i = 0; i < t->n; i++) {
 		struct uf_neigh *e = &t->e[i];
 
+		if (live_on(t, e) && (e->state == UF_NS_REACHABLE || e->state == UF_NS_PROBE) &&
+		    now_ms >= e->live_next_ms) {
+			if (e->live_missed >= t->prm.live_misses) {
+				/* live_misses intervals without an answer: down now */
+				e->state = UF_NS_FAILED;
+				e->changes++;
+				e->live_downs++;
+				t->live_downs++;
+				changed = true;
+				e->next_ms = now_ms; /* start asking by broadcast */
+				e->next_uc_ms = now_ms + t->prm.retry_ms;
+				e->probes = 0;
+				e->live_missed = 0;
+				continue;
+			}
+			e->live_missed++;
+			t->live_probes++;
+			/* keep the phase; a late tick does not send a burst to catch up */
+			e->live_next_ms += t->prm.live_ms;
+			if (e->live_next_ms <= now_ms)
+				e->live_next_ms = now_ms + t->prm.live_ms;
+			ask(e, send, send6, arg, &e->mac);
+		}
 		switch (e->state) {
 		case UF_NS_STATIC:
 			break;
@@ -204,6 +257,8 @@ uf_neigh_next_ms(const struct uf_neigh_table *t, uint64_t now_ms)
 			continue;
 		case UF_NS_REACHABLE:
 			at = e->confirmed_ms + t->prm.reachable_ms; /* goes stale: PROBE */
+			if (live_on(t, e) && e->live_next_ms < at)
+				at = e->live_next_ms;
 			break;
 		case UF_NS_FAILED:
 			at = e->next_ms;
@@ -213,6 +268,8 @@ uf_neigh_next_ms(const struct uf_neigh_table *t, uint64_t now_ms)
 			break;
 		default: /* INCOMPLETE, PROBE: the next request */
 			at = e->next_ms;
+			if (e->state == UF_NS_PROBE && live_on(t, e) && e->live_next_ms < at)
+				at = e->live_next_ms;
 			break;
 		}
 		if (at < next)
@@ -236,6 +293,10 @@ learn_entry(struct uf_neigh_table *t, int i, const struct rte_ether_addr *mac, u
 	if (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac))
 		return false; /* never a neighbour's: the parsers refuse them first */
 	changed = !uf_neigh_usable(e) || !rte_is_same_ether_addr(&e->mac, mac);
+	if (!uf_neigh_usable(e) && live_on(t, e))
+		e->live_next_ms = live_first(t, i, now_ms); /* usable again: probe from now */
+	e->live_missed = 0;
+	e->heard++;
 	e->mac = *mac;
 	e->state = UF_NS_REACHABLE;
 	e->confirmed_ms = now_ms;
@@ -269,6 +330,8 @@ uf_neigh_learn6(struct uf_neigh_table *t, uint16_t port, const struct uf_ip6 *ip
 			e->state = UF_NS_REACHABLE;
 			e->confirmed_ms = now_ms;
 			e->probes = 0;
+			e->live_missed = 0;
+			e->heard++;
 		}
 		return false;
 	}
@@ -293,4 +356,20 @@ uf_neigh_port_up(struct uf_neigh_table *t, uint16_t port, uint64_t now_ms)
 			e->probes = 0;
 		}
 	}
+}
+
+uint64_t
+uf_neigh_live_account(struct uf_neigh_live_acct *a, const struct uf_neigh *e, uint64_t tx_ok)
+{
+	uint64_t added = 0;
+
+	/* down (a reload's new entry may count from 0: only a rise is a failure) */
+	if (e->live_downs > a->downs && tx_ok > a->mark)
+		added = tx_ok - a->mark;
+	a->suspect += added;
+	a->downs = e->live_downs;
+	if (e->heard != a->heard || e->state == UF_NS_FAILED)
+		a->mark = tx_ok; /* answered now; or down: counted up to here */
+	a->heard = e->heard;
+	return added;
 }

@@ -14,6 +14,13 @@
  *
  * A neighbour's MAC is usable in REACHABLE and PROBE (and STATIC); copies to a neighbour in
  * INCOMPLETE or FAILED are dropped and counted as no_neighbor.
+ *
+ * Liveness (an entry with live set: the next hop of a pool member, or of a destination with
+ * `liveness: true`; docs/configuration.md#pools): while its MAC is usable, a unicast request
+ * to that MAC every live_ms, whatever reachable_ms says; after live_misses of them in a row
+ * unanswered it is FAILED at once (then as above: unicast every retry_ms, so it comes back
+ * within about one retry_ms of answering). Each entry's probes keep a phase of their own
+ * within live_ms, so a large pool's are spread over the interval, not sent in one burst.
  */
 #ifndef UF_NEIGH_H
 #define UF_NEIGH_H
@@ -47,17 +54,26 @@ struct uf_neigh {
 	uint64_t next_uc_ms;   /* FAILED: when to send the next unicast probe to mac */
 	uint64_t confirmed_ms; /* last answer */
 	uint64_t changes;      /* times the usable MAC appeared, changed or went away */
+	bool live;             /* liveness probes (prm.live_ms) while usable */
+	uint32_t live_missed;  /* liveness probes sent since the last answer */
+	uint64_t live_next_ms; /* when the next liveness probe is due */
+	uint64_t heard;        /* answers (replies, gratuitous, NAs) taken, ever */
+	uint64_t live_downs;   /* times liveness marked it FAILED */
 };
 
 struct uf_neigh_params {
 	uint32_t reachable_ms;
 	uint32_t retry_ms;
 	uint32_t max_probes;
+	uint32_t live_ms;     /* liveness probe interval; 0: no liveness probes */
+	uint32_t live_misses; /* unanswered liveness probes before FAILED */
 };
 
 struct uf_neigh_table {
 	struct uf_neigh_params prm;
 	int n;
+	uint64_t live_probes; /* liveness probes sent (also in the ARP/NS request counts) */
+	uint64_t live_downs;  /* entries liveness marked FAILED */
 	struct uf_neigh e[UF_NEIGH_MAX];
 };
 
@@ -119,6 +135,34 @@ bool uf_neigh_learn(struct uf_neigh_table *t, uint16_t port, rte_be32_t ip,
  */
 bool uf_neigh_learn6(struct uf_neigh_table *t, uint16_t port, const struct uf_ip6 *ip,
 		     const struct rte_ether_addr *mac, bool override, uint64_t now_ms);
+
+/* Liveness probes for entry i (prm.live_ms apart while its MAC is usable), from now_ms. */
+void uf_neigh_set_live(struct uf_neigh_table *t, int i, bool live, uint64_t now_ms);
+
+/*
+ * Liveness accounting for one destination of a probed entry (docs/loss-accounting.md#liveness):
+ * the destination's tx_ok when the entry last answered (mark), the copies sent from then
+ * until a liveness failure (suspect, summed over failures), and the entry's heard and
+ * live_downs as last seen. uf_neigh_live_due says whether the entry moved since;
+ * uf_neigh_live_account then takes the destination's tx_ok now and returns what it added
+ * to suspect. Called after the plan without a failed entry is in use, so every copy the
+ * old plan sent it is in tx_ok.
+ */
+struct uf_neigh_live_acct {
+	uint64_t mark;
+	uint64_t suspect;
+	uint64_t heard;
+	uint64_t downs;
+};
+
+static inline bool
+uf_neigh_live_due(const struct uf_neigh_live_acct *a, const struct uf_neigh *e)
+{
+	return e->live_downs != a->downs || e->heard != a->heard;
+}
+
+uint64_t uf_neigh_live_account(struct uf_neigh_live_acct *a, const struct uf_neigh *e,
+			       uint64_t tx_ok);
 
 /* The port's link came back: re-probe everything on it now. */
 void uf_neigh_port_up(struct uf_neigh_table *t, uint16_t port, uint64_t now_ms);

@@ -110,6 +110,10 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 	X(arp, arp_requests_sent, requests_sent, "ARP requests sent for the next hops")               \
 	X(arp, arp_gratuitous_sent, gratuitous_sent, "gratuitous ARPs sent")                          \
 	X(arp, arp_ignored, ignored, "ARP handed over whose sender is not a tracked next hop")        \
+	X(arp, arp_liveness_probes, liveness_probes,                                                  \
+	  "liveness probes sent, ARP requests and NSs (also in requests_sent, ns_sent)")              \
+	X(arp, arp_liveness_down, liveness_down,                                                      \
+	  "next hops marked failed by liveness_misses unanswered liveness probes")                    \
 	X(ndp, ndp_ns_answered, ns_answered, "Neighbor Solicitations for a port's ip6, answered")     \
 	X(ndp, ndp_rate_limited, rate_limited,                                                        \
 	  "Neighbor Solicitations for a port's ip6 over control.neigh_rate (shared with ARP)")        \
@@ -150,11 +154,13 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 
 /* A destination's counters, struct uf_dest_ctr after `copies`: X(field, help), the keys of
  * each "destinations" entry in this order. */
-#define UF_DEST_COUNTERS(X)                                          \
-	X(tx_ok, "copies the PMD accepted for this destination")     \
-	X(tx_drop, "copies lost for this destination, every reason") \
-	X(sampled_out, "datagrams sampling kept from it")            \
-	X(no_neighbor, "copies dropped while its MAC was unresolved")
+#define UF_DEST_COUNTERS(X)                                           \
+	X(tx_ok, "copies the PMD accepted for this destination")      \
+	X(tx_drop, "copies lost for this destination, every reason")  \
+	X(sampled_out, "datagrams sampling kept from it")             \
+	X(no_neighbor, "copies dropped while its MAC was unresolved") \
+	X(liveness_suspect,                                           \
+	  "copies sent between its next hop's last answer and its liveness failure (an estimate)")
 
 /*
  * A listener's counters, struct uf_lis_ctr: X(field, help), the keys of each "listeners"

@@ -46,8 +46,10 @@ uf_dest_ctr_add(struct uf_dest_ctr *dst, const struct uf_dest_ctr *src)
 	dst->tx_ok += copies >= drop ? copies - drop : 0;
 	dst->sampled_out += UF_LOAD(&src->sampled_out);
 	dst->no_neighbor += UF_LOAD(&src->no_neighbor);
+	/* the control lcore's (docs/loss-accounting.md): a worker's block holds 0 */
+	dst->liveness_suspect += UF_LOAD(&src->liveness_suspect);
 	/* a counter added to UF_DEST_COUNTERS needs its line above */
-	RTE_BUILD_BUG_ON(sizeof(*dst) != 5 * sizeof(uint64_t));
+	RTE_BUILD_BUG_ON(sizeof(*dst) != 6 * sizeof(uint64_t));
 }
 
 static uint64_t

@@ -7,6 +7,7 @@ partition of what was sent), each sender sticks to one member; a member whose in
 goes down (its neighbour FAILED) gives its senders to the others and no other sender moves
 (fwd.pool_failover counts their datagrams), and they all return once it is back. Round
 robin: one worker deals the datagrams out evenly."""
+import json
 import time
 
 from testbed import FWD_IP, NET, Testbed
@@ -212,12 +213,104 @@ def case_round_robin(kind):
     assert st["fwd"]["pool_failover"] == 0, st["fwd"]
 
 
+RATE = 2000  # datagrams per second in case_member_silent
+
+
+def case_member_silent(kind):
+    """liveness (docs/configuration.md#pools): a pool of three sinks, udpfan's `arp` at its
+    defaults; mid-traffic one sink's interface goes down behind the bridge (udpfan's link
+    stays up, nobody tells it). Its senders move to the other two within about a second
+    (600-800 ms at 200 ms x 3 misses), measured from the datagrams that reached no sink;
+    its liveness_suspect covers what it missed (and at most about one probe interval more);
+    the ledger balances; it is back soon after its interface is."""
+    wd = tmpdir()
+    victim = 1
+    with Testbed(prefix="ufpv", sinks=3) as tb:
+        add_senders(tb)
+        members = "\n".join("        - { ip: %s, udp_port: 6000, source: original }" % ip
+                            for ip in tb.sink_ip)
+        cfg = """eal: { lcores: "0-1", file_prefix: ufpools }
+ports:
+  - { name: lan, device: "%s", ip: %s/24 }
+listen: { port: lan, udp_port: 5000 }
+destinations:
+  - pool:
+      members:
+%s
+stats: { interval_s: 0.1 }
+""" % (tb.vdev(kind), FWD_IP, members)
+        uf = Udpfan(tb, cfg, wd)
+        assert uf.wait_stats(lambda s: all(d["state"] == "reachable"
+                                           for d in s["destinations"][1:]), 10), uf.latest()
+        sinks = [Sink(tb, ns, [6000], wd, idle=3, timeout=30, listing=True)
+                 for ns in tb.sink_ns]
+        total = RATE * 5
+        p = send(tb, total, RATE, size=32, sport=41000, bind="%s.%d" % (NET, FIRST),
+                 bind_count=N_SENDERS, wait=False)
+        time.sleep(2)
+        t_down = time.time()
+        tb.link(tb.sink_ns[victim], "sink0", False)
+        out, _ = p.communicate(timeout=60)
+        assert json.loads(out)["sent"] == total, out
+        res = [s.result()["6000"] for s in sinks]
+        objs = read_stats(uf.stats)
+        t_failed = min((o["time"] for o in objs
+                        if o["destinations"][1 + victim]["state"] == "failed"), default=0)
+        # back: its interface up, its next hop answers the unicast probes of FAILED
+        t_up = time.time()
+        tb.link(tb.sink_ns[victim], "sink0", True)
+        assert uf.wait_stats(lambda s: s["destinations"][1 + victim]["state"] == "reachable",
+                             5), uf.latest()["destinations"]
+        back_s = time.time() - t_up
+        tx0 = uf.latest()["destinations"][1 + victim]["tx_ok"]
+        send(tb, N_SENDERS, RATE, size=32, sport=41000, start_seq=total,
+             bind="%s.%d" % (NET, FIRST), bind_count=N_SENDERS)
+        time.sleep(0.3)
+        assert uf.latest()["destinations"][1 + victim]["tx_ok"] > tx0, "no copies after return"
+        st = uf.stop()  # the ledger identities (ufrun.ledger)
+    got = set()
+    for r in res:
+        assert r["duplicates"] == 0, r
+        got |= set(r["seq_list"])
+    owners = set(k.split(":")[0] for k in res[victim]["senders"])
+    lost = sorted(set(range(total)) - got)
+    # every lost datagram was one of the victim's senders' (datagram n comes from sender
+    # FIRST + n % N_SENDERS, at n / RATE seconds)
+    strays = [n for n in lost if "%s.%d" % (NET, FIRST + n % N_SENDERS) not in owners]
+    assert not strays, "lost datagrams of senders the victim did not have: %s" % strays[:10]
+    share = RATE * len(owners) / N_SENDERS  # the victim's datagrams per second
+    hole = len(lost) / share
+    d = st["destinations"][1 + victim]
+    missed = tx0 - res[victim]["distinct"]  # the victim's copies of the first round, unseen
+    print("%s: failover %.0f ms (%d of the victim's datagrams lost, %d senders, %.0f/s), "
+          "state failed %s ms after the link went down, back %.0f ms after it came up; "
+          "liveness_suspect %d, the sink missed %d; arp.liveness_probes %d, liveness_down %d"
+          % (kind, hole * 1000, len(lost), len(owners), share,
+             "%.0f" % ((t_failed - t_down) * 1000) if t_failed else "never",
+             back_s * 1000, d.get("liveness_suspect", -1), missed,
+             st["arp"].get("liveness_probes", -1), st["arp"].get("liveness_down", -1)))
+    assert 0.3 <= hole <= 1.5, "failover took %.3f s" % hole
+    assert st["arp"]["liveness_down"] == 1, st["arp"]
+    # the suspect copies: every missed one, and at most about one 200 ms interval more
+    assert d["liveness_suspect"] >= len(lost) - 5, (d["liveness_suspect"], len(lost))
+    assert d["liveness_suspect"] <= len(lost) + share * 0.3 + 20, (d["liveness_suspect"],
+                                                                   len(lost))
+    assert missed == len(lost), (missed, len(lost))
+    assert all(x["liveness_suspect"] == 0 for i, x in enumerate(st["destinations"])
+               if i != 1 + victim), st["destinations"]
+    # bounded: one probe per member per 200 ms at most
+    assert st["arp"]["liveness_probes"] <= 3 * (st["uptime_s"] / 0.2 + 2), st["arp"]
+    f = st["fwd"]
+    assert f["forwarded"] == total + N_SENDERS and f["tx_ok"] == f["copies_attempted"], f
+
+
 def main():
     s = Suite(root=True)
     for kind in ("af_packet", "af_xdp"):
         s.run(case_hash_sender, kind)
     s.run(case_member_port_down, "af_packet")
     s.run(case_round_robin, "af_packet")
+    s.run(case_member_silent, "af_packet")
     s.finish()
 
 

@@ -738,6 +738,233 @@ test_v6_failed_recovery(void)
 	CHECK_MEM(tbl.e[e].mac.addr_bytes, m4.addr_bytes, 6);
 }
 
+#define LIVE 200
+#define MISSES 3
+
+static void
+setup_live(void)
+{
+	struct uf_neigh_params prm = { .reachable_ms = REACH,
+				       .retry_ms = RETRY,
+				       .max_probes = PROBES,
+				       .live_ms = LIVE,
+				       .live_misses = MISSES };
+
+	uf_neigh_init(&tbl, &prm);
+	memset(&rec, 0, sizeof(rec));
+}
+
+/*
+ * Liveness (docs/configuration.md#pools): a unicast probe every LIVE ms to the known MAC;
+ * answered, the entry stays REACHABLE (long past reachable_ms); unanswered MISSES times in
+ * a row, FAILED when the next one is due: between MISSES x LIVE and (MISSES + 1) x LIVE
+ * after the neighbour went silent. The first answer brings it back.
+ */
+static void
+test_liveness_down_and_back(void)
+{
+	struct rte_ether_addr m1 = mac(1);
+	rte_be32_t a = ip(10, 0, 0, 1);
+	uint64_t t, dead = 2 * REACH + 50, failed_at = 0, last_answered = 0, back;
+	int e, i, seen = 0, changes = 0;
+
+	setup_live();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	uf_neigh_set_live(&tbl, e, true, 0);
+	run(0, 9);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, 10), true);
+	rec.n = 0;
+	/* it answers each probe 1 ms later until `dead`, then nothing */
+	for (t = 11; t <= dead + (MISSES + 2) * LIVE; t++) {
+		rec.now = t;
+		if (seen < rec.n && rec.s[seen].at + 1 == t && t < dead) {
+			last_answered = rec.s[seen].at;
+			CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, t), false);
+		}
+		seen = rec.n;
+		if (uf_neigh_tick(&tbl, t, record, &rec)) {
+			changes++;
+			if (failed_at == 0)
+				failed_at = t;
+		}
+		if (t < dead)
+			CHECK(tbl.e[e].state == UF_NS_REACHABLE, "REACHABLE at t=%" PRIu64, t);
+	}
+	/* every request was a unicast probe to m1, LIVE ms apart (none of PROBE's) */
+	CHECK(rec.n >= (int)(dead / LIVE), "%d probes", rec.n);
+	for (i = 0; i < rec.n && rec.s[i].at < failed_at; i++) {
+		CHECK(!rec.s[i].bcast, "probe %d unicast", i);
+		CHECK_MEM(rec.s[i].mac.addr_bytes, m1.addr_bytes, 6);
+		if (i > 0)
+			CHECK_EQ(rec.s[i].at - rec.s[i - 1].at, LIVE);
+	}
+	CHECK_EQ(changes, 1);
+	CHECK_EQ(tbl.e[e].state, UF_NS_FAILED);
+	CHECK_EQ(failed_at, last_answered + (MISSES + 1) * LIVE);
+	CHECK(failed_at - dead >= MISSES * LIVE && failed_at - dead <= (MISSES + 1) * LIVE,
+	      "down %" PRIu64 " ms after the last answer", failed_at - dead);
+	CHECK_EQ(tbl.e[e].live_downs, 1);
+	CHECK_EQ(tbl.live_downs, 1);
+	CHECK_EQ(tbl.live_probes, (uint64_t)i);
+	/* FAILED: the unicast probes every retry_ms find it again; then probes resume */
+	back = failed_at + RETRY + 5;
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, back), true);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	CHECK_EQ(tbl.e[e].live_missed, 0);
+	CHECK(uf_neigh_next_ms(&tbl, back) <= back + 2 * LIVE, "next probe within 2 intervals");
+	rec.n = 0;
+	run(back + 1, back + 2 * LIVE);
+	CHECK(rec.n >= 1 && !rec.s[0].bcast, "probing again (%d)", rec.n);
+}
+
+/* A destination without liveness keeps the ARP timers: no probe before reachable_ms. */
+static void
+test_liveness_off(void)
+{
+	struct rte_ether_addr m1 = mac(1);
+	rte_be32_t a = ip(10, 0, 0, 1);
+	int e;
+
+	setup_live();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	run(0, 9);
+	CHECK_EQ(uf_neigh_learn(&tbl, 0, a, &m1, 10), true);
+	rec.n = 0;
+	CHECK_EQ(uf_neigh_next_ms(&tbl, 11), 10 + REACH);
+	run(11, 10 * LIVE);
+	CHECK_EQ(rec.n, 0);
+	CHECK_EQ(tbl.e[e].state, UF_NS_REACHABLE);
+	CHECK_EQ(tbl.live_probes, 0);
+	/* a static entry never probes, with live set or not */
+	e = uf_neigh_add(&tbl, 0, ip(10, 0, 0, 2), &m1, 0);
+	uf_neigh_set_live(&tbl, e, true, 0);
+	CHECK_EQ(tbl.e[e].live, false);
+}
+
+/*
+ * The probes of many entries resolved at once are spread over the interval: 200 entries
+ * learned in the same millisecond send at most a few probes in any one millisecond, and
+ * exactly one per entry per interval.
+ */
+static void
+test_liveness_spread(void)
+{
+	struct rte_ether_addr m1 = mac(1);
+	int per_ms[LIVE] = { 0 }, i, n = 200, most = 0;
+
+	setup_live();
+	for (i = 0; i < n; i++) {
+		rte_be32_t a = ip(10, 0, (uint8_t)(i >> 8), (uint8_t)i);
+		int e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+
+		uf_neigh_set_live(&tbl, e, true, 0);
+		uf_neigh_learn(&tbl, 0, a, &m1, 0);
+	}
+	rec.n = 0;
+	/* the second interval after learning: every entry probes once (nobody answers, and
+	 * MISSES > 2 keeps them all up) */
+	run(1, 2 * LIVE);
+	rec.n = 0;
+	run(2 * LIVE + 1, 3 * LIVE);
+	CHECK_EQ(rec.n, n);
+	for (i = 0; i < rec.n; i++)
+		per_ms[rec.s[i].at % LIVE]++;
+	for (i = 0; i < LIVE; i++)
+		most = RTE_MAX(most, per_ms[i]);
+	CHECK(most <= 4, "at most %d probes in one ms (%d entries, %d ms)", most, n, LIVE);
+}
+
+/*
+ * The liveness accounting (docs/loss-accounting.md#liveness) on the same clock: the
+ * destination sends one copy per ms (tx_ok == t); each answer marks tx_ok, a failure adds
+ * what was sent since the last answer: (MISSES + 1) x LIVE less the answer's 1 ms delay.
+ * Two failures sum; an entry that starts over (a reload's new one) adds nothing.
+ */
+static void
+test_liveness_account(void)
+{
+	struct uf_neigh_live_acct acct = { 0 };
+	struct rte_ether_addr m1 = mac(1);
+	rte_be32_t a = ip(10, 0, 0, 1);
+	uint64_t t, last_answer = 0, want = 0, dead[2] = { 3000, 8000 }, fails = 0;
+	int e, seen = 0;
+
+	setup_live();
+	e = uf_neigh_add(&tbl, 0, a, NULL, 0);
+	uf_neigh_set_live(&tbl, e, true, 0);
+	run(0, 9);
+	rec.n = 0;
+	uf_neigh_learn(&tbl, 0, a, &m1, 10);
+	for (t = 10; t < 12000; t++) {
+		bool silent = (t >= dead[0] && t < dead[0] + 1500) || t >= dead[1];
+
+		rec.now = t;
+		if (seen < rec.n && rec.s[seen].at + 1 == t && !silent) {
+			uf_neigh_learn(&tbl, 0, a, &m1, t);
+			last_answer = t;
+		}
+		if (tbl.e[e].state == UF_NS_FAILED && !silent) {
+			uf_neigh_learn(&tbl, 0, a, &m1, t); /* back: the unicast probe of FAILED */
+			last_answer = t;
+		}
+		seen = rec.n;
+		uf_neigh_tick(&tbl, t, record, &rec);
+		if (uf_neigh_live_due(&acct, &tbl.e[e])) {
+			uint64_t added = uf_neigh_live_account(&acct, &tbl.e[e], t);
+
+			if (tbl.e[e].state == UF_NS_FAILED) {
+				CHECK_EQ(added, t - last_answer);
+				CHECK_EQ(added, (MISSES + 1) * LIVE - 1);
+				want += added;
+				fails++;
+			} else {
+				CHECK_EQ(added, 0);
+			}
+			CHECK_EQ(acct.mark, t);
+		}
+	}
+	CHECK_EQ(fails, 2);
+	CHECK_EQ(acct.suspect, want);
+	CHECK_EQ(tbl.e[e].live_downs, 2);
+	/* a new entry for the same next hop (counters from 0): nothing added, marked again */
+	tbl.e[e].live_downs = 0;
+	tbl.e[e].heard = 0;
+	CHECK(uf_neigh_live_due(&acct, &tbl.e[e]), "due after a reset");
+	CHECK_EQ(uf_neigh_live_account(&acct, &tbl.e[e], 20000), 0);
+	CHECK_EQ(acct.suspect, want);
+}
+
+/* IPv6: the same probes as unicast Neighbor Solicitations; an NA without a TLLA confirms. */
+static void
+test_liveness_v6(void)
+{
+	struct rte_ether_addr m1 = mac(6);
+	struct uf_ip6 a = { { 0x20, 0x01, 0x0d, 0xb8, [15] = 7 } };
+	uint64_t t, failed_at = 0;
+	int e, seen = 0;
+
+	setup_live();
+	e = uf_neigh_add6(&tbl, 0, &a, NULL, 0);
+	uf_neigh_set_live(&tbl, e, true, 0);
+	for (t = 0; t < 10; t++)
+		uf_neigh_tick46(&tbl, t, record, record6, &rec);
+	CHECK_EQ(uf_neigh_learn6(&tbl, 0, &a, &m1, true, 10), true);
+	rec.n = 0;
+	for (t = 11; t < 3000; t++) {
+		rec.now = t;
+		if (seen < rec.n && rec.s[seen].at + 1 == t && t < 1000)
+			uf_neigh_learn6(&tbl, 0, &a, NULL, false, t); /* NA, no TLLA */
+		seen = rec.n;
+		if (uf_neigh_tick46(&tbl, t, record, record6, &rec) && failed_at == 0)
+			failed_at = t;
+	}
+	CHECK(rec.n > 0 && rec.s[0].is_ip6 && !rec.s[0].bcast, "unicast NS");
+	CHECK_MEM(rec.s[0].mac.addr_bytes, m1.addr_bytes, 6);
+	CHECK(failed_at >= 1000 + MISSES * LIVE && failed_at <= 1000 + (MISSES + 1) * LIVE,
+	      "FAILED at %" PRIu64, failed_at);
+	CHECK_EQ(tbl.e[e].live_downs, 1);
+}
+
 int
 main(void)
 {
@@ -754,5 +981,10 @@ main(void)
 	RUN(test_v6_incomplete_failed);
 	RUN(test_v6_learn_override);
 	RUN(test_v6_failed_recovery);
+	RUN(test_liveness_down_and_back);
+	RUN(test_liveness_off);
+	RUN(test_liveness_spread);
+	RUN(test_liveness_account);
+	RUN(test_liveness_v6);
 	return uf_t_summary();
 }
