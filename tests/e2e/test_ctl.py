@@ -11,7 +11,8 @@ drain_reload: reload applies a changed file (exit 0, one more destination), refu
   change (exit 1); health exits 0 when ready, 1 once SIGTERM starts control.drain_s.
 unit_layout: under udpfan@.service's RuntimeDirectory (EAL's runtime dir in
   /run/udpfan/dpdk/PREFIX), udpfanctl --prefix finds the socket, and so does
-  `RUNTIME_DIRECTORY=/run/udpfan dpdk-telemetry.py -f PREFIX` (/udpfan/stats)."""
+  `RUNTIME_DIRECTORY=/run/udpfan dpdk-telemetry.py -f PREFIX` (/udpfan/stats), and
+  `dpdk-proc-info --file-prefix PREFIX --no-pci -- --stats` attaches as a secondary."""
 import json
 import os
 import shutil
@@ -251,6 +252,12 @@ def case_unit_layout():
             got = dec.raw_decode(text, i)[0]["/udpfan/stats"]
             assert got["ports"]["lan"]["driver"] == js["ports"]["lan"]["driver"], got
             assert got["destinations"]["0"]["ip"] == tb.sink_ip[0], got
+            # dpdk-proc-info attaches as a secondary process (hugepages, not in_memory)
+            r = subprocess.run(["dpdk-proc-info", "--file-prefix", PREFIX, "--no-pci", "--",
+                                "--stats"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=30, env=env)
+            assert r.returncode == 0 and "NIC statistics for port 0" in r.stdout, r.stdout
+            assert "RX-packets:" in r.stdout, r.stdout
         finally:
             uf.stop()
 
