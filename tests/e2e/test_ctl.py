@@ -12,7 +12,10 @@ drain_reload: reload applies a changed file (exit 0, one more destination), refu
 unit_layout: under udpfan@.service's RuntimeDirectory (EAL's runtime dir in
   /run/udpfan/dpdk/PREFIX), udpfanctl --prefix finds the socket, and so does
   `RUNTIME_DIRECTORY=/run/udpfan dpdk-telemetry.py -f PREFIX` (/udpfan/stats), and
-  `dpdk-proc-info --file-prefix PREFIX --no-pci -- --stats` attaches as a secondary."""
+  `dpdk-proc-info --file-prefix PREFIX --no-pci -- --stats` attaches as a secondary.
+paging_stale: 30 destinations (net_null, no hugepages), more than one telemetry answer
+  holds: destinations, neighbors and counters list all 30; after SIGKILL, exit 3 naming the
+  stale socket."""
 import json
 import os
 import shutil
@@ -22,7 +25,7 @@ import time
 
 from testbed import FWD_IP, Testbed, wait_for
 from uflive import PY, Udpfan, dest_lines, send
-from ufrun import UF_SRC, Suite, tmpdir
+from ufrun import UDPFAN, UF_SRC, Suite, tmpdir
 
 PREFIX = "ufctl"
 CTL = os.path.join(UF_SRC, "scripts", "udpfanctl.py")
@@ -262,11 +265,55 @@ def case_unit_layout():
             uf.stop()
 
 
+def case_paging_stale():
+    """30 destinations (telemetry answers 24 at a time): destinations, neighbors and counters
+    page through them all; udpfan killed by SIGKILL leaves a stale socket: exit 3 saying so"""
+    wd = tmpdir()
+    prefix = "ufctl_page"
+    dests = "\n".join('  - { ip: 198.18.0.%d, udp_port: %d, mac: "02:18:00:00:00:%02x" }'
+                      % (21 + i % 3, 6000 + i, 0x21 + i % 3) for i in range(30))
+    cfg = os.path.join(wd, "udpfan.yaml")
+    with open(cfg, "w") as f:
+        f.write("""eal: { lcores: "0-1", no_huge: true, memory_mb: 256, file_prefix: %s }
+ports:
+  - { name: wan, device: "net_null0,no-rx=1", ip: 198.18.0.10/24 }
+listen: { port: wan, udp_port: 5000 }
+destinations:
+%s
+stats: { interval_s: 0.5 }
+""" % (prefix, dests))
+    p = subprocess.Popen([UDPFAN, "-c", cfg, "--duration", "30"], stdout=subprocess.DEVNULL,
+                         stderr=open(os.path.join(wd, "log"), "w"))
+    try:
+        assert wait_for(lambda: ctl("-f", prefix, "stats")[0] == 0, 15), \
+            open(os.path.join(wd, "log")).read()[-2000:]
+        _, out, _ = ctl("-f", prefix, "--json", "destinations", check=0)
+        d = json.loads(out)
+        assert d["count"] == 30 and sorted(d["destinations"], key=int) == \
+            [str(i) for i in range(30)], d
+        assert d["destinations"]["29"]["udp_port"] == 6029, d["destinations"]["29"]
+        _, out, _ = ctl("-f", prefix, "neighbors", check=0)
+        assert len(rows(out)) == 31 and rows(out)[30][:2] == ["29", "198.18.0.23:6029"], out
+        _, out, _ = ctl("-f", prefix, "--json", "counters", check=0)
+        assert len(json.loads(out)["counters"]["destinations"]) == 30, out
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=10)
+        rc, out, err = ctl("-f", prefix, "health")
+        assert rc == 3 and "stale socket" in err and prefix in err, (rc, out, err)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        # what the killed one left (no hugepage files: no_huge)
+        shutil.rmtree("/var/run/dpdk/" + prefix, ignore_errors=True)
+
+
 def main():
     s = Suite(root=True)
     s.run(case_commands)
     s.run(case_drain_reload)
     s.run(case_unit_layout)
+    s.run(case_paging_stale)
     s.finish()
 
 
