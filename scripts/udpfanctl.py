@@ -356,7 +356,8 @@ def show_counters(obj, key, unit, clear):
 def cmd_counters(ctl, a):
     if not a.watch:
         snap = snapshot(ctl)
-        obj = {"prefix": ctl.prefix, "time": snap["time"], "counters": snap["sections"]}
+        obj = {"prefix": ctl.prefix or ctl.path, "time": snap["time"],
+               "counters": snap["sections"]}
         if a.json:
             emit_json(obj)
         else:
@@ -376,7 +377,7 @@ def cmd_counters(ctl, a):
             if cur["time"] > prev["time"]:
                 break
         obj = rates(prev, cur)
-        obj["prefix"] = ctl.prefix
+        obj["prefix"] = ctl.prefix or ctl.path
         if a.json:
             emit_json(obj)
             sys.stdout.flush()
