@@ -16,45 +16,18 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
 
+# the socket's location and protocol, shared with udpfanctl: beside this script in a checkout,
+# share/udpfan/python once installed (docs/deployment.md#install)
+_here = os.path.dirname(os.path.realpath(__file__))
+sys.path[:0] = [_here, os.path.join(_here, "..", "share", "udpfan", "python")]
+from udpfan_telemetry import Telemetry, runtime_dir  # noqa: E402
+
 from prometheus_client import start_http_server
 from prometheus_client.core import REGISTRY, CounterMetricFamily, GaugeMetricFamily
-
-
-def runtime_dir(prefix):
-    """where EAL put this prefix's runtime files: under udpfan@.service (RuntimeDirectory=
-    udpfan) $RUNTIME_DIRECTORY/dpdk, i.e. /run/udpfan/dpdk (docs/deployment.md); else
-    /var/run/dpdk for root, $XDG_RUNTIME_DIR/dpdk for a user"""
-    base = "/var/run/dpdk" if os.geteuid() == 0 else os.environ.get(
-        "XDG_RUNTIME_DIR", "/tmp") + "/dpdk"
-    unit = os.path.join("/run/udpfan/dpdk", prefix)
-    if not os.path.isdir(os.path.join(base, prefix)) and os.path.isdir(unit):
-        return unit
-    return os.path.join(base, prefix)
-
-
-class Telemetry:
-    """One request/answer exchange per call on DPDK's SOCK_SEQPACKET telemetry socket."""
-
-    def __init__(self, path, timeout=2.0):
-        self.path = path
-        self.timeout = timeout
-
-    def query(self, cmd):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        s.settimeout(self.timeout)
-        try:
-            s.connect(self.path)
-            info = json.loads(s.recv(1024).decode())
-            bufsz = int(info.get("max_output_len", 16384)) + 1024
-            s.send(cmd.encode())
-            return json.loads(s.recv(bufsz).decode())[cmd.split(",")[0]]
-        finally:
-            s.close()
 
 
 # How each group of `udpfan --list-counters --json` becomes metric families: the name

@@ -68,7 +68,9 @@ def check_deb(deb):
                  "./usr/share/man/man1/udpfan-gen.1.gz", "./usr/share/man/man1/udpfan-sink.1.gz",
                  "./lib/systemd/system/udpfan@.service", "./etc/udpfan/",
                  "./usr/share/udpfan/examples/config/af-xdp.yaml",
-                 "./usr/share/udpfan/examples/systemd/hugepages.conf"):
+                 "./usr/share/udpfan/examples/systemd/hugepages.conf",
+                 "./usr/bin/udpfanctl", "./usr/share/man/man8/udpfanctl.8.gz",
+                 "./usr/share/udpfan/python/udpfan_telemetry.py"):
         assert (" " + path + "\n") in contents or contents.endswith(" " + path) \
             or (" " + path + " ") in contents, "%s not in the package:\n%s" % (path, contents)
     assert "test_" not in contents and "uf-mangen" not in contents, contents

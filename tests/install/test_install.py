@@ -3,11 +3,12 @@
 
 Each case installs the build into its own staging DESTDIR (`meson install --destdir`, no
 rebuild) and checks one thing there:
-  files         every expected file, and no other program, man page or unit: the three
-                binaries, four man pages, every config/*.yaml under
+  files         every expected file, and no other program, man page or unit: the four
+                programs (udpfanctl with its module in share/udpfan/python), five man
+                pages, every config/*.yaml under
                 share/udpfan/examples/config, the unit and its drop-in examples, the empty
                 /etc/udpfan
-  binaries      each staged binary runs --version
+  binaries      each staged program runs --version (udpfanctl: found its module)
   man_pages     groff -ww and man --warnings are silent on every page; udpfan.yaml(5) has an
                 entry for every key of docs/configuration.md's key tables (which
                 test_config_schema holds to the schema), and udpfan(8) every long option of
@@ -75,8 +76,9 @@ def configs():
 
 
 DROPINS = ["af-packet.conf", "hugepages.conf", "vfio.conf"]
-MANS = ["man8/udpfan.8", "man5/udpfan.yaml.5", "man1/udpfan-gen.1", "man1/udpfan-sink.1"]
-BINS = ["udpfan", "udpfan-gen", "udpfan-sink"]
+MANS = ["man8/udpfan.8", "man8/udpfanctl.8", "man5/udpfan.yaml.5", "man1/udpfan-gen.1",
+        "man1/udpfan-sink.1"]
+BINS = ["udpfan", "udpfanctl", "udpfan-gen", "udpfan-sink"]
 
 
 def case_files():
@@ -87,6 +89,7 @@ def case_files():
         want += [os.path.join(p["share"], "examples/config", c) for c in configs()]
         want += [os.path.join(p["share"], "examples/systemd", d) for d in DROPINS]
         want.append(p["unit"])
+        want.append(os.path.join(p["share"], "python", "udpfan_telemetry.py"))
         assert len(configs()) >= 5, configs()
         missing = [w for w in want if not os.path.isfile(w)]
         assert not missing, "not installed: %s" % missing
