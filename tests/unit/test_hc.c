@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The health-check responder (lib/pkt/uf_hc.c, docs/deployment.md#health-checks-on-the-port):
  * crafted IPv4 and IPv6 TCP segments in, the reply frame and the result out. One case per
- * behaviour it implements and per one it refuses. The checksums of every reply are checked
+ * behaviour it implements and per one it refuses; and the classifiers' steering of TCP. The checksums of every reply are checked
  * from first principles (a sum over the pseudo-header and segment), not by the module's code.
  */
 #include <stdio.h>
@@ -577,6 +577,47 @@ test_ipv6(void)
 	CHECK_EQ(r.flags, F_ACK | F_FIN);
 }
 
+/* the workers' side: TCP to health.tcp_port on our address is a control frame, TCP to any
+ * other port (or with the check off) stays not_udp; IPv6 alike */
+static void
+test_steering(void)
+{
+	struct uf_port_id id = { .ip = 0, .max_len = 1514 };
+	struct uf_port6_id id6 = { .n_ip6 = 1, .max_len = 1514 };
+	struct t_seg t = { .seq = 1, .flags = F_SYN };
+	struct uf_rx_info info;
+	struct uf_rx6_info info6;
+	enum uf_drop why = UF_DROP_MALFORMED;
+	uint8_t f[256];
+	uint32_t n;
+
+	memcpy(id.mac.addr_bytes, our_mac, 6);
+	memcpy(&id.ip, our4, 4);
+	memcpy(id6.mac.addr_bytes, our_mac, 6);
+	memcpy(id6.ip6[0].b, our6, 16);
+	n = mk(&t, f);
+	CHECK_EQ(uf_classify_full(f, n, 0, &id, &info, &why), UF_V_DROP);
+	CHECK_EQ(why, UF_DROP_NOT_UDP);
+	id.hc_tcp = rte_cpu_to_be_16(8080);
+	CHECK_EQ(uf_classify_full(f, n, 0, &id, &info, &why), UF_V_CONTROL);
+	t.dport = 22;
+	n = mk(&t, f);
+	CHECK_EQ(uf_classify_full(f, n, 0, &id, &info, &why), UF_V_DROP);
+	CHECK_EQ(why, UF_DROP_NOT_UDP);
+
+	t.v6 = true;
+	t.dport = 0;
+	n = mk(&t, f);
+	CHECK_EQ(uf_classify6(f, n, 0, &id6, &info6, &why), UF_V_DROP);
+	CHECK_EQ(why, UF_DROP_NOT_UDP);
+	id6.hc_tcp = rte_cpu_to_be_16(8080);
+	CHECK_EQ(uf_classify6(f, n, 0, &id6, &info6, &why), UF_V_CONTROL);
+	t.dport = 22;
+	n = mk(&t, f);
+	CHECK_EQ(uf_classify6(f, n, 0, &id6, &info6, &why), UF_V_DROP);
+	CHECK_EQ(why, UF_DROP_NOT_UDP);
+}
+
 static void
 test_names(void)
 {
@@ -602,6 +643,7 @@ main(void)
 	RUN(test_refused_segments);
 	RUN(test_malformed);
 	RUN(test_ipv6);
+	RUN(test_steering);
 	RUN(test_names);
 	return uf_t_summary();
 }
