@@ -265,6 +265,7 @@ handle_hc(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m,
 	snprintf(cf->hc.http_path, sizeof(cf->hc.http_path), "%s", cf->cfg->health.http_path);
 	cf->hc.mss4 = (uint16_t)RTE_MIN(mtu - 40, 65495u);
 	cf->hc.mss6 = (uint16_t)RTE_MIN(mtu - 60, 65475u);
+	cf->hc.partial_csum = cf->ports[pi].plan.partial_csum;
 	r = uf_hc_answer(&cf->hc, &now, rte_pktmbuf_mtod(m, const uint8_t *),
 			 rte_pktmbuf_data_len(m), out, &len);
 	(*hc_counter(cf->ctr, r))++;

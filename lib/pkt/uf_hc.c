@@ -176,10 +176,10 @@ unicast_ip(const uint8_t *a, int na)
 
 /* Parse F into s; false: malformed (the frame is dropped, counted, never answered). */
 static bool
-parse(const uint8_t *f, uint32_t len, struct seg *s)
+parse(const struct uf_hc_conf *c, const uint8_t *f, uint32_t len, struct seg *s)
 {
 	const struct rte_ether_addr *smac = (const struct rte_ether_addr *)(f + UF_ETH_SRC);
-	uint32_t l4len, doff;
+	uint32_t l4len, doff, ph;
 	uint16_t etype;
 
 	memset(s, 0, sizeof(*s));
@@ -229,8 +229,11 @@ parse(const uint8_t *f, uint32_t len, struct seg *s)
 	doff = (uint32_t)(s->tcp[12] >> 4) * 4;
 	if (doff < TCP_HDR || doff > l4len)
 		return false;
-	if (uf_ck_fold((uint64_t)pseudo_sum(s->src, s->dst, s->na, l4len) +
-		       rte_raw_cksum(s->tcp, l4len)) != 0xffff)
+	ph = pseudo_sum(s->src, s->dst, s->na, l4len);
+	/* right; or, where the port may carry them, left to offload: the field is the folded
+	 * pseudo-header sum (docs/architecture.md#partial-checksums, as for UDP) */
+	if (uf_ck_fold((uint64_t)ph + rte_raw_cksum(s->tcp, l4len)) != 0xffff &&
+	    !(c->partial_csum && ((uint64_t)ph + (uint16_t)~uf_rd16(s->tcp + 16)) % 0xffff == 0))
 		return false;
 	if (!unicast_ip(s->src, s->na))
 		return false;
@@ -415,7 +418,7 @@ uf_hc_answer(const struct uf_hc_conf *c, const struct uf_hc_now *now, const uint
 	int k;
 
 	*out_len = 0;
-	if (!parse(f, len, &s))
+	if (!parse(c, f, len, &s))
 		return UF_HC_MALFORMED;
 	if (s.flags & TCP_RST) /* never answered (RFC 9293 3.10.7.1) */
 		return UF_HC_RST_IN;

@@ -56,6 +56,9 @@ struct uf_hc_conf {
 	char http_path[UF_HC_PATH_MAX]; /* "": a plain TCP check (data is refused) */
 	uint64_t key[2];                /* the SYN cookie's SipHash key */
 	uint16_t mss4, mss6;            /* the MSS our SYN-ACK offers (port MTU - 40, - 60) */
+	/* the port may carry checksums left to offload (uf_port_id.partial_csum): a TCP
+	 * checksum field holding the pseudo-header sum is taken (a local peer on veth) */
+	bool partial_csum;
 };
 
 /* The instance as the check reports it. */

@@ -548,6 +548,13 @@ test_malformed(void)
 	f[14 + 15] = 255;
 	CHECK_EQ(uf_hc_answer(&conf, &now, f, n, out, &olen), UF_HC_MALFORMED);
 	CHECK_EQ(uf_hc_answer(&conf, &now, f, 0, out, &olen), UF_HC_MALFORMED);
+	/* a checksum left to offload (the field: the folded pseudo-header sum, as Linux's
+	 * CHECKSUM_PARTIAL on veth): taken only where the port may carry them */
+	n = mk(&t, f);
+	put16(f + 14 + 20 + 16, sum_fold(sum_bytes(peer4, 4) + sum_bytes(our4, 4) + 6 + 20));
+	CHECK_EQ(uf_hc_answer(&conf, &now, f, n, out, &olen), UF_HC_MALFORMED);
+	conf.partial_csum = true;
+	CHECK_EQ(uf_hc_answer(&conf, &now, f, n, out, &olen), UF_HC_SYN);
 }
 
 static void
