@@ -72,7 +72,7 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 #define UF_FWD_COUNTERS(X, A)                                                                  \
 	X(rx, "frames received on every port")                                                 \
 	X(forwarded, "datagrams accepted for fan-out")                                         \
-	X(control, "ARP/ICMP frames handed to the control plane")                              \
+	X(control, "ARP, ICMP and health-check frames to the control plane")                   \
 	X(fanout, "datagram x destination pairs planned")                                      \
 	X(sampled_out, "copies skipped by per-destination sampling")                           \
 	X(copies_attempted, "copies built or attempted")                                       \
