@@ -352,7 +352,7 @@ not_udp:
 	}
 	/* a health check (docs/deployment.md#health-checks-on-the-port): the control lcore
 	 * answers it; TCP to any other port stays not_udp */
-	if (ip[UF_IP_PROTO] == IPPROTO_TCP && port->hc_tcp != 0 &&
+	if (ip[UF_IP_PROTO] == IPPROTO_TCP && port->hc_tcp != 0 && port->ip != 0 &&
 	    uf_rd32(ip + UF_IP_DST) == port->ip && tot >= ihl + 4 &&
 	    uf_rd16(ip + ihl + 2) == port->hc_tcp)
 		return UF_V_CONTROL;

@@ -611,6 +611,16 @@ test_steering(void)
 	n = mk(&t, f);
 	CHECK_EQ(uf_classify_full(f, n, 0, &id, &info, &why), UF_V_DROP);
 	CHECK_EQ(why, UF_DROP_NOT_UDP);
+	/* a port without an IPv4 address answers no IPv4 check (to 0.0.0.0) */
+	memset(&id.ip, 0, 4);
+	t.dport = 0;
+	memset(f, 0, sizeof(f));
+	n = mk(&t, f);
+	memset(f + 14 + 16, 0, 4);
+	put16(f + 14 + 10, 0);
+	put16(f + 14 + 10, (uint16_t)~sum_fold(sum_bytes(f + 14, 20)));
+	CHECK_EQ(uf_classify_full(f, n, 0, &id, &info, &why), UF_V_DROP);
+	memcpy(&id.ip, our4, 4);
 
 	t.v6 = true;
 	t.dport = 0;
