@@ -21,7 +21,7 @@ PKGS=(dpdk dpdk-dev libdpdk-dev libnuma-dev libyaml-dev libxdp-dev libbpf-dev me
       pkg-config gcc iproute2 ethtool iputils-ping tcpdump python3 python3-yaml
       python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev
       python3-jsonschema libsystemd-dev systemd groff-base man-db debhelper dpkg-dev mmdebstrap
-      git qemu-system-x86 e2fsprogs python3-pyelftools libpcap-dev prometheus)
+      git qemu-system-x86 e2fsprogs python3-pyelftools libpcap-dev prometheus haproxy curl)
 
 # The Kubernetes API schemas tests/deploy/test_k8s.py validates deploy/k8s/ against, offline:
 # the OpenAPI document Debian's kube-openapi source package ships (its test data), and npm's
@@ -54,9 +54,16 @@ deps() {
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-	# the tests want promtool of prometheus, not its server, which a systemd host starts
-	if [[ " ${missing[*]} " == *" prometheus "* ]] && [ -d /run/systemd/system ]; then
-		systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+	# the tests run these daemons themselves, in their own namespaces with their own
+	# configs (promtool is all they want of prometheus); a systemd host starts each
+	# package's service on install: stop and disable the ones just installed
+	if [ -d /run/systemd/system ]; then
+		local svc
+		for svc in prometheus haproxy frr bird exabgp softflowd nfdump; do
+			case " ${missing[*]} " in *" $svc "* | *" ${svc}2 "*)
+				systemctl disable --now "$svc.service" >/dev/null 2>&1 || true ;;
+			esac
+		done
 	fi
 }
 

@@ -42,6 +42,7 @@ FAMILIES = {
     "ndp": ("udpfan_ndp_{key}", ()),
     "icmp": ("udpfan_icmp_{key}", ()),
     "icmp6": ("udpfan_icmp6_{key}", ()),
+    "healthcheck": ("udpfan_healthcheck_{key}", ()),
     "control": ("udpfan_control_{key}", ()),
     "reload": ("udpfan_reload_{key}", ()),
     "port.stats": ("udpfan_port_{key}", ("port", "driver")),

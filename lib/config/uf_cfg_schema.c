@@ -65,6 +65,27 @@ check_file_prefix(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused
 	return 0;
 }
 
+/* health.http_path: an origin-form path, as a request line carries it */
+static int
+check_http_path(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		const char *kp, void *base)
+{
+	struct uf_config *cfg = base;
+	const char *c;
+
+	if (cfg->health.http_path[0] != '/') {
+		uf_cfg_perr(p, v, kp, "must start with '/'");
+		return -1;
+	}
+	for (c = cfg->health.http_path; *c != '\0'; c++) {
+		if (!isgraph((unsigned char)*c)) {
+			uf_cfg_perr(p, v, kp, "may hold only printable characters, no spaces");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 parse_extra_args(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
 		 const char *kp, void *base)
@@ -1028,6 +1049,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "", "arp", .type = UF_CFG_MAP, .hot = true, .doc = "neighbour resolution timers" },
 	{ "", "control", .type = UF_CFG_MAP, .hot = true,
 	  .doc = "control-plane rates, the drain on SIGTERM" },
+	{ "", "health", .type = UF_CFG_MAP, .hot = true,
+	  .doc = "TCP and HTTP health checks answered on the ports' addresses" },
 
 	{ "eal", "lcores", CFG(eal.lcores), .type = UF_CFG_STR, .parse = check_lcores, .lo = 2,
 	  .hi = UF_MAX_WORKERS + 1, .range_note = " lcores",
@@ -1207,6 +1230,15 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "control", "drain_s", CFG(control.drain_s), .hot = true, UINT(0, 3600, 0),
 	  .default_note = ": SIGTERM stops at once",
 	  .doc = "on SIGTERM, forward this long (draining) before the clean stop" },
+
+	{ "health", "tcp_port", CFG(health.tcp_port), UINT(0, 65535, 0), .default_note = ": off",
+	  .doc = "answer TCP health checks on this port of every port's addresses" },
+	{ "health", "http_path", CFG(health.http_path), .type = UF_CFG_STR,
+	  .parse = check_http_path, .hot = true, .doc_default = "none: a plain TCP check",
+	  .doc_range = "1..127 characters: `/`, then printable ones, no spaces",
+	  .doc = "answer `GET` of this path: 200 when ready, else 503" },
+	{ "health", "rate", CFG(health.rate), .hot = true, UINT(1, 1000000, 1000),
+	  .doc = "health-check segments answered per second per port" },
 };
 
 const unsigned int uf_cfg_schema_n = RTE_DIM(uf_cfg_schema);

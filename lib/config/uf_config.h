@@ -219,6 +219,13 @@ struct uf_config {
 		 * once (docs/deployment.md#health-and-drain) */
 		uint32_t drain_s;
 	} control;
+	/* health checks answered on every port's own addresses
+	 * (docs/deployment.md#health-checks-on-the-port); tcp_port 0: off */
+	struct {
+		uint32_t tcp_port;
+		char http_path[128]; /* "": a plain TCP check */
+		uint32_t rate;       /* segments answered per second per port */
+	} health;
 };
 
 /* Parse and validate FILE. NULL on error with err filled (code UF_EXIT_CONFIG, message

@@ -252,7 +252,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	if (ret != 0)
 		return ret;
 	uf_ctlframes_init(&app->cf, cfg, app->ports, app->w, app->n_workers, &app->res.neigh,
-			  &app->ctl);
+			  &app->ctl, &app->health);
 	uf_app_check_placement(app);
 	if (uf_resolve_publish(&app->res, app->ports, &app->sh, &app->ctl) != 0) {
 		uf_err_set(err, UF_EXIT_ENV, "cannot build the fan-out plan: out of memory");

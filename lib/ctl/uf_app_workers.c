@@ -77,6 +77,10 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 		wp[i].id.rx_ck_ignore = p->plan.rx_ck_ignore;
 		wp[i].id.listen_udp = rte_cpu_to_be_16(cfg->listen.udp_port);
 		wp[i].id.max_len = uf_port_max_len(p->plan.mtu);
+		/* health checks (docs/deployment.md#health-checks-on-the-port): fixed for the
+		 * workers' life, so health.tcp_port is a restart key */
+		wp[i].id.hc_tcp = rte_cpu_to_be_16((uint16_t)cfg->health.tcp_port);
+		wp[i].id6.hc_tcp = wp[i].id.hc_tcp;
 		wp[i].pad_to = p->plan.pad_to;
 		wp[i].vlan = p->cfg->vlan;
 		wp[i].dev = p->cfg->dev;

@@ -3,6 +3,7 @@
 
 #include <rte_arp.h>
 #include <rte_mbuf.h>
+#include <rte_random.h>
 #include <rte_ring.h>
 
 #include "uf_ctlframes.h"
@@ -15,7 +16,7 @@ static const struct rte_ether_addr zero_mac;
 void
 uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg, const struct uf_port *ports,
 		  struct uf_worker *const *w, uint16_t n_workers, struct uf_neigh_table *neigh,
-		  struct uf_ctl_ctr *ctr)
+		  struct uf_ctl_ctr *ctr, const struct uf_health *health)
 {
 	int i;
 
@@ -26,9 +27,15 @@ uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg, const st
 	cf->n_workers = n_workers;
 	cf->neigh = neigh;
 	cf->ctr = ctr;
+	cf->health = health;
+	/* the SYN cookies' key: new at each start (a restart's cookies are not taken) */
+	cf->hc.key[0] = rte_rand();
+	cf->hc.key[1] = rte_rand();
+	cf->hc.tcp_port = rte_cpu_to_be_16((uint16_t)cfg->health.tcp_port);
 	for (i = 0; i < cfg->n_ports; i++) { /* full buckets to start with */
 		cf->icmp_tokens[i] = cfg->control.icmp_rate;
 		cf->neigh_tokens[i] = cfg->control.neigh_rate;
+		cf->hc_tokens[i] = cfg->health.rate;
 	}
 }
 
@@ -208,6 +215,75 @@ neigh_allowed(struct uf_ctlframes *cf, uint16_t pi, uint64_t ms)
 			   cf->cfg->control.neigh_rate, ms);
 }
 
+/* the counter of a health-check result (uf_hc.h's list, in the same order) */
+static uint64_t *
+hc_counter(struct uf_ctl_ctr *c, enum uf_hc_result r)
+{
+	uint64_t *const ctr[UF_HC_N_RESULTS] = {
+		[UF_HC_SYN] = &c->hc_syn,
+		[UF_HC_ACK_OK] = &c->hc_ack_ok,
+		[UF_HC_HTTP_200] = &c->hc_http_200,
+		[UF_HC_HTTP_503] = &c->hc_http_503,
+		[UF_HC_HTTP_OTHER] = &c->hc_http_other,
+		[UF_HC_FIN] = &c->hc_fin,
+		[UF_HC_RST_IN] = &c->hc_rst_in,
+		[UF_HC_BAD_COOKIE] = &c->hc_bad_cookie,
+		[UF_HC_RST_SENT] = &c->hc_rst_sent,
+		[UF_HC_MALFORMED] = &c->hc_malformed,
+	};
+
+	return (unsigned int)r < UF_HC_N_RESULTS ? ctr[r] : &c->hc_malformed;
+}
+
+/*
+ * A TCP segment to health.tcp_port (docs/deployment.md#health-checks-on-the-port): within the
+ * port's health.rate bucket, the responder's reply (if any) replaces the frame in its mbuf
+ * and goes out through worker wk. One counter of the healthcheck object per segment.
+ */
+static void
+handle_hc(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m, uint64_t ms)
+{
+	const struct uf_health *h = cf->health;
+	const uint32_t mtu = cf->ports[pi].plan.mtu != 0 ? cf->ports[pi].plan.mtu : 1500;
+	struct uf_hc_now now = { .ms = ms };
+	uint8_t out[UF_HC_FRAME_MAX];
+	enum uf_hc_result r;
+	uint16_t len;
+
+	if (!bucket_take(&cf->hc_tokens[pi], &cf->hc_last_ms[pi], cf->cfg->health.rate, ms)) {
+		cf->ctr->hc_rate_limited++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	/* 200 only when ready and not degraded; the body says which (docs/deployment.md) */
+	now.ready = h != NULL && h->state == UF_HEALTH_READY && !h->degraded;
+	now.state = h == NULL ? "starting"
+		    : h->degraded && (h->state == UF_HEALTH_READY || h->state == UF_HEALTH_DRAINING)
+				    ? "degraded"
+				    : uf_health_state_name(h->state);
+	/* the path hot on reload (cf->cfg is the applied config) */
+	snprintf(cf->hc.http_path, sizeof(cf->hc.http_path), "%s", cf->cfg->health.http_path);
+	cf->hc.mss4 = (uint16_t)RTE_MIN(mtu - 40, 65495u);
+	cf->hc.mss6 = (uint16_t)RTE_MIN(mtu - 60, 65475u);
+	cf->hc.partial_csum = cf->ports[pi].plan.partial_csum;
+	r = uf_hc_answer(&cf->hc, &now, rte_pktmbuf_mtod(m, const uint8_t *),
+			 rte_pktmbuf_data_len(m), out, &len);
+	(*hc_counter(cf->ctr, r))++;
+	if (len == 0 || len > m->buf_len - m->data_off) { /* the second: never (2 KB buffers) */
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (m->nb_segs > 1) { /* a chained frame: only its first segment is reused */
+		rte_pktmbuf_free(m->next);
+		m->next = NULL;
+		m->nb_segs = 1;
+	}
+	memcpy(rte_pktmbuf_mtod(m, uint8_t *), out, len);
+	m->data_len = len;
+	m->pkt_len = len;
+	ctl_send(cf, wk, pi, m);
+}
+
 /* The logical port of a frame a worker handed over: its device's port of the VLAN the
  * worker marked it with (a device with tagged ports, docs/configuration.md#vlans), else the
  * device's own. */
@@ -371,6 +447,11 @@ handle_ip6(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m
 		type = f[icmp];
 	if (type == UF_ICMP6_NS || type == UF_ICMP6_NA)
 		return handle_ndp(cf, wk, pi, m, ms);
+	if (cf->hc.tcp_port != 0 && m->data_len > icmp &&
+	    f[RTE_ETHER_HDR_LEN + UF_IP6_NXT] == IPPROTO_TCP) {
+		handle_hc(cf, wk, pi, m, ms); /* uf_classify6 hands over health.tcp_port only */
+		return false;
+	}
 	if (type == UF_ICMP6_ECHO_REQUEST && cf->cfg->control.icmp_rate > 0 && p->cfg->n_ip6 > 0 &&
 	    uf_icmp6_echo_reply(f, m->data_len, &p->mac, &p->cfg->ip6[0]) == UF_NDP_OK) {
 		if (icmp_allowed(cf, pi, ms)) {
@@ -433,6 +514,12 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 			cf->ctr->arp_ignored++;
 		rte_pktmbuf_free(m);
 		return changed;
+	}
+	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) && cf->hc.tcp_port != 0 &&
+	    m->data_len >= RTE_ETHER_HDR_LEN + UF_IPV4_HDR_MIN &&
+	    f[RTE_ETHER_HDR_LEN + UF_IP_PROTO] == IPPROTO_TCP) {
+		handle_hc(cf, wk, pi, m, ms); /* the classifier hands over health.tcp_port only */
+		return false;
 	}
 	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) && cf->cfg->control.icmp_rate > 0 &&
 	    uf_icmp_echo_reply(f, m->data_len, &p->mac) == 0) {

@@ -3,7 +3,8 @@
  * next hops, ICMP echo to us; for IPv6, told apart by EtherType: NS/NA and ICMPv6 echo) is
  * answered or learned from, ARP requests, NSs, gratuitous ARP and unsolicited NAs go out
  * through worker 0's TX ring, and echo replies are rate-limited per port (a token bucket
- * of control.icmp_rate), ARP replies and answers to NSs too (control.neigh_rate). Every frame handed over lands in one control counter
+ * of control.icmp_rate), ARP replies and answers to NSs too (control.neigh_rate); TCP to
+ * health.tcp_port is answered by the health-check responder (uf_hc, health.rate). Every frame handed over lands in one control counter
  * (docs/loss-accounting.md#control-plane-counters).
  */
 #ifndef UF_CTLFRAMES_H
@@ -14,6 +15,8 @@
 
 #include "uf_config.h"
 #include "uf_fwd.h"
+#include "uf_hc.h"
+#include "uf_health.h"
 #include "uf_neigh.h"
 #include "uf_port.h"
 #include "uf_stats.h"
@@ -29,12 +32,21 @@ struct uf_ctlframes {
 	uint64_t icmp_last_ms[UF_MAX_PORTS];
 	double neigh_tokens[UF_MAX_PORTS]; /* ARP replies and NAs: control.neigh_rate */
 	uint64_t neigh_last_ms[UF_MAX_PORTS];
+	/* health checks (docs/deployment.md#health-checks-on-the-port): the responder's key
+	 * and path, the instance's health as the control lcore last evaluated it, and a bucket
+	 * of health.rate per port */
+	struct uf_hc_conf hc;
+	const struct uf_health *health;
+	double hc_tokens[UF_MAX_PORTS];
+	uint64_t hc_last_ms[UF_MAX_PORTS];
 };
 
-/* Workers created; the ICMP and neighbour buckets start full. */
+/* Workers created; the ICMP, neighbour and health-check buckets start full; HEALTH (the
+ * control lcore's evaluation, read when a health check comes) stays valid. */
 void uf_ctlframes_init(struct uf_ctlframes *cf, const struct uf_config *cfg,
 		       const struct uf_port *ports, struct uf_worker *const *w, uint16_t n_workers,
-		       struct uf_neigh_table *neigh, struct uf_ctl_ctr *ctr);
+		       struct uf_neigh_table *neigh, struct uf_ctl_ctr *ctr,
+		       const struct uf_health *health);
 
 /* Answer everything the workers handed over (ms: the control clock). True when a
  * neighbour's MAC changed (the plan needs publishing). */

@@ -160,6 +160,9 @@ struct uf_port_id {
 	/* the longest frame the port's MTU admits (MTU + 14, untagged); anything longer is
 	 * dropped as too_long or gro_coalesced (docs/loss-accounting.md) */
 	uint32_t max_len;
+	/* health.tcp_port (network order): TCP to it on our IP goes to the control lcore
+	 * (docs/deployment.md#health-checks-on-the-port); 0: none */
+	rte_be16_t hc_tcp;
 };
 
 /* max_len for an MTU (0: the MTU is unknown, no frame is too long) */
@@ -347,6 +350,12 @@ not_udp:
 			return uf_drop_as(reason, UF_DROP_MALFORMED);
 		return UF_V_CONTROL;
 	}
+	/* a health check (docs/deployment.md#health-checks-on-the-port): the control lcore
+	 * answers it; TCP to any other port stays not_udp */
+	if (ip[UF_IP_PROTO] == IPPROTO_TCP && port->hc_tcp != 0 && port->ip != 0 &&
+	    uf_rd32(ip + UF_IP_DST) == port->ip && tot >= ihl + 4 &&
+	    uf_rd16(ip + ihl + 2) == port->hc_tcp)
+		return UF_V_CONTROL;
 	return uf_drop_as(reason, UF_DROP_NOT_UDP);
 }
 

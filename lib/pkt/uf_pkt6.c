@@ -49,6 +49,9 @@ uf_classify6(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_por
 		return uf_drop_as(reason, UF_DROP_FRAGMENT);
 	if (uf_ip6_is_ext_hdr(nh))
 		return uf_drop_as(reason, UF_DROP_IPV6_EXT_HDR);
+	if (nh == IPPROTO_TCP && port->hc_tcp != 0 && plen >= 4 &&
+	    uf_rd16(udp + UF_UDP_DPORT) == port->hc_tcp)
+		return UF_V_CONTROL; /* a health check: the same offset as UDP's */
 	if (nh != IPPROTO_UDP)
 		return uf_drop_as(reason, UF_DROP_NOT_UDP);
 	if (plen < UF_UDP_HDR)

@@ -186,6 +186,7 @@ struct uf_port6_id {
 	bool listen;                        /* UDP to listen_udp on one of ip6 is forwarded */
 	rte_be16_t listen_udp; /* 0: any UDP port (the worker's plan finds the listener) */
 	uint32_t max_len;      /* as uf_port_id.max_len */
+	rte_be16_t hc_tcp;     /* as uf_port_id.hc_tcp */
 };
 
 /* What the fan-out needs to know about an IPv6 datagram. */
@@ -242,7 +243,7 @@ uf_port6_mcast_ours(const struct uf_port6_id *port, const uint8_t *a)
  *   - next header a fragment header: fragment; any other extension header (hop-by-hop,
  *     routing, destination options, AH, mobility, HIP, shim6, experimental): ipv6_ext_hdr
  *     (not walked: docs/architecture.md#ipv6); ICMPv6: control (4 bytes at
- *     least, a unicast sender MAC); anything else: not_udp;
+ *     least, a unicast sender MAC); TCP to health.tcp_port: control; anything else: not_udp;
  *   - UDP: lengths (UDP length in 8..payload length), else malformed; not our listen
  *     port: not_for_us; the NIC said the checksum is bad, or the checksum is 0 (mandatory
  *     in IPv6, RFC 8200 8.1): malformed.

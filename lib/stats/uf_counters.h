@@ -72,7 +72,7 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 #define UF_FWD_COUNTERS(X, A)                                                                  \
 	X(rx, "frames received on every port")                                                 \
 	X(forwarded, "datagrams accepted for fan-out")                                         \
-	X(control, "ARP/ICMP frames handed to the control plane")                              \
+	X(control, "ARP, ICMP and health-check frames to the control plane")                   \
 	X(fanout, "datagram x destination pairs planned")                                      \
 	X(sampled_out, "copies skipped by per-destination sampling")                           \
 	X(copies_attempted, "copies built or attempted")                                       \
@@ -95,7 +95,7 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 
 /*
  * The control lcore's counters, struct uf_ctl_ctr: X(object, field, key, help), reported
- * as <object>.<key> in the stats JSON (the objects "arp", "ndp", "icmp", "icmp6", "control"
+ * as <object>.<key> in the stats JSON (the objects "arp", "ndp", "icmp", "icmp6", "healthcheck", "control"
  * and "reload", in this order; "reload" also carries the last reload's result, reason and
  * generation). ndp.bad_<reason>: one counter per failed check of uf_ndp_parse
  * (lib/neigh/uf_ndp.h, UF_NDP_ERRS; "type" and "sender" never reach the NDP path).
@@ -143,6 +143,22 @@ extern const char *const uf_txdrop_descr[UF_TXDROP_MAX];
 	  "ICMPv6 echo requests over control.icmp_rate (the port's bucket, shared with ICMP)")        \
 	X(icmp6, icmp6_ignored, ignored,                                                              \
 	  "other ICMPv6 handed over, echo requests malformed or with a wrong checksum")               \
+	X(healthcheck, hc_syn, syn,                                                                   \
+	  "SYNs to health.tcp_port answered with a SYN-ACK (a SYN cookie)")                           \
+	X(healthcheck, hc_ack_ok, ack_ok,                                                             \
+	  "ACKs whose cookie holds (handshake done, our response or FIN acked): no reply")            \
+	X(healthcheck, hc_http_200, http_200, "HTTP requests for health.http_path answered 200")      \
+	X(healthcheck, hc_http_503, http_503,                                                         \
+	  "HTTP requests for health.http_path answered 503 (starting, draining, stopping, degraded)") \
+	X(healthcheck, hc_http_other, http_other, "HTTP requests answered 404, 405 or 400")           \
+	X(healthcheck, hc_fin, fin, "FINs of a health-check peer, acknowledged")                      \
+	X(healthcheck, hc_rst_in, rst_in, "RSTs of a health-check peer, taken without a reply")       \
+	X(healthcheck, hc_bad_cookie, bad_cookie, "ACKs whose SYN cookie fails: RST sent")            \
+	X(healthcheck, hc_rst_sent, rst_sent,                                                         \
+	  "segments the responder does not implement (split requests, data on a TCP check): RST")     \
+	X(healthcheck, hc_malformed, malformed,                                                       \
+	  "TCP to health.tcp_port cut short or with a bad checksum")                                  \
+	X(healthcheck, hc_rate_limited, rate_limited, "health-check segments over health.rate")       \
 	X(control, ctl_nombuf, nombuf, "no mbuf for an ARP request or NS, a gratuitous ARP or NA")    \
 	X(control, ctl_ring_full, ring_full, "control frames the control->worker ring refused")       \
 	X(control, ctl_unhandled, unhandled,                                                          \

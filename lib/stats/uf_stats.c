@@ -85,6 +85,7 @@ static const struct {
 	{ "ndp", "IPv6 Neighbour Discovery handled by the control plane" },
 	{ "icmp", "ICMP handled by the control plane" },
 	{ "icmp6", "ICMPv6 echo handled by the control plane" },
+	{ "healthcheck", "health checks answered on the ports' addresses" },
 	{ "control", "the control plane's own losses and plan changes" },
 	{ "reload", "config reloads (SIGHUP, /udpfan/reload) by result" },
 	{ "port.stats", "the PMD's own counters (rte_eth_stats)" },

@@ -271,7 +271,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "resolve: %s\n", err.msg);
 		return 1;
 	}
-	uf_ctlframes_init(&cf, cfg, ports, wl, 1, &res.neigh, &ctr);
+	uf_ctlframes_init(&cf, cfg, ports, wl, 1, &res.neigh, &ctr, NULL);
 
 	/* a gratuitous ARP request of the tracked next hop 198.18.0.20: learned, and counted
 	 * (arp.gratuitous), not answered */

@@ -51,7 +51,8 @@ static const char cfg_text[] = "ports:\n"
 			       "  - { ip: \"2001:db8::20\", udp_port: 6000 }\n"
 			       "  - { ip: \"2001:db8:99::5\", udp_port: 6001 }\n"
 			       "arp: { retry_ms: 10, max_probes: 2, reachable_s: 1 }\n"
-			       "control: { icmp_rate: 5, neigh_rate: 8 }\n";
+			       "control: { icmp_rate: 5, neigh_rate: 8 }\n"
+			       "health: { tcp_port: 8080, http_path: /healthz, rate: 50 }\n";
 
 static struct uf_config *cfg;
 static struct rte_mempool *pool;
@@ -122,14 +123,18 @@ handled(const struct uf_ctl_ctr *c)
 	       c->ndp_bad_cksum + c->ndp_bad_code + c->ndp_bad_len + c->ndp_bad_target_mcast +
 	       c->ndp_bad_opt_len + c->ndp_bad_lladdr + c->ndp_bad_dad_dst + c->ndp_bad_dad_slla +
 	       c->ndp_bad_solicited_mcast + c->icmp_echo_answered + c->icmp_rate_limited +
-	       c->icmp_ignored + c->icmp6_echo_answered + c->icmp6_rate_limited + c->icmp6_ignored;
+	       c->icmp_ignored + c->icmp6_echo_answered + c->icmp6_rate_limited + c->icmp6_ignored +
+	       c->hc_syn + c->hc_ack_ok + c->hc_http_200 + c->hc_http_503 + c->hc_http_other +
+	       c->hc_fin + c->hc_rst_in + c->hc_bad_cookie + c->hc_rst_sent + c->hc_malformed +
+	       c->hc_rate_limited;
 }
 
 static uint64_t
 answered(const struct uf_ctl_ctr *c)
 {
 	return c->arp_requests_answered + c->ndp_ns_answered + c->icmp_echo_answered +
-	       c->icmp6_echo_answered;
+	       c->icmp6_echo_answered + c->hc_syn + c->hc_http_200 + c->hc_http_503 +
+	       c->hc_http_other + c->hc_fin + c->hc_bad_cookie + c->hc_rst_sent;
 }
 
 static bool
@@ -220,7 +225,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (uf_resolve_init(&res, cfg, SOCKET_ID_ANY, &err) != 0)
 		abort();
 	wl[0] = w;
-	uf_ctlframes_init(&cf, cfg, ports, wl, 1, &res.neigh, &ctr);
+	uf_ctlframes_init(&cf, cfg, ports, wl, 1, &res.neigh, &ctr, NULL);
 
 	while (off < size) {
 		const uint8_t op = data[off++];

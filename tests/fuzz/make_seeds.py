@@ -186,8 +186,51 @@ def cfgdiff_pairs():
     yield "pool-move", lis, LIS2 % (X + P, R + R2, Z + Y)
 
 
+def tcp_seg(src, dst, sport, dport, seq, ack, flags, data=b"", opts=b"", v6=False):
+    """a TCP segment with its checksum over the pseudo-header of either family"""
+    hdr = struct.pack("!HHIIBBHHH", sport, dport, seq, ack, (20 + len(opts)) // 4 << 4, flags,
+                      65535, 0, 0) + opts
+    seg = hdr + data
+    if v6:
+        ph = ip6(src) + ip6(dst) + struct.pack("!IxxxB", len(seg), 6)
+    else:
+        ph = socket.inet_aton(src) + socket.inet_aton(dst) + struct.pack("!xBH", 6, len(seg))
+    ck = ufpkt.csum(ph + seg)
+    return seg[:16] + struct.pack("!H", ck) + seg[18:]
+
+
+def hc_frames():
+    """fuzz_hc's seeds: byte 0 as in fuzz_hc.c (1 the HTTP path, 2 ready, 8 checksums made
+    right, 16 the ACK number made the cookie's + 1), then the frame"""
+    def v4(seg):
+        return ufpkt.eth(US_MAC, SRC_MAC, ufpkt.ETH_IPV4,
+                         ufpkt.ipv4_header(SRC_IP, US_IP, len(seg), proto=6) + seg)
+
+    def v6(seg):
+        return eth6(US_MAC, SRC_MAC, SRC6, US6, 6, seg)
+
+    req = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    mss = b"\x02\x04\x05\xb4"
+    yield "syn", b"\x03", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1000, 0, 0x02, opts=mss))
+    yield "syn-other-port", b"\x03", v4(tcp_seg(SRC_IP, US_IP, 40000, 22, 1000, 0, 0x02))
+    yield "ack", b"\x1b", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 0, 0x10))
+    yield "get", b"\x1b", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 0, 0x18, req))
+    yield "get-503", b"\x19", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 0, 0x18, req))
+    yield "get-fin", b"\x1b", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 0, 0x19, req))
+    yield "head", b"\x1b", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 0, 0x18,
+                                      b"HEAD /healthz HTTP/1.0\r\n\r\n"))
+    yield "split", b"\x1b", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 0, 0x18, req[:20]))
+    yield "fin", b"\x1a", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 0, 0x11))
+    yield "rst", b"\x03", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 0, 0x04))
+    yield "bad-cookie", b"\x03", v4(tcp_seg(SRC_IP, US_IP, 40000, 8080, 1001, 7, 0x10))
+    yield "syn6", b"\x03", v6(tcp_seg(SRC6, US6, 40000, 8080, 5, 0, 0x02, opts=mss, v6=True))
+    yield "get6", b"\x1b", v6(tcp_seg(SRC6, US6, 40000, 8080, 6, 0, 0x18, req, v6=True))
+
+
 def main():
     corpus = os.path.join(HERE, "corpus")
+    for name, b0, f in hc_frames():
+        write(os.path.join(corpus, "hc"), name, b0 + f)
     for name, f in frames():
         # classify: byte 0 = RX checksum flags (0: unknown) and listen (bit 4 clear: on)
         write(os.path.join(corpus, "classify"), name, b"\x00" + f)

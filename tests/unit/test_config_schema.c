@@ -231,7 +231,8 @@ make_cfg(char *buf, size_t len, const char *section, const char *key, const char
 	else
 		snprintf(dest, sizeof(dest), "    udp_port: 6000\n");
 	if (strcmp(section, "forward") == 0 || strcmp(section, "stats") == 0 ||
-	    strcmp(section, "arp") == 0 || strcmp(section, "control") == 0) {
+	    strcmp(section, "arp") == 0 || strcmp(section, "control") == 0 ||
+	    strcmp(section, "health") == 0) {
 		snprintf(map, sizeof(map), "%s:\n  %s: %s\n", section, key, val);
 	}
 	snprintf(buf, len,

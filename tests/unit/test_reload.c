@@ -167,6 +167,16 @@ test_hot_keys(void)
 	CHECK_STR(d.hot, "control.icmp_rate");
 	CHECK_EQ(diff_with("icmp_rate: 100", "icmp_rate: 100\n  drain_s: 30"), 1);
 	CHECK_STR(d.hot, "control.drain_s");
+	/* health checks: the path and rate are the control lcore's (hot); the TCP port is the
+	 * workers' classifier's (restart) */
+	CHECK_EQ(diff_with("icmp_rate: 100", "icmp_rate: 100\nhealth:\n  http_path: /healthz"), 1);
+	CHECK_STR(d.hot, "health.http_path");
+	CHECK_EQ(d.n_restart, 0);
+	CHECK_EQ(diff_with("icmp_rate: 100", "icmp_rate: 100\nhealth:\n  rate: 10"), 1);
+	CHECK_STR(d.hot, "health.rate");
+	CHECK_EQ(diff_with("icmp_rate: 100", "icmp_rate: 100\nhealth:\n  tcp_port: 8080"), 1);
+	CHECK_STR(d.restart, "health.tcp_port");
+	CHECK_EQ(d.n_hot, 0);
 	CHECK_EQ(diff_with("forward:", "rules:\n  - { from: 192.0.2.0/24, to: [0, 2] }\nforward:"),
 		 1);
 	CHECK_EQ(d.n_restart, 0);
@@ -266,6 +276,9 @@ test_schema(void)
 		"control.icmp_rate",
 		"control.neigh_rate",
 		"control.drain_s",
+		"health",
+		"health.http_path",
+		"health.rate",
 	};
 	unsigned int i, j;
 	char name[96];
