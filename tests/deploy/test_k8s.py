@@ -524,8 +524,9 @@ def case_dockerfile():
         missing -= reach
     assert not missing, "the runtime stage lacks %s" % sorted(missing)
     # the PMDs docs/deployment.md covers, as plugins
+    # and the mempool driver of every mbuf pool (a plugin too: dpdk only Recommends it)
     for pmd in ("librte-net-ena23", "librte-net-af-xdp23", "librte-net-iavf23",
-                "librte-net-mlx5-23"):
+                "librte-net-mlx5-23", "librte-mempool-ring23"):
         assert pmd in rt, pmd
     assert run["copy"] == [["--from=build", "/staging/", "/"]], run["copy"]
 
