@@ -78,6 +78,8 @@ def check_deb(deb):
     # ${shlibs:Depends}: DPDK's libraries, libyaml, libsystemd, from the archive
     for lib in ("librte-eal", "libyaml-0-2", "libsystemd0"):
         assert lib in depends, depends
+    # EAL's ring mempool plugin, which shlibs cannot see: without it no pool is created
+    assert "librte-mempool-ring" in depends, depends
     # the unit is shipped but neither enabled nor started by the maintainer scripts
     ctl = tempfile.mkdtemp(prefix="ufdebctl-")
     must(["dpkg-deb", "-e", deb, ctl], 60)
