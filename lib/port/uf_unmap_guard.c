@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -121,7 +122,14 @@ uf_unmap_guard_before_unmap(void)
 	__atomic_fetch_add(&guard_users, 1, __ATOMIC_SEQ_CST);
 	q = __atomic_load_n(&guard_q, __ATOMIC_SEQ_CST);
 	if (q != NULL) {
+		const uint64_t t0 = rte_get_tsc_cycles();
+
 		ret = grace_period(q);
+		if (ret > 0)
+			UF_LOG(INFO,
+			       "munmap() guard: the workers left their bursts in %" PRIu64
+			       " us (net_memif's disconnect, EAL's interrupt thread)",
+			       (rte_get_tsc_cycles() - t0) * 1000000 / rte_get_tsc_hz());
 		__atomic_fetch_add(&guard_waits, 1, __ATOMIC_RELAXED);
 		if (ret < 0)
 			__atomic_fetch_add(&guard_timeouts, 1, __ATOMIC_RELAXED);
