@@ -46,6 +46,7 @@ struct sim {
 	rte_spinlock_t *lock;    /* taken in the burst (vhost's access_lock), or NULL */
 	uint32_t connected;      /* the PMD's flag */
 	uint32_t inside;         /* between the flag check and the ring read */
+	uint32_t spinning;       /* waiting for the lock in a burst */
 	uint32_t reads;          /* ring reads done */
 	uint32_t own_unmap_done; /* the worker's own munmap() returned */
 	uint32_t stop;
@@ -97,7 +98,9 @@ worker(void *arg)
 		if (__atomic_load_n(&s->connected, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&s->inside, 1, __ATOMIC_RELEASE);
 			if (s->lock != NULL) { /* vhost's enqueue: spins until the lock is free */
+				__atomic_store_n(&s->spinning, 1, __ATOMIC_SEQ_CST);
 				rte_spinlock_lock(s->lock);
+				__atomic_store_n(&s->spinning, 0, __ATOMIC_RELAXED);
 				rte_spinlock_unlock(s->lock);
 			} else {
 				usleep(HOLD_US);
@@ -118,8 +121,13 @@ run_unmap(struct unmap_job *j)
 {
 	double t0;
 
-	if (j->hold != NULL)
+	if (j->hold != NULL) {
 		rte_spinlock_lock(j->hold);
+		/* the worker's burst waits for the lock now (it cleared the flag while it held the
+		 * lock before, so a 1 seen here is a burst begun since) */
+		while (!__atomic_load_n(&j->s->spinning, __ATOMIC_SEQ_CST))
+			rte_pause();
+	}
 	/* the disconnect: the flag first, then the unmap (memif_disconnect's order) */
 	__atomic_store_n(&j->s->connected, 0, __ATOMIC_RELAXED);
 	t0 = now_s();
@@ -237,12 +245,10 @@ test_vhost_lock(void)
 
 	uf_unmap_guard_port_add(); /* a memif port as well: armed */
 	uf_unmap_guard_stats_get(&st0);
-	/* the worker is in its burst; the vhost-events thread takes the lock, then unmaps: the
-	 * worker spins on the lock and reaches no quiescent point until the unmap returns */
-	rte_spinlock_lock(&lock);
+	/* the vhost-events thread takes the lock, then unmaps: the worker's burst spins on the
+	 * lock and reaches no quiescent point until the unmap returns */
 	start(&s, &t);
 	j.addr = page();
-	rte_spinlock_unlock(&lock);
 	if (pthread_create(&vhost, NULL, on_thread, &j) != 0)
 		abort();
 	CHECK(wait_done(&j), "munmap() under the lock returned (no deadlock)");
@@ -273,10 +279,8 @@ test_intr_bounded(void)
 	uf_unmap_guard_port_add();
 	uf_unmap_guard_timeout_set(TIMEOUT_MS);
 	uf_unmap_guard_stats_get(&st0);
-	rte_spinlock_lock(&lock);
 	start(&s, &t);
 	j.addr = page();
-	rte_spinlock_unlock(&lock);
 	CHECK_EQ(rte_eal_alarm_set(1, on_intr_thread, &j), 0);
 	CHECK(wait_done(&j), "the interrupt thread's munmap() returned");
 	if (!j.done) {
