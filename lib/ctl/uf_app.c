@@ -216,9 +216,13 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 		uf_err_set(err, UF_EXIT_ENV, "cannot set up RCU for %u workers", app->n_workers);
 		return -ENOMEM;
 	}
-	/* from here until the workers are gone, a PMD's munmap() waits for them to be
-	 * quiescent (docs/pmd-quirks.md, "Unmapped under a running worker") */
-	uf_unmap_guard_arm(app->sh.qsbr);
+	/* the munmap() guard's own RCU variable, which the workers report to; armed by a memif
+	 * port (docs/pmd-quirks.md, "Unmapped under a running worker") */
+	if (uf_unmap_guard_init(app->n_workers) != 0) {
+		uf_err_set(err, UF_EXIT_ENV, "cannot set up RCU for %u workers", app->n_workers);
+		return -ENOMEM;
+	}
+	app->sh.unmap_qsbr = uf_unmap_guard_qsbr();
 
 	memset(&po, 0, sizeof(po));
 	po.nb_workers = app->n_workers;
@@ -433,7 +437,8 @@ uf_app_fini(struct uf_app *app)
 	uf_plan_free(app->sh.plan);
 	app->sh.plan = NULL;
 	uf_resolve_fini(&app->res);
-	uf_unmap_guard_disarm();
+	app->sh.unmap_qsbr = NULL;
+	uf_unmap_guard_fini();
 	rte_free(app->sh.qsbr);
 	/* the config main() gave stays its own to free */
 	uf_config_free(app->cfg_owned);

@@ -10,7 +10,6 @@
 #include <rte_ring.h>
 
 #include "uf_fwd_dp.h"
-#include "uf_unmap_guard.h"
 
 /* prefetch this many packets ahead of the one being classified */
 #define PREFETCH_AHEAD 4
@@ -648,6 +647,7 @@ uf_worker_main(void *arg)
 {
 	struct uf_worker *w = arg;
 	struct uf_shared *sh = w->shared;
+	struct rte_rcu_qsbr *const uq = sh->unmap_qsbr;
 	struct rte_mbuf *pkts[UF_MAX_BURST];
 	const uint16_t burst = w->burst, n_ports = w->n_ports, q = w->id;
 	const uint64_t drain = w->drain_tsc;
@@ -657,7 +657,10 @@ uf_worker_main(void *arg)
 
 	rte_rcu_qsbr_thread_register(sh->qsbr, w->id);
 	rte_rcu_qsbr_thread_online(sh->qsbr, w->id);
-	uf_unmap_guard_self(w->id);
+	if (uq != NULL) {
+		rte_rcu_qsbr_thread_register(uq, w->id);
+		rte_rcu_qsbr_thread_online(uq, w->id);
+	}
 	start = prev = last_drain = rte_rdtsc();
 
 	while (likely(!__atomic_load_n(&sh->quit, __ATOMIC_RELAXED))) {
@@ -707,6 +710,8 @@ uf_worker_main(void *arg)
 			last_drain = now;
 		}
 		rte_rcu_qsbr_quiescent(sh->qsbr, w->id);
+		if (uq != NULL)
+			rte_rcu_qsbr_quiescent(uq, w->id);
 		/* busy: this pass received, or passes without a clock (each a full burst) led up
 		 * to it (an idle pass that ends such a run is counted with them) */
 		if (got != 0 || unclocked != 0)
@@ -730,6 +735,10 @@ uf_worker_main(void *arg)
 	w->ctr.busy_cycles = busy;
 	w->ctr.total_cycles = rte_rdtsc() - start;
 	w->ctr.loops = loops;
+	if (uq != NULL) {
+		rte_rcu_qsbr_thread_offline(uq, w->id);
+		rte_rcu_qsbr_thread_unregister(uq, w->id);
+	}
 	rte_rcu_qsbr_thread_offline(sh->qsbr, w->id);
 	rte_rcu_qsbr_thread_unregister(sh->qsbr, w->id);
 	return 0;

@@ -82,6 +82,9 @@ struct uf_wport {
 struct uf_shared {
 	struct uf_plan *plan; /* published with release stores; read with acquire loads */
 	struct rte_rcu_qsbr *qsbr;
+	/* the munmap() guard's own RCU variable (lib/port/uf_unmap_guard.h), or NULL: each worker
+	 * reports to it once a pass as to qsbr; nothing is freed by it */
+	struct rte_rcu_qsbr *unmap_qsbr;
 	int quit;
 	/* the ports being reset (bit = port index; a device's owner and its VLAN aliases):
 	 * workers poll none of their queues, and the ports' link_down is set so their copies are

@@ -16,6 +16,7 @@
 #include "uf_env.h"
 #include "uf_port.h"
 #include "uf_steer.h"
+#include "uf_unmap_guard.h"
 #include "uf_xsk.h"
 
 #define POOL_CACHE 256
@@ -351,6 +352,13 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 		return ret;
 	}
 	p->quirk = uf_quirk_lookup(p->info.driver_name);
+	/* net_memif unmaps its rings on EAL's interrupt thread when the peer goes: the munmap()
+	 * guard waits for the workers there while such a port exists (docs/pmd-quirks.md,
+	 * "Unmapped under a running worker") */
+	if (!p->unmap_guarded && strcmp(p->info.driver_name, "net_memif") == 0) {
+		uf_unmap_guard_port_add();
+		p->unmap_guarded = true;
+	}
 	req.cur_mtu = netdev_mtu(p->info.if_index);
 	ret = uf_quirk_decide(p->quirk, &p->info, &req, &p->plan, why, sizeof(why));
 	if (ret != 0) {
@@ -922,6 +930,10 @@ uf_port_reset(struct uf_port *p, const struct uf_config *cfg, const struct uf_po
 void
 uf_port_release(struct uf_port *p)
 {
+	if (p->unmap_guarded) { /* the workers have stopped */
+		uf_unmap_guard_port_del();
+		p->unmap_guarded = false;
+	}
 	if (p->cfg == NULL || p->dev_closed)
 		return;
 	if (p->owner != NULL) { /* its owner closes the device */

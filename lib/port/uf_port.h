@@ -34,7 +34,8 @@ struct uf_port {
 	struct rte_mempool *pool[UF_MAX_WORKERS];     /* per RX queue */
 	struct rte_mempool *hdr_pool[UF_MAX_WORKERS]; /* chained fan-out headers (listen port) */
 	bool started;
-	bool dev_closed; /* uf_port_release() done: the device is closed, the pools remain */
+	bool dev_closed;    /* uf_port_release() done: the device is closed, the pools remain */
+	bool unmap_guarded; /* counted in the munmap() guard's ports (net_memif) */
 	/* the first ERR line the PMD logged while the port was set up (rows with
 	 * start_err_in_log: the PMD's only sign that the device did not start) */
 	char pmd_err[200];

@@ -20,6 +20,11 @@ the suites `vhost` and `memif`):
                  down and up (link_downs counted), keeps running, copies sent while it was
                  down are counted as tx drops, and the new sink gets the rest (any gap
                  in it within udpfan's tx_drop: a sink sharing a CPU can overrun a ring)
+  peer_flaps     (memif) the sink is killed and started again 5 times under traffic: each
+                 time net_memif unmaps the rings on EAL's interrupt thread while the worker
+                 polls them (udpfan's munmap() guard waits for the worker there,
+                 docs/pmd-quirks.md): udpfan never dies, every flap is counted, the ledger
+                 balances and the last sink gets the tail
   two_workers    2 queue pairs, 2 workers (vhost: queues=2; memif: the client takes the
                  server's queue count): the generator spreads its flows over both queues,
                  each worker carries traffic, per-flow order kept at the sink
@@ -196,6 +201,60 @@ def case_peer_restart():
             check(got2["max_seq"] == count - 1, "up to the last datagram", got2)
 
 
+FLAPS = 5
+
+
+def case_peer_flaps():
+    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+        count = RATE * 30  # 30 s of traffic: the flaps take about 4 s each
+        lab.start_udpfan(dests=2)
+        lab.start_sink(idle=30)
+        lab.start_gen(count=count, rate=RATE, duration=60)
+        lab.udpfan_ready()
+        sink = "sink"
+        for i in range(FLAPS):
+            time.sleep(1)
+            lab.kill(sink)
+            check(wait_for(lambda: not lab.latest()["ports"]["lan"]["link_up"], 10),
+                  "flap %d: udpfan sees the lan link go down" % (i + 1),
+                  lab.latest()["ports"]["lan"])
+            time.sleep(0.3)
+            check(lab.procs["udpfan"].poll() is None,
+                  "flap %d: udpfan survives its peer's disconnect" % (i + 1),
+                  lab.procs["udpfan"].poll(), lab.log("udpfan"))
+            sink = "sink%d" % (i + 1)
+            lab.start_sink(name=sink, idle=2 if i == FLAPS - 1 else 30)
+            check(wait_for(lambda: lab.latest()["ports"]["lan"]["link_up"], 20),
+                  "flap %d: the lan link is up again" % (i + 1), lab.latest()["ports"]["lan"],
+                  lab.log("udpfan"))
+        check(lab.procs["gen"].poll() is None and lab.latest()["fwd"]["rx"] < count,
+              "the generator still sends after the last flap", lab.latest()["fwd"])
+        g = lab.wait_json("gen", timeout=60)
+        s = lab.wait_json(sink, timeout=60)
+        st = lab.stop_udpfan()
+        check(lab.procs["udpfan"].returncode == 0, "udpfan exits 0",
+              lab.procs["udpfan"].returncode, lab.log("udpfan"))
+        f = ledger(st)
+        print("ok: the ledger balances (rx %d, forwarded %d, tx_ok %d, tx_drop %s)" % (
+            f["rx"], f["forwarded"], f["tx_ok"], f["tx_drop"]))
+        check(g["sent"] == count and f["rx"] - f["control"] == count,
+              "udpfan received all %d" % count, g, f)
+        check(st["ports"]["lan"]["link_downs"] >= FLAPS, "every flap is counted (link_downs %d)"
+              % st["ports"]["lan"]["link_downs"], st["ports"]["lan"])
+        waits = lab.log_all("udpfan").count("munmap() guard: the workers left their bursts")
+        check(waits >= FLAPS, "the munmap() guard waited for the worker at each flap (%d)" %
+              waits)
+        for i in range(2):
+            d = st["destinations"][i]
+            got = dest(s, DEST_PORT + i)
+            check(got is not None and got["received"] > 0 and got["duplicated"] == 0,
+                  "destination %d: the last sink gets the tail" % i, got)
+            check(got["lost"] <= d["tx_drop"],
+                  "destination %d: its gaps (%d) are within udpfan's tx_drop (%d)" % (
+                      i, got["lost"], d["tx_drop"]), got, d)
+            check(got["max_seq"] == count - 1, "up to the last datagram", got)
+
+
 def case_two_workers():
     """2 queue pairs, 2 workers: the generator's 4 flows over both queues (flow f on queue
     f % 2), one destination so that the sink's per-sender order is per-flow order."""
@@ -273,6 +332,8 @@ def main():
     s.run(case_rules)
     s.run(case_source_modes)
     s.run(case_peer_restart)
+    if PMD == "memif":
+        s.run(case_peer_flaps)
     s.run(case_two_workers)
     if PMD == "vhost":
         s.run(case_start_fail)

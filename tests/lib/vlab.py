@@ -274,9 +274,12 @@ class Lab:
             p.wait()
 
     def log(self, name):
+        return self.log_all(name)[-4000:]
+
+    def log_all(self, name):
         try:
             with open(self.logs[name]) as f:
-                return f.read()[-4000:]
+                return f.read()
         except (KeyError, OSError):
             return ""
 
