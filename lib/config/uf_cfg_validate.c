@@ -156,7 +156,7 @@ validate_services(struct uf_cfg_pctx *p, int i)
 						pj->name);
 				return -1;
 			}
-			if (j != i && uf_config_port_svc(pj, sv->is_ip6, sv->ip, &sv->ip6) >= 0) {
+			if (j < i && uf_config_port_svc(pj, sv->is_ip6, sv->ip, &sv->ip6) >= 0) {
 				uf_cfg_perr_pos(p, &sv->pos, key,
 						"%s is also a service address of port %s", a,
 						pj->name);
