@@ -122,7 +122,18 @@ validate_required(struct uf_cfg_pctx *p, yaml_node_t *root)
 	return 0;
 }
 
-/* unique names, devices and addresses; a gateway on its port's subnet */
+/* the port that has A as a service address, or -1 */
+static int
+svc_port(const struct uf_config *cfg, bool is_ip6, rte_be32_t a4, const struct uf_ip6 *a6)
+{
+	int i;
+
+	for (i = 0; i < cfg->n_ports; i++)
+		if (uf_config_port_svc(&cfg->ports[i], is_ip6, a4, a6) >= 0)
+			return i;
+	return -1;
+}
+
 /* ports[i].service (docs/configuration.md#service-addresses): each of a family the port
  * has, none a port's own address, none on two ports */
 static int
@@ -167,6 +178,7 @@ validate_services(struct uf_cfg_pctx *p, int i)
 	return 0;
 }
 
+/* unique names, devices and addresses; a gateway on its port's subnet */
 static int
 validate_ports(struct uf_cfg_pctx *p)
 {
@@ -481,6 +493,11 @@ validate_dest6(struct uf_cfg_pctx *p, int i, const char *key, const char *list,
 				a);
 		return -1;
 	}
+	if (svc_port(p->st->cfg, true, 0, &d->ip6) >= 0) {
+		uf_cfg_perr_pos(p, &d->pos, key, "%s is a service address of port %s", a,
+				p->st->cfg->ports[svc_port(p->st->cfg, true, 0, &d->ip6)].name);
+		return -1;
+	}
 	if (is_port6(eg, &d->ip6)) {
 		uf_cfg_perr_pos(p, &d->pos, key, "%s is port %s's own address", a, eg->name);
 		return -1;
@@ -572,6 +589,12 @@ validate_dest(struct uf_cfg_pctx *p, int i)
 				"%s is multicast: its MAC follows from the address; "
 				"drop the mac key",
 				uf_ip_str(d->ip, a));
+		return -1;
+	}
+	if (svc_port(cfg, false, d->ip, NULL) >= 0) {
+		uf_cfg_perr_pos(p, &d->pos, key, "%s is a service address of port %s",
+				uf_ip_str(d->ip, a),
+				cfg->ports[svc_port(cfg, false, d->ip, NULL)].name);
 		return -1;
 	}
 	if (d->ip == eg->ip) {

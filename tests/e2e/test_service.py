@@ -6,7 +6,8 @@ partial checksum) and no static neighbour entry anywhere.
 routed: the design of a fleet behind a router: the sender routes each service address (IPv4
 and IPv6) via udpfan's own address, so it resolves only that one; the datagrams to the
 service addresses are delivered, to the listener on the port's own address of their family,
-or to the listener that names a service address as its ip. Then the sender puts the service
+or to the listener that names a service address as its ip; copies leave from the port's
+own address, or from a service address named as a destination's `source`. Then the sender puts the service
 addresses on its link: with `neighbor: silent` udpfan answers neither ARP nor NS for them
 (counted as arp.ignored, ndp.ignored), while ping to them is answered (via the route).
 answer: the service addresses are on the sender's link (`neighbor: answer`): its kernel
@@ -57,14 +58,15 @@ listeners:
   - { name: v6, port: lan, udp_port: 5000, ip: "%s",
       destinations: [ { ip: %s, udp_port: 6001 } ] }
   - { name: named, port: lan, udp_port: 5000, ip: %s,
-      destinations: [ { ip: %s, udp_port: 6002 } ] }
+      destinations: [ { ip: %s, udp_port: 6002, source: %s } ] }
 stats: { interval_s: 0.5 }
 """ % (port_line(tb, kind, '[%s, %s, "%s"]' % (SVC, SVC2, SVC6)), s[0], FWD_IP6, s[1], SVC2,
-            s[0])
+            s[0], SVC2)
         tb.nsx(tb.ns_src, "ip route add %s/32 via %s" % (SVC, FWD_IP))
         tb.nsx(tb.ns_src, "ip route add %s/32 via %s" % (SVC2, FWD_IP))
         tb.nsx(tb.ns_src, "ip -6 route add %s/128 via %s" % (SVC6, FWD_IP6))
-        sinks = [Sink(tb, tb.sink_ns[0], [6000, 6002], wd), Sink(tb, tb.sink_ns[1], [6001], wd)]
+        sinks = [Sink(tb, tb.sink_ns[0], [6000, 6002], wd, listing=True),
+                 Sink(tb, tb.sink_ns[1], [6001], wd)]
         uf = Udpfan(tb, cfg, wd)
         wait_reachable(uf)
         for dst in (SVC, SVC2, SVC6):
@@ -86,6 +88,9 @@ stats: { interval_s: 0.5 }
     exactly(res[0]["6000"], N)
     exactly(res[1]["6001"], N)
     exactly(res[0]["6002"], N)
+    # copies leave from the port's own address; `source:` may name a service address
+    assert {k.rsplit(":", 1)[0] for k in res[0]["6000"]["senders"]} == {FWD_IP}, res[0]
+    assert {k.rsplit(":", 1)[0] for k in res[0]["6002"]["senders"]} == {SVC2}, res[0]
     f = st["fwd"]
     assert f["forwarded"] == 3 * N and f["tx_ok"] == 3 * N, f
     assert sum(f["tx_drop"].values()) == 0, f["tx_drop"]

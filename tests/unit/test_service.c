@@ -91,6 +91,15 @@ test_errors(void)
 	EXPECT_ERR(HEAD "    service: [10.1.0.10]\n"
 			"  - { name: lan, device: net_ring1, ip: 10.1.0.10/24 }\n" LISTEN,
 		   "10.1.0.10]", "ports[0].service[0]", "is port lan's own address");
+	/* a destination at a service address would come back to udpfan */
+	EXPECT_ERR(HEAD IP6 "    service: [192.0.2.1, \"2001:db8:f::1\"]\n"
+			    "listen: { port: wan, udp_port: 2055 }\n"
+			    "destinations:\n  - { ip: 192.0.2.1, udp_port: 9000 }\n",
+		   "{ ip: 192.0.2.1", "destinations[0]", "is a service address of port wan");
+	EXPECT_ERR(HEAD IP6 "    service: [192.0.2.1, \"2001:db8:f::1\"]\n"
+			    "listen: { port: wan, udp_port: 2055 }\n"
+			    "destinations:\n  - { ip: \"2001:db8:f::1\", udp_port: 9000 }\n",
+		   "{ ip: \"2001", "destinations[0]", "is a service address of port wan");
 	EXPECT_ERR(HEAD "    service: [1.1.1.1, 1.1.1.2, 1.1.1.3, 1.1.1.4, 1.1.1.5, 1.1.1.6, "
 			"1.1.1.7, 1.1.1.8, 1.1.1.9]\n" LISTEN,
 		   "[1.1.1.1", "ports[0].service", NULL);
