@@ -1275,7 +1275,7 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "listeners[]", "ip", CUSTOM(parse_lis_ip), .same = same_lis_ip,
 	  .doc_type = "IPv4 or IPv6 address",
 	  .doc_default = "the port's `ip` (its first `ip6` on an IPv6-only port)",
-	  .doc_range = "on the port's subnet, no other port's IP; an IPv6 one is one of the port's `ip6`; or one of the port's [service addresses](#service-addresses)",
+	  .doc_range = "on the port's subnet, no other port's IP; an IPv6 one is one of the port's `ip6`; or one of the port's `service` addresses",
 	  .doc = "the address it listens on" },
 	{ "listeners[]", "destinations", CUSTOM(parse_lis_dests), .same = same_in_flat_lists,
 	  .doc_type = "list of destinations", .doc_default = "required",
