@@ -114,6 +114,28 @@ lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
 #define UF_RX6_DROPPED 2
 /* uf_rx6_info.dst_idx of a datagram to service address k of its port (plan->svc) */
 #define UF_SVC6_IDX 0x80
+/* A frame uf_classify6 called not_for_us, against each of port pi's IPv6 service addresses
+ * and their solicited-node groups: the verdict of the first that takes it (a datagram's
+ * dst_idx: UF_SVC6_IDX + k), or UF_V_DROP (not_for_us it stays). */
+static __rte_noinline enum uf_verdict
+rx6_svc(const struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const uint8_t *f,
+	uint32_t len, uint64_t ol, struct uf_rx6_info *in)
+{
+	const struct uf_plan_svc *sv = &plan->svc[pi];
+	enum uf_drop why = UF_DROP_MALFORMED;
+	enum uf_verdict v;
+	int k;
+
+	for (k = 0; k < sv->n6; k++) {
+		if (!uf_classify6_svc(f, len, ol, &w->port6[pi], &sv->ip6[k], in, &why, &v))
+			continue;
+		if (v != UF_V_DROP)
+			in->dst_idx = (uint8_t)(UF_SVC6_IDX + k);
+		return v;
+	}
+	return UF_V_DROP;
+}
+
 static __rte_noinline int
 worker_rx6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf *m)
 {
@@ -125,25 +147,10 @@ worker_rx6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct 
 	enum uf_verdict v;
 
 	v = uf_classify6(f, m->data_len, ol, &w->port6[pi], in, &why);
-	/* not ours: one of the port's service addresses, or its solicited-node group? (the
-	 * first that takes it; a datagram's dst_idx says which: UF_SVC6_IDX + k) */
-	if (unlikely(v == UF_V_DROP && why == UF_DROP_NOT_FOR_US && plan->svc != NULL)) {
-		const struct uf_plan_svc *sv = &plan->svc[pi];
-		enum uf_drop why2 = UF_DROP_MALFORMED;
-		enum uf_verdict v2;
-		int k;
-
-		for (k = 0; k < sv->n6; k++) {
-			if (!uf_classify6_svc(f, m->data_len, ol, &w->port6[pi], &sv->ip6[k], in,
-					      &why2, &v2))
-				continue;
-			if (v2 != UF_V_DROP) {
-				v = v2;
-				in->dst_idx = (uint8_t)(UF_SVC6_IDX + k);
-			}
-			break;
-		}
-	}
+	/* not ours: one of the port's service addresses? (out of line: nothing here for
+	 * the others) */
+	if (unlikely(v == UF_V_DROP) && why == UF_DROP_NOT_FOR_US && plan->svc != NULL)
+		v = rx6_svc(w, plan, pi, f, m->data_len, ol, in);
 	if (v == UF_V_CONTROL) {
 		ctl_mark(w, pi, m);
 		return UF_RX6_CONTROL;
@@ -165,10 +172,11 @@ worker_rx6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct 
  * else the first that listens on one of the port's own ip6 (in their order) on that UDP
  * port; its checksum made what it would be to that listener's address. NULL: none.
  */
-static const struct uf_plan *
-svc6_listener(const struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, rte_be16_t dport,
-	      struct uf_rx6_info *in, int *l)
+static __rte_noinline const struct uf_plan *
+svc6_listener(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, rte_be16_t dport,
+	      uint16_t i, int *l)
 {
+	struct uf_rx6_info *in = &w->rx6_in[i];
 	const struct uf_ip6 *svc = &plan->svc[pi].ip6[in->dst_idx - UF_SVC6_IDX];
 	const struct uf_plan *v = uf_plan_listener6(plan, pi, svc, dport, l);
 	int j;
@@ -205,14 +213,14 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 	uf_senders_epoch(w, plan);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = w->rx6_m[i];
-		struct uf_rx6_info in = w->rx6_in[i];
+		const struct uf_rx6_info in = w->rx6_in[i];
 		const rte_be16_t dport = uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) +
 						 in.payload_off - UF_UDP_HDR + UF_UDP_DPORT);
 		const struct uf_plan *v;
 		int l = 0;
 
 		if (unlikely(in.dst_idx >= UF_SVC6_IDX))
-			v = svc6_listener(w, plan, pi, dport, &in, &l);
+			v = svc6_listener(w, plan, pi, dport, i, &l);
 		else
 			v = uf_plan_listener6(plan, pi, &w->port6[pi].ip6[in.dst_idx], dport, &l);
 		if (unlikely(v == NULL)) {
@@ -224,7 +232,10 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 		view[nk] = v;
 		lis[nk] = (uint8_t)l;
 		w->rx6_m[nk] = m;
-		w->rx6_in[nk++] = in;
+		if (likely(in.dst_idx < UF_SVC6_IDX))
+			w->rx6_in[nk++] = in;
+		else /* its checksum redirected there (svc6_listener) */
+			w->rx6_in[nk++] = w->rx6_in[i];
 	}
 	if (unlikely(nd > 0)) {
 		w->ctr.drop[UF_DROP_NOT_FOR_US] += nd;
