@@ -24,6 +24,7 @@ BAD = [
     ("ipv6_no_ip6.yaml", "8:5", "destinations[1]", "is IPv6 and port lan has no ip6"),
     ("ipv6_original.yaml", "9:5", "destinations[1]",
      "source: original keeps the sender's IPv4 address, which an IPv6 destination"),
+    ("service_own.yaml", "6:28", "ports[1].service[1]", "198.18.0.10 is port lan's own address"),
 ]
 
 
