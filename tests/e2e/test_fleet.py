@@ -37,7 +37,7 @@ def need_tools():
             raise SkipCase("%s not installed (frr, exabgp: scripts/setup.sh deps)" % b)
 
 
-def up(fl, kind="af_xdp", drain_s=6, pool=False):
+def up(fl, kind="af_xdp", drain_s=8, pool=False):
     """both hosts forwarding and announcing; the router has a next hop for each"""
     for h in fl.hosts:
         h.start_udpfan(drain_s=drain_s, kind=kind, pool=pool)
@@ -69,8 +69,10 @@ def case_spread(kind):
         sent = send(fl, count, RATE)
         res = sink.result()
         drops = fl.kernel_drops()
+        flaps = [h.withdrawals() for h in fl.hosts]
         sts = [h.stop() for h in fl.hosts]
     print("kernel drops before udpfan: %s" % drops)
+    assert flaps == [0, 0], "a health check failed during the run: withdrawals %s" % flaps
     assert sent["sent"] == count, sent
     for st in sts:
         print("host: fwd %s xsk %s" % (st["fwd"]["rx"], st["ports"]["dp"].get("xsk")))
@@ -86,7 +88,7 @@ def case_spread(kind):
 
 
 def drain_one(fl, h, other, rate):
-    """SIGTERM on h (drain_s 6) while the traffic runs: (seconds until the router's FIB has
+    """SIGTERM on h (drain_s 8) while the traffic runs: (seconds until the router's FIB has
     only `other`, datagrams h still received after that)"""
     t0 = time.monotonic()
     h.drain()
@@ -179,7 +181,7 @@ def case_crash(kind):
     lost = {d: r["lost"] for d, r in res["destinations"].items()}
     fwd2 = st2["fwd"]["forwarded"]
     print("crash: the router stopped using host 1 %.2f s after kill -9 (exabgp-healthcheck "
-          "interval 1 s, fall 1; BGP hold 3 s not needed: the speaker withdrew); lost %s of "
+          "interval 1 s, fall 2; BGP hold 3 s not needed: the speaker withdrew); lost %s of "
           "%d, host 2 forwarded %d" % (window, lost, count, fwd2))
     for d, r in res["destinations"].items():
         assert r["duplicated"] == 0, r

@@ -133,7 +133,7 @@ control: { drain_s: %d }
 stats: { interval_s: 0.5 }
 """ % (lc, self.prefix, port, listen, drain_s)
 
-    def start_udpfan(self, drain_s=6, kind="af_xdp", pool=False):
+    def start_udpfan(self, drain_s=8, kind="af_xdp", pool=False):
         self.runs += 1
         name = "udpfan%d" % self.runs
         cfg = os.path.join(self.wd, name + ".yaml")
@@ -207,6 +207,14 @@ stats: { interval_s: 0.5 }
                                          conf], env=env, stdout=subprocess.DEVNULL,
                                         stderr=open(os.path.join(self.wd, "exabgp.err"), "w"),
                                         start_new_session=True)
+
+    def withdrawals(self):
+        """how often this host's ExaBGP withdrew the service route (its log)"""
+        try:
+            with open(os.path.join(self.wd, "exabgp.log")) as f:
+                return sum(1 for ln in f if "route removed" in ln)
+        except OSError:
+            return 0
 
     def stop_speaker(self, sig=signal.SIGTERM):
         if self.speaker and self.speaker.poll() is None:
