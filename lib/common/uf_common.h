@@ -43,6 +43,8 @@ struct uf_ip6 {
 };
 /* IPv6 addresses a port may hold (ports[].ip6) */
 #define UF_MAX_PORT_IP6 4
+/* service addresses a port may carry, both families together (ports[].service) */
+#define UF_MAX_PORT_SVC 8
 
 /* An IPv4 multicast (class D, 224.0.0.0/4) address, in host order. Not RTE_IS_IPV4_MCAST:
  * in DPDK 22.11 its RTE_IPV4(224, 0, 0, 0) shifts 224 << 24 as a signed int, undefined

@@ -234,6 +234,120 @@ parse_port_ip6(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, y
 	return 0;
 }
 
+/* a host address no port may carry as a service address: IPv4 0/8, 127/8, multicast and
+ * 240/4 (broadcast among them); IPv6 as ip6_special */
+static bool
+ip4_special(rte_be32_t a)
+{
+	const uint32_t h = rte_be_to_cpu_32(a);
+
+	return (h >> 24) == 0 || (h >> 24) == 127 || uf_ipv4_is_mcast(h) || (h >> 28) == 0xf;
+}
+
+/* one ports[].service item: "ADDRESS", or {ip: ADDRESS, neighbor: answer|silent} */
+static int
+parse_svc_item(struct uf_cfg_pctx *p, yaml_node_t *an, const char *ikp, struct uf_cfg_svc *sv)
+{
+	yaml_node_t *iv = an, *nv = NULL;
+	char kp[128];
+	const char *s;
+
+	memset(sv, 0, sizeof(*sv));
+	sv->pos = uf_cfg_pos_of(an);
+	if (an->type == YAML_MAPPING_NODE) {
+		yaml_node_pair_t *pr;
+
+		iv = NULL;
+		for (pr = an->data.mapping.pairs.start; pr < an->data.mapping.pairs.top; pr++) {
+			yaml_node_t *k = yaml_document_get_node(p->doc, pr->key);
+			yaml_node_t *v = yaml_document_get_node(p->doc, pr->value);
+			const char *ks = k->type == YAML_SCALAR_NODE
+							 ? (const char *)k->data.scalar.value
+							 : "";
+
+			if (strcmp(ks, "ip") == 0 && iv == NULL) {
+				iv = v;
+			} else if (strcmp(ks, "neighbor") == 0 && nv == NULL) {
+				nv = v;
+			} else {
+				uf_cfg_perr(p, k, ikp,
+					    "unknown or repeated key \"%s\" (ip, neighbor)", ks);
+				return -1;
+			}
+		}
+		if (iv == NULL) {
+			uf_cfg_perr(p, an, ikp, "needs an ip");
+			return -1;
+		}
+	}
+	snprintf(kp, sizeof(kp), "%s%s", ikp, an->type == YAML_MAPPING_NODE ? ".ip" : "");
+	s = uf_cfg_scalar(p, iv, kp);
+	if (s == NULL)
+		return -1;
+	sv->is_ip6 = strchr(s, ':') != NULL; /* the family is the literal's form */
+	if (sv->is_ip6 ? uf_parse_ipv6(s, &sv->ip6) < 0 : uf_parse_ipv4(s, &sv->ip) < 0) {
+		uf_cfg_perr(p, iv, kp, "\"%s\" is not an IPv%d address (a host address, no prefix)",
+			    s, sv->is_ip6 ? 6 : 4);
+		return -1;
+	}
+	if (sv->is_ip6 ? ip6_special(&sv->ip6) : ip4_special(sv->ip)) {
+		uf_cfg_perr(p, iv, kp,
+			    "%s cannot be a service address (unspecified, loopback, multicast, "
+			    "broadcast%s)",
+			    s, sv->is_ip6 ? " or IPv4-mapped" : " or reserved");
+		return -1;
+	}
+	if (nv != NULL) {
+		snprintf(kp, sizeof(kp), "%s.neighbor", ikp);
+		s = uf_cfg_scalar(p, nv, kp);
+		if (s == NULL)
+			return -1;
+		if (strcmp(s, "answer") == 0) {
+			sv->answer = true;
+		} else if (strcmp(s, "silent") != 0) {
+			uf_cfg_perr(p, nv, kp, "\"%s\": expected answer or silent", s);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ports[].service: 0..UF_MAX_PORT_SVC service addresses (docs/configuration.md#service-addresses) */
+static int
+parse_port_service(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
+		   const char *kp, void *base)
+{
+	struct uf_cfg_port *port = base;
+	char ikp[96], a[INET6_ADDRSTRLEN];
+	yaml_node_item_t *it;
+	int n, i, j;
+
+	if (uf_cfg_get_list(p, v, kp, UF_MAX_PORT_SVC, &n) < 0)
+		return -1;
+	for (i = 0, it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+		yaml_node_t *an = yaml_document_get_node(p->doc, *it);
+		struct uf_cfg_svc *sv = &port->svc[i];
+
+		snprintf(ikp, sizeof(ikp), "%s[%d]", kp, i);
+		if (parse_svc_item(p, an, ikp, sv) < 0)
+			return -1;
+		for (j = 0; j < i; j++) {
+			const struct uf_cfg_svc *o = &port->svc[j];
+
+			if (o->is_ip6 == sv->is_ip6 &&
+			    (sv->is_ip6 ? memcmp(o->ip6.b, sv->ip6.b, 16) == 0 : o->ip == sv->ip)) {
+				uf_cfg_perr(p, an, ikp, "%s is also %s[%d]",
+					    sv->is_ip6 ? uf_ip6_str(&sv->ip6, a)
+						       : uf_ip_str(sv->ip, a),
+					    kp, j);
+				return -1;
+			}
+		}
+	}
+	port->n_svc = n;
+	return 0;
+}
+
 static int
 parse_port_gw6(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
 	       const char *kp, void *base)
@@ -858,6 +972,24 @@ same_port_ip6(const void *a, const void *b)
 }
 
 static bool
+same_port_service(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+	int i;
+
+	if (x->n_svc != y->n_svc)
+		return false;
+	for (i = 0; i < x->n_svc; i++) {
+		const struct uf_cfg_svc *s = &x->svc[i], *t = &y->svc[i];
+
+		if (s->is_ip6 != t->is_ip6 || s->answer != t->answer ||
+		    (s->is_ip6 ? memcmp(s->ip6.b, t->ip6.b, 16) != 0 : s->ip != t->ip))
+			return false;
+	}
+	return true;
+}
+
+static bool
 same_port_gw6(const void *a, const void *b)
 {
 	const struct uf_cfg_port *x = a, *y = b;
@@ -1065,6 +1197,10 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "ports[]", "gateway6", CUSTOM(parse_port_gw6), .same = same_port_gw6, .doc_type = "IPv6",
 	  .doc_default = "none", .doc_range = "link-local, or on one of the port's `ip6` prefixes",
 	  .doc = "IPv6 next hop off the prefixes" },
+	{ "ports[]", "service", CUSTOM(parse_port_service), .same = same_port_service, .hot = true,
+	  .doc_type = "list", .doc_default = "none",
+	  .doc_range = "0..8 host addresses, IPv4 or IPv6",
+	  .doc = "service addresses the port takes like its own, shared with other hosts" },
 	{ "ports[]", "vlan", PORT(vlan), UINT(1, 4094, 0), .default_note = ": untagged",
 	  .doc = "802.1Q VLAN id: a tagged logical port on its device" },
 	{ "ports[]", "vlan_pcp", PORT(vlan_pcp), UINT(0, 7, 0),
@@ -1139,7 +1275,7 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	{ "listeners[]", "ip", CUSTOM(parse_lis_ip), .same = same_lis_ip,
 	  .doc_type = "IPv4 or IPv6 address",
 	  .doc_default = "the port's `ip` (its first `ip6` on an IPv6-only port)",
-	  .doc_range = "on the port's subnet, no other port's IP; an IPv6 one is one of the port's `ip6`",
+	  .doc_range = "on the port's subnet, no other port's IP; an IPv6 one is one of the port's `ip6`; or one of the port's [service addresses](#service-addresses)",
 	  .doc = "the address it listens on" },
 	{ "listeners[]", "destinations", CUSTOM(parse_lis_dests), .same = same_in_flat_lists,
 	  .doc_type = "list of destinations", .doc_default = "required",

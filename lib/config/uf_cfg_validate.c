@@ -123,6 +123,50 @@ validate_required(struct uf_cfg_pctx *p, yaml_node_t *root)
 }
 
 /* unique names, devices and addresses; a gateway on its port's subnet */
+/* ports[i].service (docs/configuration.md#service-addresses): each of a family the port
+ * has, none a port's own address, none on two ports */
+static int
+validate_services(struct uf_cfg_pctx *p, int i)
+{
+	const struct uf_config *cfg = p->st->cfg;
+	const struct uf_cfg_port *pi = &cfg->ports[i];
+	char a[INET6_ADDRSTRLEN], key[64];
+	int k, j;
+
+	for (k = 0; k < pi->n_svc; k++) {
+		const struct uf_cfg_svc *sv = &pi->svc[k];
+
+		snprintf(key, sizeof(key), "ports[%d].service[%d]", i, k);
+		if (sv->is_ip6)
+			uf_ip6_str(&sv->ip6, a);
+		else
+			uf_ip_str(sv->ip, a);
+		if (sv->is_ip6 ? pi->n_ip6 == 0 : pi->ip == 0) {
+			uf_cfg_perr_pos(p, &sv->pos, key,
+					"%s is IPv%d and the port has no address of that family "
+					"(ports[].%s)",
+					a, sv->is_ip6 ? 6 : 4, sv->is_ip6 ? "ip6" : "ip");
+			return -1;
+		}
+		for (j = 0; j < cfg->n_ports; j++) {
+			const struct uf_cfg_port *pj = &cfg->ports[j];
+
+			if (sv->is_ip6 ? is_port6(pj, &sv->ip6) : pj->ip == sv->ip) {
+				uf_cfg_perr_pos(p, &sv->pos, key, "%s is port %s's own address", a,
+						pj->name);
+				return -1;
+			}
+			if (j < i && uf_config_port_svc(pj, sv->is_ip6, sv->ip, &sv->ip6) >= 0) {
+				uf_cfg_perr_pos(p, &sv->pos, key,
+						"%s is also a service address of port %s", a,
+						pj->name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int
 validate_ports(struct uf_cfg_pctx *p)
 {
@@ -227,6 +271,9 @@ validate_ports(struct uf_cfg_pctx *p)
 			return -1;
 		}
 	}
+	for (i = 0; i < cfg->n_ports; i++)
+		if (validate_services(p, i) < 0)
+			return -1;
 	return 0;
 }
 
@@ -249,7 +296,10 @@ validate_listener(struct uf_cfg_pctx *p, int i)
 	}
 	l->port = (uint16_t)idx;
 	port = &cfg->ports[idx];
-	if (l->has_ip && l->is_ip6) {
+	if (l->has_ip && uf_config_port_svc(port, l->is_ip6, l->ip, &l->ip6) >= 0) {
+		/* one of its port's service addresses: it takes that one's datagrams
+		 * (docs/configuration.md#service-addresses) */
+	} else if (l->has_ip && l->is_ip6) {
 		snprintf(key, sizeof(key), "listeners[%d].ip", i);
 		uf_ip6_str(&l->ip6, a6);
 		if (!on_port6(port, &l->ip6) || l->ip6.b[0] == 0xff) {

@@ -25,6 +25,21 @@ uf_config_port_by_name(const struct uf_config *cfg, const char *name)
 	return -1;
 }
 
+int
+uf_config_port_svc(const struct uf_cfg_port *p, bool is_ip6, rte_be32_t a4, const struct uf_ip6 *a6)
+{
+	int i;
+
+	for (i = 0; i < p->n_svc; i++) {
+		const struct uf_cfg_svc *s = &p->svc[i];
+
+		if (s->is_ip6 == is_ip6 &&
+		    (is_ip6 ? memcmp(s->ip6.b, a6->b, 16) == 0 : s->ip == a4))
+			return i;
+	}
+	return -1;
+}
+
 /* The schema's defaults: the rows of the mappings into cfg, those of ports[] into every
  * port; destinations get theirs as each is parsed. */
 static void

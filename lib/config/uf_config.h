@@ -33,6 +33,19 @@ enum uf_rx_cksum_mode {
 	UF_RXCK_OFF,      /* no RX checksum offload: every check in software */
 };
 
+/*
+ * A service address (docs/configuration.md#service-addresses): a host address (/32, /128)
+ * that several hosts share, taken like the port's own. neighbor answer: udpfan answers ARP
+ * and NSs for it; silent (default): never (the router's next hop is the port's own address).
+ */
+struct uf_cfg_svc {
+	bool is_ip6;
+	rte_be32_t ip;
+	struct uf_ip6 ip6;
+	bool answer; /* neighbor: answer */
+	struct uf_cfg_pos pos;
+};
+
 struct uf_cfg_port {
 	char name[UF_NAME_MAX];
 	char device[UF_DEVSTR_MAX];   /* "0000:00:06.0[,devargs]" or a vdev string */
@@ -50,6 +63,9 @@ struct uf_cfg_port {
 	struct uf_ip6 gateway6;
 	struct uf_cfg_pos ip6_pos[UF_MAX_PORT_IP6];
 	struct uf_cfg_pos gateway6_pos;
+	/* ports[].service: hot on reload (a new plan takes them) */
+	int n_svc;
+	struct uf_cfg_svc svc[UF_MAX_PORT_SVC];
 	/* 802.1Q (docs/configuration.md#vlans): 0 untagged, else the port is a tagged logical
 	 * port on its device */
 	uint16_t vlan;
@@ -264,6 +280,11 @@ int uf_config_diff(const struct uf_config *old, const struct uf_config *nw, stru
 
 /* Does uf_config_diff know how to compare the list NAME item by item (tests)? */
 bool uf_cfg_diff_knows_list(const char *name);
+
+/* The index of A among port P's service addresses of A's family (is_ip6: a6, else a4), or
+ * -1. */
+int uf_config_port_svc(const struct uf_cfg_port *p, bool is_ip6, rte_be32_t a4,
+		       const struct uf_ip6 *a6);
 
 /* Index of the port named NAME, or -1. */
 int uf_config_port_by_name(const struct uf_config *cfg, const char *name);

@@ -284,6 +284,7 @@ handle_ndp(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m
 	struct uf_ndp_info n;
 	enum uf_ndp_err err = uf_ndp_parse(f, m->data_len, &n);
 	bool changed = false;
+	int svc;
 
 	if (err != UF_NDP_OK) {
 		(*ndp_bad(cf->ctr, err))++;
@@ -322,7 +323,12 @@ handle_ndp(struct uf_ctlframes *cf, uint16_t wk, uint16_t pi, struct rte_mbuf *m
 	/* an NS: its sender's SLLA is news of a tracked next hop (RFC 4861 7.2.3) */
 	if (n.has_lla && !uf_ip6_is_unspec(&n.src))
 		changed = uf_neigh_learn6(cf->neigh, pi, &n.src, &n.lla, true, ms);
-	if (!port_has_ip6(p->cfg, &n.target)) {
+	/* a service address: answered with `neighbor: answer` (as the port's own), else
+	 * ignored (docs/configuration.md#service-addresses) */
+	svc = port_has_ip6(p->cfg, &n.target)
+			      ? -1
+			      : uf_config_port_svc(&cf->cfg->ports[pi], true, 0, &n.target);
+	if (!port_has_ip6(p->cfg, &n.target) && (svc < 0 || !cf->cfg->ports[pi].svc[svc].answer)) {
 		cf->ctr->ndp_ignored++;
 		rte_pktmbuf_free(m);
 		return changed;
@@ -398,6 +404,7 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 	uint16_t etype;
 	struct uf_arp_info a;
 	bool changed = false, known;
+	int svc;
 
 	memcpy(&etype, f + 12, 2);
 	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
@@ -407,7 +414,19 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 		known = uf_neigh_find(cf->neigh, pi, a.sip) >= 0;
 		if (known)
 			changed = uf_neigh_learn(cf->neigh, pi, a.sip, &a.sha, ms);
-		if (a.op == RTE_ARP_OP_REQUEST && a.tip == p->cfg->ip && a.sip != a.tip) {
+		/* a service address: answered with `neighbor: answer`, else ignored, as any
+		 * request about another address (docs/configuration.md#service-addresses;
+		 * the running config's: a reload changes them) */
+		svc = a.op == RTE_ARP_OP_REQUEST && a.tip != p->cfg->ip
+				      ? uf_config_port_svc(&cf->cfg->ports[pi], false, a.tip, NULL)
+				      : -1;
+		if (svc >= 0 && !cf->cfg->ports[pi].svc[svc].answer) {
+			cf->ctr->arp_ignored++;
+			rte_pktmbuf_free(m);
+			return changed;
+		}
+		if (a.op == RTE_ARP_OP_REQUEST && (a.tip == p->cfg->ip || svc >= 0) &&
+		    a.sip != a.tip) {
 			uint16_t len;
 
 			if (!neigh_allowed(cf, pi, ms)) { /* its sender still learned (above) */
@@ -415,7 +434,7 @@ handle_ctl(struct uf_ctlframes *cf, uint16_t wk, struct rte_mbuf *m, uint64_t ms
 				rte_pktmbuf_free(m);
 				return changed;
 			}
-			len = uf_arp_build(f, RTE_ARP_OP_REPLY, &a.sha, &p->mac, p->cfg->ip, &a.sha,
+			len = uf_arp_build(f, RTE_ARP_OP_REPLY, &a.sha, &p->mac, a.tip, &a.sha,
 					   a.sip);
 			m->data_len = len;
 			m->pkt_len = len;

@@ -112,8 +112,10 @@ lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
 #define UF_RX6_TAKEN 0
 #define UF_RX6_CONTROL 1
 #define UF_RX6_DROPPED 2
+/* uf_rx6_info.dst_idx of a datagram to service address k of its port (plan->svc) */
+#define UF_SVC6_IDX 0x80
 static __rte_noinline int
-worker_rx6(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m)
+worker_rx6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf *m)
 {
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	/* only the RX verdicts the port believes (uf_port_id.rx_ck_ignore) */
@@ -123,6 +125,25 @@ worker_rx6(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m)
 	enum uf_verdict v;
 
 	v = uf_classify6(f, m->data_len, ol, &w->port6[pi], in, &why);
+	/* not ours: one of the port's service addresses, or its solicited-node group? (the
+	 * first that takes it; a datagram's dst_idx says which: UF_SVC6_IDX + k) */
+	if (unlikely(v == UF_V_DROP && why == UF_DROP_NOT_FOR_US && plan->svc != NULL)) {
+		const struct uf_plan_svc *sv = &plan->svc[pi];
+		enum uf_drop why2 = UF_DROP_MALFORMED;
+		enum uf_verdict v2;
+		int k;
+
+		for (k = 0; k < sv->n6; k++) {
+			if (!uf_classify6_svc(f, m->data_len, ol, &w->port6[pi], &sv->ip6[k], in,
+					      &why2, &v2))
+				continue;
+			if (v2 != UF_V_DROP) {
+				v = v2;
+				in->dst_idx = (uint8_t)(UF_SVC6_IDX + k);
+			}
+			break;
+		}
+	}
 	if (v == UF_V_CONTROL) {
 		ctl_mark(w, pi, m);
 		return UF_RX6_CONTROL;
@@ -136,6 +157,33 @@ worker_rx6(struct uf_worker *w, uint16_t pi, struct rte_mbuf *m)
 		w->ctr.csum_completed++;
 	w->rx6_m[w->n_rx6++] = m;
 	return UF_RX6_TAKEN;
+}
+
+/*
+ * The listener of an IPv6 datagram to service address k of port pi (in->dst_idx
+ * UF_SVC6_IDX + k; docs/configuration.md#service-addresses): the one that names the address,
+ * else the first that listens on one of the port's own ip6 (in their order) on that UDP
+ * port; its checksum made what it would be to that listener's address. NULL: none.
+ */
+static const struct uf_plan *
+svc6_listener(const struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, rte_be16_t dport,
+	      struct uf_rx6_info *in, int *l)
+{
+	const struct uf_ip6 *svc = &plan->svc[pi].ip6[in->dst_idx - UF_SVC6_IDX];
+	const struct uf_plan *v = uf_plan_listener6(plan, pi, svc, dport, l);
+	int j;
+
+	if (v != NULL)
+		return v;
+	for (j = 0; j < w->port6[pi].n_ip6; j++) {
+		v = uf_plan_listener6(plan, pi, &w->port6[pi].ip6[j], dport, l);
+		if (v != NULL) {
+			in->udp_cksum = uf_udp_ck_redirect6(in->udp_cksum, svc,
+							    &w->port6[pi].ip6[j]);
+			return v;
+		}
+	}
+	return NULL;
 }
 
 /*
@@ -157,13 +205,16 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 	uf_senders_epoch(w, plan);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = w->rx6_m[i];
-		const struct uf_rx6_info in = w->rx6_in[i];
+		struct uf_rx6_info in = w->rx6_in[i];
 		const rte_be16_t dport = uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) +
 						 in.payload_off - UF_UDP_HDR + UF_UDP_DPORT);
 		const struct uf_plan *v;
 		int l = 0;
 
-		v = uf_plan_listener6(plan, pi, &w->port6[pi].ip6[in.dst_idx], dport, &l);
+		if (unlikely(in.dst_idx >= UF_SVC6_IDX))
+			v = svc6_listener(w, plan, pi, dport, &in, &l);
+		else
+			v = uf_plan_listener6(plan, pi, &w->port6[pi].ip6[in.dst_idx], dport, &l);
 		if (unlikely(v == NULL)) {
 			drop[nd++] = m;
 			continue;
@@ -225,7 +276,7 @@ worker_rx6_sweep(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 			continue;
 		}
 		w->ctr.drop[UF_DROP_NOT_IPV4]--; /* counted again by its own reason */
-		switch (worker_rx6(w, pi, m)) {
+		switch (worker_rx6(w, plan, pi, m)) {
 		case UF_RX6_CONTROL:
 			ctl[nc + added++] = m;
 			break;
@@ -238,6 +289,101 @@ worker_rx6_sweep(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 	}
 	if (w->n_rx6 != 0)
 		worker_fan6(w, plan, pi);
+	return kept | (uint32_t)added << 16;
+}
+
+/*
+ * Service addresses (docs/architecture.md#service-addresses): the frames of a burst on port
+ * pi that were called not_for_us and are to one of its IPv4 service addresses (an ARP
+ * request: about one) are classified again as if that address were the port's own
+ * (uf_classify_svc). A datagram goes to the listener that names the address, else to the
+ * one on the port's own address (several listeners), or to the plan's one, with its UDP
+ * checksum made what it would be to that listener's address, and is fanned out here; ARP
+ * and ICMP are appended to ctl from nc on. Each one taken is uncounted from not_for_us.
+ * Runs once per burst with drops, and only when the plan has service addresses: a config
+ * without them pays nothing per frame. Returns the drops left | control frames added << 16.
+ */
+static __rte_noinline uint32_t
+worker_svc_sweep(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		 struct rte_mbuf **drop, uint16_t nd, struct rte_mbuf **ctl, uint16_t nc)
+{
+	const struct uf_port_id *pid = &w->ports[pi].id;
+	const bool multi = plan->n_listeners > 1;
+	const bool partial = pid->partial_csum && plan->udp_cksum;
+	struct rte_mbuf *fwd[UF_MAX_BURST];
+	struct uf_rx_info in[UF_MAX_BURST];
+	uint8_t lis[UF_MAX_BURST];
+	uint16_t k, i, j, kept = 0, added = 0, nf = 0;
+
+	if (plan->svc[pi].n4 == 0)
+		return nd;
+	for (k = 0; k < nd; k++) {
+		struct rte_mbuf *m = drop[k];
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+		enum uf_drop why = UF_DROP_MALFORMED;
+		rte_be32_t dst, to = pid->ip;
+		enum uf_verdict v;
+		int li = 0;
+
+		if (m->nb_segs != 1 || (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
+		    (dst = uf_svc_dst4(f, m->data_len)) == 0 || uf_plan_svc4(plan, pi, dst) < 0) {
+			drop[kept++] = m;
+			continue;
+		}
+		v = uf_classify_svc(f, m->data_len, m->ol_flags & ~pid->rx_ck_ignore, pid, dst,
+				    &in[nf], &why, multi);
+		if (v == UF_V_DROP) {
+			drop[kept++] = m; /* counted by its first reason */
+			continue;
+		}
+		if (v == UF_V_FORWARD && multi) {
+			const rte_be16_t dport =
+					uf_rd16(f + in[nf].payload_off - UF_UDP_HDR + UF_UDP_DPORT);
+
+			li = uf_plan_listener(plan, pi, dst, dport);
+			if (li >= 0)
+				to = dst;
+			else
+				li = uf_plan_listener(plan, pi, pid->ip, dport);
+			if (li < 0) {
+				drop[kept++] = m; /* no listener: not_for_us it stays */
+				continue;
+			}
+		}
+		w->ctr.drop[UF_DROP_NOT_FOR_US]--;
+		if (v == UF_V_CONTROL) {
+			ctl_mark(w, pi, m);
+			ctl[nc + added++] = m;
+			continue;
+		}
+		if (!multi)
+			to = plan->in_dst_ip;
+		/* a partial checksum is completed with the address it was sent to, first */
+		if (unlikely(partial) && uf_csum_complete(f, m->ol_flags, &in[nf]))
+			w->ctr.csum_completed++;
+		in[nf].udp_cksum = uf_udp_ck_redirect4(in[nf].udp_cksum, dst, to);
+		if (multi)
+			w->lctr[li].rx++;
+		lis[nf] = (uint8_t)li;
+		fwd[nf++] = m;
+	}
+	/* runs of one listener's datagrams, each with its view (as worker_fan6) */
+	for (i = 0; i < nf; i = j) {
+		for (j = (uint16_t)(i + 1); j < nf && lis[j] == lis[i]; j++)
+			;
+		if (multi) {
+			struct uf_lis_ctr *lc = &w->lctr[lis[i]], b, e;
+
+			lis_take(w, &b);
+			uf_fanout_burst(w, &plan->lis[lis[i]], fwd + i, in + i, (uint16_t)(j - i));
+			lis_take(w, &e);
+#define LIS_ADD(f, h) lc->f += e.f - b.f;
+			UF_LIS_COUNTERS(LIS_ADD)
+#undef LIS_ADD
+		} else {
+			uf_fanout_burst(w, plan, fwd + i, in + i, (uint16_t)(j - i));
+		}
+	}
 	return kept | (uint32_t)added << 16;
 }
 
@@ -355,6 +501,13 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		nd = (uint16_t)r;
 		nc = (uint16_t)(nc + (r >> 16));
 	}
+	/* and so are the frames to the port's service addresses (not_for_us) */
+	if (unlikely(nd != 0) && plan->svc != NULL) {
+		const uint32_t r = worker_svc_sweep(w, plan, pi, drop, nd, ctl, nc);
+
+		nd = (uint16_t)r;
+		nc = (uint16_t)(nc + (r >> 16));
+	}
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
@@ -459,6 +612,13 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	/* IPv6 frames are among the drops (not_ipv4): worker_rx6_sweep, off the IPv4 path */
 	if (unlikely(nd != 0) && w->port6[pi].n_ip6 > 0) {
 		const uint32_t r = worker_rx6_sweep(w, plan, pi, drop, nd, ctl, nc);
+
+		nd = (uint16_t)r;
+		nc = (uint16_t)(nc + (r >> 16));
+	}
+	/* and so are the frames to the port's service addresses (not_for_us) */
+	if (unlikely(nd != 0) && plan->svc != NULL) {
+		const uint32_t r = worker_svc_sweep(w, plan, pi, drop, nd, ctl, nc);
 
 		nd = (uint16_t)r;
 		nc = (uint16_t)(nc + (r >> 16));

@@ -32,6 +32,33 @@ uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port
 	return uf_classify_dp(f, len, rx_ck, port, info, reason);
 }
 
+rte_be32_t
+uf_svc_dst4(const uint8_t *f, uint32_t len)
+{
+	struct uf_arp_info a;
+	uint16_t etype;
+
+	if (len < ETH_LEN + UF_IPV4_HDR_MIN)
+		return 0;
+	etype = uf_rd16(f + UF_ETH_TYPE);
+	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return uf_rd32(f + ETH_LEN + UF_IP_DST);
+	if (etype == rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP) && uf_arp_parse(f, len, &a) == 0 &&
+	    a.op == RTE_ARP_OP_REQUEST)
+		return a.tip;
+	return 0;
+}
+
+enum uf_verdict
+uf_classify_svc(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port_id *port,
+		rte_be32_t svc, struct uf_rx_info *info, enum uf_drop *reason, bool any_dst)
+{
+	struct uf_port_id as = *port;
+
+	as.ip = svc;
+	return uf_classify_full_ex(f, len, rx_ck, &as, info, reason, any_dst);
+}
+
 void
 uf_tmpl_build(struct uf_tmpl *t, const struct uf_tmpl_spec *s)
 {

@@ -569,6 +569,34 @@ enum uf_verdict uf_classify(const uint8_t *f, uint32_t len, uint64_t rx_ck,
 			    const struct uf_port_id *port, struct uf_rx_info *info,
 			    enum uf_drop *reason);
 
+/*
+ * Service addresses (docs/architecture.md#service-addresses). A frame the classifier called
+ * not_for_us may be for one of the port's service addresses: uf_svc_dst4 says which address
+ * it is for (an untagged IPv4 packet's destination, an ARP request's target; 0: neither),
+ * and uf_classify_svc classifies it again as if that address were the port's own (the same
+ * checks and verdicts: a datagram, ARP or ICMP for the control lcore, or a drop). `rx_ck`:
+ * the flags the port believes, as uf_classify_full_ex's.
+ */
+rte_be32_t uf_svc_dst4(const uint8_t *f, uint32_t len);
+enum uf_verdict uf_classify_svc(const uint8_t *f, uint32_t len, uint64_t rx_ck,
+				const struct uf_port_id *port, rte_be32_t svc,
+				struct uf_rx_info *info, enum uf_drop *reason, bool any_dst);
+
+/* A UDP checksum field of a datagram to `from` made what it would be to `to` (RFC 1624: the
+ * pseudo-header's destination replaced), so that the copies' checksums derived from it for
+ * a listener on `to` come out right; 0 (no checksum) stays 0. */
+static inline uint16_t
+uf_udp_ck_redirect4(uint16_t ck, rte_be32_t from, rte_be32_t to)
+{
+	uint16_t r;
+
+	if (ck == 0 || from == to)
+		return ck;
+	r = (uint16_t)~uf_ck_fold((uint64_t)uf_ck_neg16(ck) + uf_ck_neg32(from) +
+				  uf_ck_add32(0, to));
+	return r == 0 ? 0xffff : r;
+}
+
 /* ---- header templates ---- */
 
 /* One destination's prebuilt header and the checksum constants that go with it. */

@@ -75,6 +75,29 @@ uf_classify6(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_por
 }
 
 bool
+uf_classify6_svc(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_port6_id *port,
+		 const struct uf_ip6 *svc, struct uf_rx6_info *info, enum uf_drop *reason,
+		 enum uf_verdict *v)
+{
+	struct uf_port6_id as;
+	struct uf_ip6 g;
+	const uint8_t *dst = f + ETH_LEN + UF_IP6_DST;
+
+	if (len < ETH_LEN + UF_IP6_HDR)
+		return false;
+	if (memcmp(dst, svc->b, 16) != 0) {
+		uf_ip6_solicited_node(svc, &g);
+		if (memcmp(dst, g.b, 16) != 0)
+			return false;
+	}
+	as = *port;
+	as.n_ip6 = 1;
+	as.ip6[0] = *svc;
+	*v = uf_classify6(f, len, rx_ck, &as, info, reason);
+	return true;
+}
+
+bool
 uf_udp6_cksum_ok(const uint8_t *f)
 {
 	const uint8_t *ip = f + ETH_LEN;

@@ -253,6 +253,30 @@ enum uf_verdict uf_classify6(const uint8_t *f, uint32_t len, uint64_t rx_ck,
 			     const struct uf_port6_id *port, struct uf_rx6_info *info,
 			     enum uf_drop *reason);
 
+/*
+ * Service addresses (docs/architecture.md#service-addresses): a frame uf_classify6 called
+ * not_for_us, classified again as if `svc` were the port's only address: a datagram to it
+ * (dst_idx 0), ICMPv6 to it or to its solicited-node group (NDP) for the control lcore, or
+ * a drop with its reason. Frames to neither are left alone (false): the caller keeps its
+ * first verdict.
+ */
+bool uf_classify6_svc(const uint8_t *f, uint32_t len, uint64_t rx_ck,
+		      const struct uf_port6_id *port, const struct uf_ip6 *svc,
+		      struct uf_rx6_info *info, enum uf_drop *reason, enum uf_verdict *v);
+
+/* uf_udp_ck_redirect4 for IPv6 (never 0: IPv6 datagrams always carry one) */
+static inline uint16_t
+uf_udp_ck_redirect6(uint16_t ck, const struct uf_ip6 *from, const struct uf_ip6 *to)
+{
+	uint16_t r;
+
+	if (memcmp(from->b, to->b, 16) == 0)
+		return ck;
+	r = (uint16_t)~uf_ck_fold((uint64_t)uf_ck_neg16(ck) + uf_ck_neg_ip6(from->b) +
+				  uf_ck_ip6(to->b));
+	return r == 0 ? 0xffff : r;
+}
+
 /* Is the UDP checksum of the Ethernet/IPv6/UDP frame F right (the UDP length taken from
  * the UDP header, the frame assumed checked by uf_classify6)? A zero field is not. */
 bool uf_udp6_cksum_ok(const uint8_t *f);

@@ -249,8 +249,8 @@ uf_plan_build(const struct uf_plan_input *in)
 	const int n_listed = cfg->n_listed > 0 ? cfg->n_listed : cfg->n_dests;
 	int n_sets = 0, n_members = 0, n_maps = 0, i, l;
 	size_t off_sets, off_members, off_dests, off_lis, off_maps, off_pools, off_tables, total;
-	size_t off_d6, off_rules6, n_table = 0;
-	bool any6 = false;
+	size_t off_d6, off_rules6, off_svc, n_table = 0;
+	bool any6 = false, any_svc = false;
 	struct uf_plan *plan;
 	uint8_t *mem;
 	bool port_map[UF_MAX_PORTS] = { false };
@@ -281,6 +281,8 @@ uf_plan_build(const struct uf_plan_input *in)
 		any6 |= cfg->dests[i].is_ip6;
 	for (l = 0; l < cfg->n_listeners; l++)
 		any6 |= cfg->listeners[l].is_ip6;
+	for (i = 0; i < cfg->n_ports; i++)
+		any_svc |= cfg->ports[i].n_svc > 0;
 
 	off_dests = RTE_ALIGN_CEIL(sizeof(*plan), RTE_CACHE_LINE_SIZE);
 	off_sets = off_dests + (size_t)n_slots * sizeof(struct uf_dest_rt);
@@ -294,7 +296,10 @@ uf_plan_build(const struct uf_plan_input *in)
 				    RTE_CACHE_LINE_SIZE);
 	off_d6 = RTE_ALIGN_CEIL(off_tables + n_table * sizeof(uint16_t), RTE_CACHE_LINE_SIZE);
 	off_rules6 = off_d6 + (any6 ? (size_t)n_slots * sizeof(struct uf_dest6_rt) : 0);
-	total = off_rules6 + (any6 ? (size_t)cfg->n_rules * sizeof(struct uf_rule6) : 0);
+	off_svc = RTE_ALIGN_CEIL(
+			off_rules6 + (any6 ? (size_t)cfg->n_rules * sizeof(struct uf_rule6) : 0),
+			RTE_CACHE_LINE_SIZE);
+	total = off_svc + (any_svc ? (size_t)cfg->n_ports * sizeof(struct uf_plan_svc) : 0);
 
 	if (in->socket >= 0) {
 		mem = rte_zmalloc_socket("uf_plan", total, RTE_CACHE_LINE_SIZE, in->socket);
@@ -333,6 +338,21 @@ uf_plan_build(const struct uf_plan_input *in)
 	plan->pools = (struct uf_pool_rt *)(mem + off_pools);
 	plan->n_pools = (uint16_t)cfg->n_pools;
 	plan->n_listeners = (uint16_t)n_lis;
+	if (any_svc) {
+		struct uf_plan_svc *sv = (struct uf_plan_svc *)(mem + off_svc);
+
+		for (i = 0; i < cfg->n_ports; i++) {
+			const struct uf_cfg_port *cp = &cfg->ports[i];
+
+			for (l = 0; l < cp->n_svc; l++) {
+				if (cp->svc[l].is_ip6)
+					sv[i].ip6[sv[i].n6++] = cp->svc[l].ip6;
+				else
+					sv[i].ip4[sv[i].n4++] = cp->svc[l].ip;
+			}
+		}
+		plan->svc = sv;
+	}
 
 	for (i = 0; i < cfg->n_dests; i++) {
 		const struct uf_cfg_dest *d = &cfg->dests[i];

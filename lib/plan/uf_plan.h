@@ -66,6 +66,13 @@ struct uf_set {
 	uint32_t chain_min_payload;
 };
 
+/* A port's service addresses (docs/configuration.md#service-addresses), by family. */
+struct uf_plan_svc {
+	uint8_t n4, n6;
+	rte_be32_t ip4[UF_MAX_PORT_SVC];
+	struct uf_ip6 ip6[UF_MAX_PORT_SVC];
+};
+
 struct uf_plan {
 	uint64_t version;
 	uint16_t n_dests; /* entries in dests[]: counter slots (uf_plan_input.dest_slot) */
@@ -120,7 +127,23 @@ struct uf_plan {
 	uint8_t lis6_l[UF_MAX_LISTENERS];
 	rte_be16_t lis6_udp[UF_MAX_LISTENERS];
 	struct uf_ip6 lis6_ip[UF_MAX_LISTENERS];
+	/* Top level only: [n_ports] each port's service addresses; NULL where no port has one,
+	 * and then the worker never looks (docs/architecture.md#service-addresses) */
+	const struct uf_plan_svc *svc;
 };
+
+/* The index of dst among port pi's IPv4 service addresses, or -1 (none, or no table). */
+static inline int
+uf_plan_svc4(const struct uf_plan *plan, uint16_t pi, rte_be32_t dst)
+{
+	const struct uf_plan_svc *s = &plan->svc[pi];
+	int k;
+
+	for (k = 0; k < s->n4; k++)
+		if (s->ip4[k] == dst)
+			return k;
+	return -1;
+}
 
 /* The view of the plan for an IPv6 datagram to (dst, dport) on port index pi, and its
  * listener index in *l; NULL: no IPv6 listener takes it (not_for_us). */

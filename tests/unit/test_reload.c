@@ -238,6 +238,7 @@ test_schema(void)
 		"stats",
 		"arp",
 		"control",
+		"ports[].service",
 		"destinations[].ip",
 		"destinations[].udp_port",
 		"destinations[].mac",
