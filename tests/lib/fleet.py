@@ -17,10 +17,11 @@ over the kernel link and announces the service address with next hop = udpfan's 
 
 Addresses (documentation and benchmark ranges; nothing is routed outside the namespaces):
 udpfan's port on host K is 10.0.K.2/24, the router's end 10.0.K.1; the service address
-192.0.2.100 is announced by every ready host. Until udpfan has service addresses
-(ports[].service), `svc="listener"` gives each host's port an address in 192.0.2.0/24
-(192.0.2.K) and a listener on 192.0.2.100 (docs/configuration.md#listeners), the router a
-/32 peer address per link; `svc="service"` is the layout with ports[].service.
+192.0.2.100 is announced by every ready host and is each port's service address
+(ports[].service, neighbor: silent: the router resolves the port's own address only).
+`svc="listener"` is the layout for a udpfan without service addresses: each host's port an
+address in 192.0.2.0/24 (192.0.2.K) and a listener on 192.0.2.100
+(docs/configuration.md#listeners), the router a /32 peer address per link.
 """
 import json
 import os
@@ -47,10 +48,10 @@ ROUTER_AS = 65000
 HOST_AS = 65010
 UDP_PORT = 5000
 COL_PORTS = (6000, 6001)
-# 8192 RX descriptors: at the bed's 5 to 10 kpps per host, a worker may wait ~1 s for a CPU
+# 16384 RX descriptors: at the bed's 5 to 10 kpps per host, a worker may wait ~2 s for a CPU
 # on a 2-CPU machine shared with the router, the senders and the sinks before the XDP
 # socket's ring fills (xsk.rx_ring_full)
-RING = "\n      rx_desc: 8192, mbufs: 16384"
+RING = "\n      rx_desc: 16384, mbufs: 32767"
 
 
 def fill(template, values):
@@ -120,7 +121,7 @@ class Host:
                       "  - name: own\n    port: dp\n    udp_port: %d\n"
                       "    destinations:\n%s" % (SERVICE, UDP_PORT, dests, UDP_PORT, dests))
         else:
-            port = ("  - { name: dp, device: \"%s\", ip: %s/%d, gateway: %s,%s\n"
+            port = ("  - { name: dp, device: \"%s\", ip: %s/%d, gateway: %s,%s,\n"
                     "      service: [ { ip: %s, neighbor: silent } ] }" % (
                         dev, self.ip, self.plen, self.gw, RING, SERVICE))
             listen = "listen: { port: dp, udp_port: %d }\ndestinations:\n%s" % (UDP_PORT,
@@ -133,7 +134,7 @@ control: { drain_s: %d }
 stats: { interval_s: 0.5 }
 """ % (lc, self.prefix, port, listen, drain_s)
 
-    def start_udpfan(self, drain_s=8, kind="af_xdp", pool=False):
+    def start_udpfan(self, drain_s=10, kind="af_xdp", pool=False):
         self.runs += 1
         name = "udpfan%d" % self.runs
         cfg = os.path.join(self.wd, name + ".yaml")
@@ -230,7 +231,7 @@ class Fleet:
     """`with Fleet(wd, hosts=2) as fl:` creates the namespaces and starts the router;
     fl.hosts[i].start_udpfan() / start_exabgp() start a host."""
 
-    def __init__(self, wd, prefix="uff", hosts=2, svc="listener", collectors=1):
+    def __init__(self, wd, prefix="uff", hosts=2, svc="service", collectors=1):
         self.wd = wd
         self.p = prefix
         self.svc = svc
@@ -412,6 +413,17 @@ class Fleet:
                             "re0_rx": b["stats64"]["rx"]["packets"],
                             "re0_rx_dropped": b["stats64"]["rx"]["dropped"]}
         return out
+
+    def unaccounted(self, sts, lost):
+        """of `lost` datagrams (what the collectors missed), those the machine's stalls
+        explain: the kernel's drops before udpfan and each XDP socket's ring overflows
+        (xsk.rx_ring_full: udpfan's worker off its CPU); returns (explained, detail)"""
+        kd = self.kernel_drops()
+        ring = sum(st["ports"]["dp"].get("xsk", {}).get("rx_ring_full", 0) for st in sts)
+        kern = sum(v.get("router_tx_dropped", 0) + v.get("dp0_rx_dropped", 0)
+                   for k, v in kd.items() if k != "exporters")
+        kern += kd["exporters"]["exp0_tx_dropped"] + kd["exporters"]["re0_rx_dropped"]
+        return ring + kern, {"xsk_rx_ring_full": ring, "kernel": kern, "lost": lost}
 
     def bgp_summary(self):
         return self.vtysh("show bgp summary", check=False)
