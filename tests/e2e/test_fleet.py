@@ -64,8 +64,9 @@ def check_exact(res, count, fl=None, sts=()):
         explained, detail = fl.unaccounted(sts, lost)
         print("lost %d: %s" % (lost, detail))
         if explained == lost:
-            raise SkipCase("%d datagrams lost to the machine's stalls (counted by udpfan: "
-                           "%s), none to the fleet" % (lost, detail))
+            raise SkipCase("%d datagrams lost to the machine's stalls (counted by udpfan's "
+                           "XDP sockets and the kernel's interfaces: %s), none to the fleet"
+                           % (lost, detail))
     for d, r in res["destinations"].items():
         assert r["received"] == count and r["lost"] == 0, (d, r)
 
@@ -142,7 +143,7 @@ def case_rolling(kind):
     """a rolling upgrade: drain host 1, start it again, it rejoins; then host 2"""
     need_tools()
     wd = tmpdir()
-    count = 24 * RATE
+    count = 36 * RATE
     with Fleet(wd) as fl:
         add_senders(fl)
         up(fl, kind)
@@ -203,6 +204,49 @@ def case_crash(kind):
         # it forwarded all that the collectors got beyond host 1's part
         assert r["lost"] <= RATE * (window + 0.5), (window, r)
         assert r["received"] + r["lost"] == count, r
+
+
+def case_host_dies(speaker):
+    """host 1 dies without a word: udpfan killed and its BGP speaker frozen (SIGSTOP: no
+    keepalive, no BFD; the links up). BIRD's session has BFD (3 x 100 ms); ExaBGP has none:
+    the hold timer (3 s) takes it out"""
+    need_tools()
+    if speaker == "bird" and not shutil.which("bird"):
+        raise SkipCase("bird not installed")
+    wd = tmpdir()
+    count = 8 * RATE
+    with Fleet(wd, bfd_hosts=(1, 2) if speaker == "bird" else ()) as fl:
+        add_senders(fl)
+        for h in fl.hosts:
+            h.start_udpfan()
+            h.start_bird() if speaker == "bird" else h.start_exabgp()
+        fl.wait_nexthops([h.ip for h in fl.hosts], 30)
+        for h in fl.hosts:
+            fl.nsx(fl.ns_rtr, "ping -c 1 -W 2 %s" % h.ip, check=False)
+        h1, h2 = fl.hosts
+        if speaker == "bird":
+            assert wait_for(lambda: fl.vtysh("show bfd peers").count("Status: up") == 2, 10), \
+                fl.vtysh("show bfd peers")
+        sink = Sink(fl, "sink", expect=(0, count - 1))
+        p = send(fl, count, RATE, wait=False)
+        time.sleep(2)
+        t0 = time.monotonic()
+        h1.silence()
+        h1.kill9()
+        fl.wait_nexthops([h2.ip], 10)
+        window = time.monotonic() - t0
+        p.communicate(timeout=120)
+        res = sink.result()
+        st2 = h2.stop()
+    lost = max(r["lost"] for r in res["destinations"].values())
+    print("host dies (%s): the router stopped using host 1 %.2f s after it went silent "
+          "(%s); lost %d of %d, host 2 forwarded %d" % (
+              speaker, window, "BFD 3 x 100 ms" if speaker == "bird" else "BGP hold 3 s",
+              lost, count, st2["fwd"]["forwarded"]))
+    for r in res["destinations"].values():
+        assert r["duplicated"] == 0 and r["received"] + r["lost"] == count, r
+        assert r["lost"] <= RATE * (window + 0.5), (window, r)
+    assert window < (1.5 if speaker == "bird" else 5), window
 
 
 def case_pool_rejoin(kind):
@@ -273,6 +317,8 @@ def main():
     s.run(case_rolling, "af_xdp")
     s.run(case_crash, "af_xdp")
     s.run(case_pool_rejoin, "af_xdp")
+    s.run(case_host_dies, "bird")
+    s.run(case_host_dies, "exabgp")
     s.finish()
 
 

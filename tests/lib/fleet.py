@@ -209,6 +209,31 @@ stats: { interval_s: 0.5 }
                                         stderr=open(os.path.join(self.wd, "exabgp.err"), "w"),
                                         start_new_session=True)
 
+    def start_bird(self):
+        """BIRD 2 with BFD on the BGP session, and deploy/bgp/udpfan-bird-health"""
+        conf = os.path.join(self.wd, "bird.conf")
+        self.bird_sock = os.path.join(self.wd, "bird.ctl")
+        with open(conf, "w") as f:
+            f.write(fill("bird.conf.in", {
+                "SERVICE": SERVICE, "NEXT_HOP": self.ip, "RUNDIR": self.wd,
+                "ROUTER": self.mg_rtr_ip, "ROUTER_ID": self.mg_ip, "LOCAL": self.mg_ip,
+                "LOCAL_AS": HOST_AS, "ROUTER_AS": ROUTER_AS, "BGP_IFACE": "mg0"}))
+        cmd = ("/usr/sbin/bird -f -c %s -s %s -P %s & "
+               "sleep 0.5; exec %s %s %s %s" % (conf, self.bird_sock,
+                                                os.path.join(self.wd, "bird.pid"),
+                                                os.path.join(DEPLOY, "udpfan-bird-health"),
+                                                HEALTH, self.prefix, self.bird_sock))
+        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns, "sh", "-c", cmd],
+                                        stdout=subprocess.DEVNULL,
+                                        stderr=open(os.path.join(self.wd, "bird.err"), "w"),
+                                        start_new_session=True)
+
+    def silence(self):
+        """the host's BGP speaker freezes (SIGSTOP: no keepalive, no BFD; the kernel's TCP
+        and the link stay up), as on a host that hung; the test bed's kernel has neither
+        netem nor a tc drop action to silence the link itself"""
+        os.killpg(self.speaker.pid, signal.SIGSTOP)
+
     def withdrawals(self):
         """how often this host's ExaBGP withdrew the service route (its log)"""
         try:
@@ -231,7 +256,7 @@ class Fleet:
     """`with Fleet(wd, hosts=2) as fl:` creates the namespaces and starts the router;
     fl.hosts[i].start_udpfan() / start_exabgp() start a host."""
 
-    def __init__(self, wd, prefix="uff", hosts=2, svc="service", collectors=1):
+    def __init__(self, wd, prefix="uff", hosts=2, svc="service", collectors=1, bfd_hosts=()):
         self.wd = wd
         self.p = prefix
         self.svc = svc
@@ -243,6 +268,7 @@ class Fleet:
         self.rundir = os.path.join(wd, "frr")
         os.chmod(wd, 0o755)  # FRR's daemons (user frr) reach their run directory in it
         self.procs = []
+        self.bfd_hosts = bfd_hosts
 
     def namespaces(self):
         return [self.ns_exp, self.ns_rtr, self.ns_col] + [h.ns for h in self.hosts]
@@ -319,7 +345,7 @@ class Fleet:
                                                                       for h in self.hosts]:
             self.nsx(r, "ip link set %s up" % ifn)
         sh("mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf", check=False)
-        self.start_router()
+        self.start_router(self.bfd_hosts)
 
     # -- the router: FRR --
     def start_router(self, bfd_hosts=()):
@@ -392,8 +418,9 @@ class Fleet:
         want = sorted(want)
         ok = wait_for(lambda: self.nexthops() == want, timeout, 0.05)
         if not ok:
-            raise AssertionError("router's next hops for %s: %s, not %s\n%s" % (
-                SERVICE, self.nexthops(), want, self.vtysh("show bgp ipv4 unicast", check=False)))
+            raise AssertionError("router's next hops for %s: %s, not %s\n%s\n%s\n%s" % (
+                SERVICE, self.nexthops(), want, self.vtysh("show bgp ipv4 unicast", check=False),
+                self.bgp_summary(), self.vtysh("show bfd peers brief", check=False)))
 
     def kernel_drops(self):
         """frames the kernel dropped on the way to each host's udpfan: the router's TX drops
@@ -432,7 +459,7 @@ class Fleet:
 class Sink:
     """udpfan-sink --kernel in the collectors' namespace: every collector port"""
 
-    def __init__(self, fleet, name, idle=3, duration=60, expect=None):
+    def __init__(self, fleet, name, idle=6, duration=90, expect=None):
         from ufrun import UF_BUILD
         self.ready = os.path.join(fleet.wd, name + ".ready")
         self.path = os.path.join(fleet.wd, name + ".json")
