@@ -441,16 +441,21 @@ class Fleet:
                             "re0_rx_dropped": b["stats64"]["rx"]["dropped"]}
         return out
 
-    def unaccounted(self, sts, lost):
+    def unaccounted(self, sts, lost, res=None):
         """of `lost` datagrams (what the collectors missed), those the machine's stalls
-        explain: the kernel's drops before udpfan and each XDP socket's ring overflows
-        (xsk.rx_ring_full: udpfan's worker off its CPU); returns (explained, detail)"""
+        explain: the kernel's drops before udpfan, each XDP socket's ring overflows
+        (xsk.rx_ring_full: udpfan's worker off its CPU) or packet socket's (pkt_socket.drops,
+        af_packet), and the collector's socket drops (udpfan-sink's sockets.drops); returns
+        (explained, detail)"""
         kd = self.kernel_drops()
-        ring = sum(st["ports"]["dp"].get("xsk", {}).get("rx_ring_full", 0) for st in sts)
+        ring = sum(st["ports"]["dp"].get("xsk", {}).get("rx_ring_full", 0) +
+                   st["ports"]["dp"].get("pkt_socket", {}).get("drops", 0) for st in sts)
+        if res is not None:
+            ring += max(v.get("drops", 0) for v in res.get("sockets", {}).values())
         kern = sum(v.get("router_tx_dropped", 0) + v.get("dp0_rx_dropped", 0)
                    for k, v in kd.items() if k != "exporters")
         kern += kd["exporters"]["exp0_tx_dropped"] + kd["exporters"]["re0_rx_dropped"]
-        return ring + kern, {"xsk_rx_ring_full": ring, "kernel": kern, "lost": lost}
+        return ring + kern, {"socket_rings": ring, "kernel": kern, "lost": lost}
 
     def bgp_summary(self):
         return self.vtysh("show bgp summary", check=False)
