@@ -78,9 +78,18 @@ def case_spread(kind):
     with Fleet(wd) as fl:
         add_senders(fl)
         up(fl, kind)
+        prom = kind == "af_xdp" and fl.start_prometheus()
         sink = Sink(fl, "sink", expect=(0, count - 1))
         sent = send(fl, count, RATE)
         res = sink.result()
+        if prom:
+            # the fleet's sum as Prometheus sees it, two live exporters scraped every second
+            q = "sum(udpfan_forwarded_total)"
+            assert wait_for(lambda: fl.prom_query(q) == count, 10, 0.5), \
+                (fl.prom_query(q), count)
+            assert fl.prom_query("sum(udpfan_up)") == 2
+            print("prometheus: %s = %d over %d exporters" % (
+                q, fl.prom_query(q), fl.prom_query("count(udpfan_up)")))
         drops = fl.kernel_drops()
         flaps = [h.withdrawals() for h in fl.hosts]
         sts = [h.stop() for h in fl.hosts]

@@ -457,6 +457,40 @@ class Fleet:
         kern += kd["exporters"]["exp0_tx_dropped"] + kd["exporters"]["re0_rx_dropped"]
         return ring + kern, {"socket_rings": ring, "kernel": kern, "lost": lost}
 
+    def start_prometheus(self):
+        """scripts/udpfan-exporter.py on each host (on its BGP address, port 9917) and a
+        Prometheus server in the router's namespace scraping both every second"""
+        import shutil
+        if not shutil.which("prometheus"):
+            return False
+        for h in self.hosts:
+            self.procs.append(subprocess.Popen(
+                ["ip", "netns", "exec", h.ns, PY, EXPORTER, "--file-prefix", h.prefix,
+                 "--listen", "%s:9917" % h.mg_ip, "--udpfan", UDPFAN],
+                stdout=subprocess.DEVNULL, stderr=open(os.path.join(h.wd, "exporter.err"),
+                                                       "w")))
+        d = os.path.join(self.wd, "prometheus")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "prometheus.yml"), "w") as f:
+            f.write("global: { scrape_interval: 1s, evaluation_interval: 1s }\n"
+                    "scrape_configs:\n  - job_name: udpfan\n    static_configs:\n"
+                    "      - targets: [%s]\n" % ", ".join('"%s:9917"' % h.mg_ip
+                                                     for h in self.hosts))
+        self.procs.append(subprocess.Popen(
+            ["ip", "netns", "exec", self.ns_rtr, "prometheus", "--config.file",
+             os.path.join(d, "prometheus.yml"), "--storage.tsdb.path", os.path.join(d, "data"),
+             "--web.listen-address", "127.0.0.1:9090"],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "prometheus.log"), "w")))
+        return wait_for(lambda: self.nsx(self.ns_rtr, "curl -sf http://127.0.0.1:9090/-/ready",
+                                         check=False) == 0, 30, 0.5)
+
+    def prom_query(self, q):
+        """the value of an instant query's first sample (None: no sample)"""
+        out = self.nsx(self.ns_rtr, "curl -s http://127.0.0.1:9090/api/v1/query "
+                       "--data-urlencode 'query=%s'" % q, capture=True)
+        res = json.loads(out)["data"]["result"]
+        return float(res[0]["value"][1]) if res else None
+
     def bgp_summary(self):
         return self.vtysh("show bgp summary", check=False)
 
