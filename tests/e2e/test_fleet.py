@@ -16,6 +16,10 @@ running scripts/udpfan-health, from the deploy/bgp/ templates.
               in that window: the other host loses none)
   pool_rejoin a hash-sender pool on both hosts: every sender's datagrams reach one member
               whichever host they cross; after a crash and the host's return, the same one
+  host_dies   udpfan killed and the host's BGP speaker frozen: BIRD with BFD, ExaBGP with
+              the hold timer; the time until the router stops using the host, the loss
+  netflow     softflowd -> the fleet -> nfcapd on both collector ports: nfdump counts every
+              flow softflowd exported at each
 
 Root only; exit 77 (skip) otherwise."""
 import os
@@ -307,6 +311,78 @@ def case_pool_rejoin(kind):
     assert r1 > 0 and r2 > 0 and st1["listeners"][0]["rx"] > 0
 
 
+def case_netflow():
+    """real exporters and collectors: softflowd (NetFlow v9) watching an interface in
+    the exporters' namespace sends to the service address; nfcapd on both collector ports;
+    nfdump counts the same flows at each as softflowd exported"""
+    need_tools()
+    for b in ("softflowd", "softflowctl", "nfcapd", "nfdump"):
+        if not shutil.which(b):
+            raise SkipCase(b + " not installed")
+    import re
+    import subprocess
+    wd = tmpdir()
+    n_flows = 100
+    with Fleet(wd) as fl:
+        up(fl, "af_xdp")
+        e = fl.ns_exp
+        # the kernel here has no dummy interfaces: a veth pair whose far end drops all
+        # (a static neighbour: the frames leave nfd0 without ARP, for softflowd's capture)
+        fl.nsx(e, "ip link add nfd0 type veth peer name nfd1")
+        fl.nsx(e, "ip addr add 203.0.113.1/24 dev nfd0")
+        fl.nsx(e, "ip link set nfd0 up")
+        fl.nsx(e, "ip link set nfd1 up")
+        fl.nsx(e, "ip neigh replace 203.0.113.50 lladdr 02:00:00:00:00:50 dev nfd0")
+        caps = []
+        for port in (6000, 6001):
+            d = os.path.join(wd, "nf%d" % port)
+            os.makedirs(d)
+            caps.append((d, subprocess.Popen(["ip", "netns", "exec", fl.ns_col, "nfcapd", "-w",
+                                              d, "-p", str(port), "-t", "3600"],
+                                             stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL)))
+        ctl = os.path.join(wd, "sf.ctl")
+        sf = subprocess.Popen(["ip", "netns", "exec", e, "softflowd", "-d", "-i", "nfd0", "-n",
+                               "%s:5000" % SERVICE, "-v", "9", "-c", ctl, "-p",
+                               os.path.join(wd, "sf.pid"), "-t", "maxlife=60", "-B", "65536"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert wait_for(lambda: os.path.exists(ctl), 10), "softflowd did not start"
+        time.sleep(1)
+        # n_flows UDP flows out of the dummy interface (the kernel drops them there)
+        fl.nsx(e, "%s %s --dst 203.0.113.50 --port 9999 --count %d --rate 5000 --flows %d "
+               "--sport 42000" % ("/usr/bin/python3", os.path.join(
+                   os.environ.get("UF_SRC", "."), "tests", "tools", "udp_send.py"),
+                   n_flows * 30, n_flows), capture=True)
+        time.sleep(1)
+        fl.nsx(e, "softflowctl -c %s expire-all" % ctl, check=False)
+        time.sleep(2)
+        stats = fl.nsx(e, "softflowctl -c %s statistics" % ctl, capture=True)
+        sf.terminate()
+        sf.wait(timeout=10)
+        time.sleep(1)
+        for _, p in caps:
+            p.terminate()
+            p.wait(timeout=10)
+        got = []
+        total = []
+        for d, _ in caps:
+            info = subprocess.run(["nfdump", "-R", d, "-I"], stdout=subprocess.PIPE,
+                                  text=True).stdout
+            total.append(int(re.search(r"(?m)^Flows: (\d+)", info).group(1)))
+            out = subprocess.run(["nfdump", "-R", d, "-q", "-o", "csv", "proto udp and "
+                                  "dst port 9999"], stdout=subprocess.PIPE, text=True).stdout
+            got.append(sum(1 for ln in out.splitlines() if "203.0.113.50" in ln))
+        sts = [h.stop() for h in fl.hosts]
+    m = re.search(r"Flows exported:\s*(\d+)", stats) or re.search(r"(\d+) flows? exported",
+                                                                  stats)
+    print("netflow: softflowd %s; nfdump at each collector port: %s flows, %s of them the "
+          "test's; hosts forwarded %s" % (m.group(0) if m else stats[-300:], total, got,
+                  [st["fwd"]["forwarded"] for st in sts]))
+    assert got == [n_flows, n_flows], got
+    exported = int(m.group(1))
+    assert total == [exported, exported], (total, exported)
+
+
 class _Bed:
     """what uflive.Sink needs of a test bed"""
 
@@ -328,6 +404,7 @@ def main():
     s.run(case_pool_rejoin, "af_xdp")
     s.run(case_host_dies, "bird")
     s.run(case_host_dies, "exabgp")
+    s.run(case_netflow)
     s.finish()
 
 
