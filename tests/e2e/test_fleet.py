@@ -120,7 +120,9 @@ def drain_one(fl, h, other, rate):
     fl.wait_nexthops([other.ip], 10)
     t_wd = time.monotonic() - t0
     after = time.time() + 0.1
-    assert wait_for(lambda: h.latest()["time"] > after, 5), h.latest()
+    # a stats object begun after the withdrawal; or the final one, when the withdrawal came
+    # so late that the drain ended first (the collectors' counts then show any loss)
+    assert wait_for(lambda: h.latest()["time"] > after or h.latest()["final"], 5), h.latest()
     rx_at = h.latest()["listeners"][0]["rx"]
     st = h.wait_stopped()
     late = st["listeners"][0]["rx"] - rx_at
@@ -251,7 +253,13 @@ def case_host_dies(speaker):
         p.communicate(timeout=120)
         res = sink.result()
         st2 = h2.stop()
+        with open(os.path.join(fl.rundir, "frr.log")) as f:
+            flaps = sum(1 for ln in f if "10.255.2.2" in ln and "Down" in ln)
     lost = max(r["lost"] for r in res["destinations"].values())
+    if flaps:
+        raise SkipCase("host 2's session went down too (%d times: BFD or hold timer on the "
+                       "loaded machine), so host 1's window does not explain the %d lost" %
+                       (flaps, lost))
     print("host dies (%s): the router stopped using host 1 %.2f s after it went silent "
           "(%s); lost %d of %d, host 2 forwarded %d" % (
               speaker, window, "BFD 3 x 100 ms" if speaker == "bird" else "BGP hold 3 s",
