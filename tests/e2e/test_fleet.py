@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""e2e fleet: two udpfan hosts behind a router that spreads a service address over them by
+BGP and ECMP (docs/scale-out.md#ecmp-and-bgp-measured, deploy/bgp/; the bed:
+tests/lib/fleet.py). The router is FRR (zebra, bgpd, bfdd) with maximum-paths and the L4
+multipath hash; each host announces the service address with ExaBGP and exabgp-healthcheck
+running scripts/udpfan-health, from the deploy/bgp/ templates.
+
+  spread      both hosts carry traffic; every datagram reaches both collector ports exactly
+              once; the fleet's ledger (the sum over the hosts) = what the exporters sent =
+              what the collectors received
+  drain       SIGTERM on one host (control.drain_s longer than the withdraw): the route is
+              withdrawn, the senders move to the other host, 0 datagrams lost end to end
+  rolling     drain host 1, restart it, it rejoins; then host 2 the same: 0 lost
+  crash       kill -9 of udpfan on one host: the health check withdraws the route; the time
+              until the router stops using the host and the datagrams lost meanwhile (all
+              in that window: the other host loses none)
+  pool_rejoin a hash-sender pool on both hosts: every sender's datagrams reach one member
+              whichever host they cross; after a crash and the host's return, the same one
+  host_dies   udpfan killed and the host's BGP speaker frozen: BIRD with BFD, ExaBGP with
+              the hold timer; the time until the router stops using the host, the loss
+  netflow     softflowd -> the fleet -> nfcapd on both collector ports: nfdump counts every
+              flow softflowd exported at each
+
+Root only; exit 77 (skip) otherwise."""
+import os
+import shutil
+import sys
+import time
+
+from fleet import SERVICE, Fleet, Sink, add_senders, send
+from testbed import wait_for
+from ufrun import Suite, SkipCase, tmpdir
+
+RATE = 10000
+
+
+def need_tools():
+    for b in ("/usr/lib/frr/bgpd", "/usr/lib/frr/zebra", "/usr/lib/frr/bfdd", "vtysh",
+              "/usr/sbin/exabgp", "exabgp-healthcheck"):
+        if not (os.access(b, os.X_OK) if b.startswith("/") else shutil.which(b)):
+            raise SkipCase("%s not installed (frr, exabgp: scripts/setup.sh deps)" % b)
+
+
+def up(fl, kind="af_xdp", drain_s=10, pool=False):
+    """both hosts forwarding and announcing; the router has a next hop for each"""
+    for h in fl.hosts:
+        h.start_udpfan(drain_s=drain_s, kind=kind, pool=pool)
+        h.start_exabgp()
+    fl.wait_nexthops([h.ip for h in fl.hosts], 30)
+    for h in fl.hosts:  # the router resolves each host once before the traffic
+        fl.nsx(fl.ns_rtr, "ping -c 1 -W 2 %s" % h.ip, check=False)
+
+
+def fleet_sum(sts, key):
+    return sum(st["fwd"][key] for st in sts)
+
+
+def check_exact(res, count, fl=None, sts=()):
+    """udpfan-sink's result: every collector port got 0..count-1 exactly once. A loss that
+    the machine's stalls explain (fl.unaccounted: a worker off its CPU long enough to fill
+    its socket's ring, counted by udpfan, the kernel's or the sink's drops) is reported and
+    skips the case instead: the bed runs on 2 CPUs shared with other jobs"""
+    assert len(res["destinations"]) == 2, res["destinations"].keys()
+    for d, r in res["destinations"].items():
+        assert r["duplicated"] == 0 and r["received"] + r["lost"] == count, (d, r)
+    lost = max(r["lost"] for r in res["destinations"].values())
+    if lost and fl is not None:
+        explained, detail = fl.unaccounted(sts, lost, res)
+        print("lost %d: %s" % (lost, detail))
+        if explained == lost:
+            raise SkipCase("%d datagrams lost to the machine's stalls (counted by udpfan's "
+                           "XDP sockets and the kernel's interfaces: %s), none to the fleet"
+                           % (lost, detail))
+    for d, r in res["destinations"].items():
+        assert r["received"] == count and r["lost"] == 0, (d, r)
+
+
+def case_spread(kind):
+    need_tools()
+    wd = tmpdir()
+    count = 4 * RATE
+    with Fleet(wd) as fl:
+        add_senders(fl)
+        up(fl, kind)
+        prom = kind == "af_xdp" and fl.start_prometheus()
+        sink = Sink(fl, "sink", expect=(0, count - 1))
+        sent = send(fl, count, RATE)
+        res = sink.result()
+        if prom:
+            # the fleet's sum as Prometheus sees it, two live exporters scraped every second
+            q = "sum(udpfan_forwarded_total)"
+            assert wait_for(lambda: fl.prom_query(q) == count, 10, 0.5), \
+                (fl.prom_query(q), count)
+            assert fl.prom_query("sum(udpfan_up)") == 2
+            print("prometheus: %s = %d over %d exporters" % (
+                q, fl.prom_query(q), fl.prom_query("count(udpfan_up)")))
+        drops = fl.kernel_drops()
+        flaps = [h.withdrawals() for h in fl.hosts]
+        sts = [h.stop() for h in fl.hosts]
+        print("kernel drops before udpfan: %s" % drops)
+        assert flaps == [0, 0], "a health check failed during the run: withdrawals %s" % flaps
+        assert sent["sent"] == count, sent
+        check_exact(res, count, fl, sts)
+    per = [st["listeners"][0]["forwarded"] for st in sts]
+    print("spread: %d sent, hosts forwarded %s, collectors %s" % (
+        count, per, {d: r["received"] for d, r in res["destinations"].items()}))
+    assert sum(per) == count and min(per) > count // 5, per
+    assert fleet_sum(sts, "forwarded") == count, [st["fwd"] for st in sts]
+    assert fleet_sum(sts, "tx_ok") == 2 * count, [st["fwd"] for st in sts]
+    for i in range(2):
+        assert sum(st["destinations"][i]["tx_ok"] for st in sts) == count
+
+
+def drain_one(fl, h, other, rate):
+    """SIGTERM on h (drain_s 10) while the traffic runs: (seconds until the router's FIB has
+    only `other`, datagrams h received after a stats interval that began after that: 0
+    once nothing is in flight)"""
+    t0 = time.monotonic()
+    h.drain()
+    fl.wait_nexthops([other.ip], 10)
+    t_wd = time.monotonic() - t0
+    after = time.time() + 0.1
+    # a stats object begun after the withdrawal; or the final one, when the withdrawal came
+    # so late that the drain ended first (the collectors' counts then show any loss)
+    assert wait_for(lambda: h.latest()["time"] > after or h.latest()["final"], 5), h.latest()
+    rx_at = h.latest()["listeners"][0]["rx"]
+    st = h.wait_stopped()
+    late = st["listeners"][0]["rx"] - rx_at
+    assert st["health"]["state"] == "stopping", st["health"]
+    return t_wd, late, st
+
+
+def case_drain(kind):
+    need_tools()
+    wd = tmpdir()
+    count = 10 * RATE
+    with Fleet(wd) as fl:
+        add_senders(fl)
+        up(fl, kind)
+        h1, h2 = fl.hosts
+        sink = Sink(fl, "sink", expect=(0, count - 1))
+        p = send(fl, count, RATE, wait=False)
+        time.sleep(2)
+        t_wd, late, st1 = drain_one(fl, h1, h2, RATE)
+        out, _ = p.communicate(timeout=120)
+        res = sink.result()
+        st2 = h2.stop()
+        check_exact(res, count, fl, [st1, st2])
+    print("drain: withdrawn from the router's FIB %.2f s after SIGTERM; host 1 received %d "
+          "after that; host 1 forwarded %d, host 2 %d" % (
+              t_wd, late, st1["fwd"]["forwarded"], st2["fwd"]["forwarded"]))
+    assert late == 0, late
+    assert st1["fwd"]["forwarded"] + st2["fwd"]["forwarded"] == count
+    assert st1["fwd"]["forwarded"] > 0 and st2["fwd"]["forwarded"] > count // 2
+
+
+def case_rolling(kind):
+    """a rolling upgrade: drain host 1, start it again, it rejoins; then host 2"""
+    need_tools()
+    wd = tmpdir()
+    count = 36 * RATE
+    with Fleet(wd) as fl:
+        add_senders(fl)
+        up(fl, kind)
+        h1, h2 = fl.hosts
+        sink = Sink(fl, "sink", expect=(0, count - 1))
+        p = send(fl, count, RATE, wait=False)
+        sts = []
+        t_start = time.monotonic()
+        for h, other in ((h1, h2), (h2, h1)):
+            time.sleep(1.5)
+            t_wd, late, st = drain_one(fl, h, other, RATE)
+            sts.append(st)
+            t0 = time.monotonic()
+            h.start_udpfan(kind=kind)
+            fl.wait_nexthops([h1.ip, h2.ip], 15)
+            print("rolling: host %d withdrawn %.2f s after SIGTERM, %d datagrams after; "
+                  "back in the router %.2f s after its restart" % (h.k, t_wd, late,
+                                                                   time.monotonic() - t0))
+        assert p.poll() is None, "the traffic ended before the second host was back: " \
+            "too short a run"
+        out, _ = p.communicate(timeout=200)
+        print("rolling: both hosts upgraded in %.1f s" % (time.monotonic() - t_start))
+        res = sink.result()
+        sts += [h.stop() for h in fl.hosts]
+        check_exact(res, count, fl, sts)
+    assert fleet_sum(sts, "forwarded") == count, [st["fwd"]["forwarded"] for st in sts]
+    assert all(st["fwd"]["forwarded"] > 0 for st in sts), [st["fwd"]["forwarded"]
+                                                            for st in sts]
+
+
+def case_crash(kind):
+    """kill -9 of udpfan on host 1 (its BGP speaker lives on: the health check withdraws)"""
+    need_tools()
+    wd = tmpdir()
+    count = 8 * RATE
+    with Fleet(wd) as fl:
+        add_senders(fl)
+        up(fl, kind)
+        h1, h2 = fl.hosts
+        sink = Sink(fl, "sink", expect=(0, count - 1))
+        p = send(fl, count, RATE, wait=False)
+        time.sleep(2)
+        t0 = time.monotonic()
+        h1.kill9()
+        fl.wait_nexthops([h2.ip], 10)
+        window = time.monotonic() - t0
+        out, _ = p.communicate(timeout=120)
+        res = sink.result()
+        st2 = h2.stop()
+    lost = {d: r["lost"] for d, r in res["destinations"].items()}
+    fwd2 = st2["fwd"]["forwarded"]
+    print("crash: the router stopped using host 1 %.2f s after kill -9 (exabgp-healthcheck "
+          "interval 1 s, fall 2; BGP hold 3 s not needed: the speaker withdrew); lost %s of "
+          "%d, host 2 forwarded %d" % (window, lost, count, fwd2))
+    for d, r in res["destinations"].items():
+        assert r["duplicated"] == 0, r
+        # every loss is host 1's share of the window (its half of RATE); host 2 lost none:
+        # it forwarded all that the collectors got beyond host 1's part
+        assert r["lost"] <= RATE * (window + 0.5), (window, r)
+        assert r["received"] + r["lost"] == count, r
+
+
+def case_host_dies(speaker):
+    """host 1 dies without a word: udpfan killed and its BGP speaker frozen (SIGSTOP: no
+    keepalive, no BFD; the links up). BIRD's session has BFD (3 x 100 ms); ExaBGP has none:
+    the hold timer (3 s) takes it out"""
+    need_tools()
+    if speaker == "bird" and not shutil.which("bird"):
+        raise SkipCase("bird not installed")
+    wd = tmpdir()
+    count = 8 * RATE
+    with Fleet(wd, bfd_hosts=(1, 2) if speaker == "bird" else ()) as fl:
+        add_senders(fl)
+        for h in fl.hosts:
+            h.start_udpfan()
+            h.start_bird() if speaker == "bird" else h.start_exabgp()
+        fl.wait_nexthops([h.ip for h in fl.hosts], 30)
+        for h in fl.hosts:
+            fl.nsx(fl.ns_rtr, "ping -c 1 -W 2 %s" % h.ip, check=False)
+        h1, h2 = fl.hosts
+        if speaker == "bird":
+            assert wait_for(lambda: fl.vtysh("show bfd peers").count("Status: up") == 2, 10), \
+                fl.vtysh("show bfd peers")
+        sink = Sink(fl, "sink", expect=(0, count - 1))
+        p = send(fl, count, RATE, wait=False)
+        time.sleep(2)
+        t0 = time.monotonic()
+        h1.silence()
+        h1.kill9()
+        fl.wait_nexthops([h2.ip], 10)
+        window = time.monotonic() - t0
+        p.communicate(timeout=120)
+        res = sink.result()
+        st2 = h2.stop()
+        with open(os.path.join(fl.rundir, "frr.log")) as f:
+            flaps = sum(1 for ln in f if "10.255.2.2" in ln and "Down" in ln)
+    lost = max(r["lost"] for r in res["destinations"].values())
+    if flaps:
+        raise SkipCase("host 2's session went down too (%d times: BFD or hold timer on the "
+                       "loaded machine), so host 1's window does not explain the %d lost" %
+                       (flaps, lost))
+    print("host dies (%s): the router stopped using host 1 %.2f s after it went silent "
+          "(%s); lost %d of %d, host 2 forwarded %d" % (
+              speaker, window, "BFD 3 x 100 ms" if speaker == "bird" else "BGP hold 3 s",
+              lost, count, st2["fwd"]["forwarded"]))
+    for r in res["destinations"].values():
+        assert r["duplicated"] == 0 and r["received"] + r["lost"] == count, r
+        assert r["lost"] <= RATE * (window + 0.5), (window, r)
+    assert window < (1.5 if speaker == "bird" else 5), window
+
+
+def case_pool_rejoin(kind):
+    """a hash-sender pool on both hosts: a sender's flows hash over both hosts at the router,
+    yet all its datagrams reach one member; host 1 crashes and returns: the same members"""
+    need_tools()
+    from uflive import Sink as PySink
+    wd = tmpdir()
+    n_senders = 50
+
+    def round_(fl, start):
+        sinks = [PySink(_Bed(fl), fl.ns_col, [6000], wd, idle=2, timeout=60, listing=True,
+                        bind=ip) for ip in fl.col_ips]
+        send(fl, n_senders * 8, 2000, senders=n_senders, flows=4, start_seq=start)
+        owner = {}
+        seqs = []
+        for i, s in enumerate(sinks):
+            r = s.result()["6000"]
+            assert r["duplicates"] == 0, r
+            seqs += r["seq_list"]
+            for key in r["senders"]:
+                ip = key.split(":")[0]
+                assert owner.get(ip, i) == i, "sender %s reached two members" % ip
+                owner[ip] = i
+        assert sorted(seqs) == list(range(start, start + n_senders * 8)), len(seqs)
+        return owner
+
+    with Fleet(wd, collectors=2) as fl:
+        add_senders(fl, n_senders)
+        up(fl, kind, pool=True)
+        h1, h2 = fl.hosts
+        base = round_(fl, 0)
+        r1 = h1.latest()["listeners"][0]["rx"]
+        r2 = h2.latest()["listeners"][0]["rx"]
+        h1.kill9()
+        fl.wait_nexthops([h2.ip], 10)
+        h1.start_udpfan(kind=kind, pool=True)
+        fl.wait_nexthops([h1.ip, h2.ip], 15)
+        fl.nsx(fl.ns_rtr, "ping -c 1 -W 2 %s" % h1.ip, check=False)
+        again = round_(fl, 10000)
+        st1 = h1.stop()
+        st2 = h2.stop()
+    print("pool: senders per member %s; host 1 forwarded %d before its crash and %d after "
+          "its return, host 2 %d in all" % (
+              [sum(1 for m in base.values() if m == i) for i in range(2)], r1,
+              st1["listeners"][0]["rx"], st2["listeners"][0]["rx"]))
+    assert len(base) == n_senders and again == base, "members changed for %d senders" % sum(
+        1 for ip in base if again.get(ip) != base[ip])
+    assert r1 > 0 and r2 > 0 and st1["listeners"][0]["rx"] > 0
+
+
+def case_netflow():
+    """real exporters and collectors: softflowd (NetFlow v9) watching an interface in
+    the exporters' namespace sends to the service address; nfcapd on both collector ports;
+    nfdump counts the same flows at each as softflowd exported"""
+    need_tools()
+    for b in ("softflowd", "softflowctl", "nfcapd", "nfdump"):
+        if not shutil.which(b):
+            raise SkipCase(b + " not installed")
+    import re
+    import subprocess
+    wd = tmpdir()
+    n_flows = 100
+    with Fleet(wd) as fl:
+        up(fl, "af_xdp")
+        e = fl.ns_exp
+        # the kernel here has no dummy interfaces: a veth pair whose far end drops all
+        # (a static neighbour: the frames leave nfd0 without ARP, for softflowd's capture)
+        fl.nsx(e, "ip link add nfd0 type veth peer name nfd1")
+        fl.nsx(e, "ip addr add 203.0.113.1/24 dev nfd0")
+        fl.nsx(e, "ip link set nfd0 up")
+        fl.nsx(e, "ip link set nfd1 up")
+        fl.nsx(e, "ip neigh replace 203.0.113.50 lladdr 02:00:00:00:00:50 dev nfd0")
+        caps = []
+        for port in (6000, 6001):
+            d = os.path.join(wd, "nf%d" % port)
+            os.makedirs(d)
+            caps.append((d, subprocess.Popen(["ip", "netns", "exec", fl.ns_col, "nfcapd", "-w",
+                                              d, "-p", str(port), "-t", "3600"],
+                                             stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL)))
+        ctl = os.path.join(wd, "sf.ctl")
+        sf = subprocess.Popen(["ip", "netns", "exec", e, "softflowd", "-d", "-i", "nfd0", "-n",
+                               "%s:5000" % SERVICE, "-v", "9", "-c", ctl, "-p",
+                               os.path.join(wd, "sf.pid"), "-t", "maxlife=60", "-B", "65536"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert wait_for(lambda: os.path.exists(ctl), 10), "softflowd did not start"
+        time.sleep(1)
+        # n_flows UDP flows out of the dummy interface (the kernel drops them there)
+        fl.nsx(e, "%s %s --dst 203.0.113.50 --port 9999 --count %d --rate 5000 --flows %d "
+               "--sport 42000" % ("/usr/bin/python3", os.path.join(
+                   os.environ.get("UF_SRC", "."), "tests", "tools", "udp_send.py"),
+                   n_flows * 30, n_flows), capture=True)
+        time.sleep(1)
+        fl.nsx(e, "softflowctl -c %s expire-all" % ctl, check=False)
+        time.sleep(2)
+        stats = fl.nsx(e, "softflowctl -c %s statistics" % ctl, capture=True)
+        sf.terminate()
+        sf.wait(timeout=10)
+        time.sleep(1)
+        for _, p in caps:
+            p.terminate()
+            p.wait(timeout=10)
+        got = []
+        total = []
+        for d, _ in caps:
+            info = subprocess.run(["nfdump", "-R", d, "-I"], stdout=subprocess.PIPE,
+                                  text=True).stdout
+            total.append(int(re.search(r"(?m)^Flows: (\d+)", info).group(1)))
+            out = subprocess.run(["nfdump", "-R", d, "-q", "-o", "csv", "proto udp and "
+                                  "dst port 9999"], stdout=subprocess.PIPE, text=True).stdout
+            got.append(sum(1 for ln in out.splitlines() if "203.0.113.50" in ln))
+        sts = [h.stop() for h in fl.hosts]
+    m = re.search(r"Flows exported:\s*(\d+)", stats) or re.search(r"(\d+) flows? exported",
+                                                                  stats)
+    print("netflow: softflowd %s; nfdump at each collector port: %s flows, %s of them the "
+          "test's; hosts forwarded %s" % (m.group(0) if m else stats[-300:], total, got,
+                  [st["fwd"]["forwarded"] for st in sts]))
+    assert got == [n_flows, n_flows], got
+    exported = int(m.group(1))
+    assert total == [exported, exported], (total, exported)
+
+
+class _Bed:
+    """what uflive.Sink needs of a test bed"""
+
+    def __init__(self, fl):
+        self.fl = fl
+
+    def popen(self, ns, argv, **kw):
+        import subprocess
+        return subprocess.Popen(["ip", "netns", "exec", ns] + list(argv), **kw)
+
+
+def main():
+    s = Suite(root=True)
+    s.run(case_spread, "af_xdp")
+    s.run(case_spread, "af_packet")
+    s.run(case_drain, "af_xdp")
+    s.run(case_rolling, "af_xdp")
+    s.run(case_crash, "af_xdp")
+    s.run(case_pool_rejoin, "af_xdp")
+    s.run(case_host_dies, "bird")
+    s.run(case_host_dies, "exabgp")
+    s.run(case_netflow)
+    s.finish()
+
+
+if __name__ == "__main__":
+    main()
