@@ -361,6 +361,16 @@ validate_listener(struct uf_cfg_pctx *p, int i)
 				return -1;
 			}
 		}
+		/* one IPv4 listener is served by the one-listener path, whose classifier
+		 * takes UDP to the port's own address only: refused rather than every
+		 * datagram counted not_for_us (docs/configuration.md#listeners) */
+		if (cfg->n_listeners == 1 && l->ip != port->ip) {
+			uf_cfg_perr_pos(p, &l->ip_pos, key,
+					"a single listener listens on port %s's own address %s; "
+					"for %s, make it the port's ip (ports[].ip), or add a second listener",
+					port->name, uf_ip_str(port->ip, b), a);
+			return -1;
+		}
 	} else if (port->ip != 0) {
 		l->ip = port->ip;
 	} else {

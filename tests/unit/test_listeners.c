@@ -188,6 +188,10 @@ test_config_errors(void)
 		   "{ip:", "listeners[0].destinations[1]", "is also listeners[0].destinations[0]");
 	expect_err(__LINE__, PORTS "listeners:\n" LIS("a", "wan", "0", ""), "0\n    destinations",
 		   "listeners[0].udp_port", "out of range 1..65535");
+	/* one IPv4 listener with an address of its own: the one-listener path takes only the
+	 * port's own address, so refused (a second listener makes it work) */
+	expect_err(__LINE__, PORTS "listeners:\n" LIS("a", "wan", "2055", "    ip: 10.0.0.11\n"),
+		   "10.0.0.11", "listeners[0].ip", "a single listener listens on port wan's own");
 }
 
 static struct rte_ether_addr port_mac[2];
