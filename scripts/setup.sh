@@ -21,7 +21,7 @@ PKGS=(dpdk dpdk-dev libdpdk-dev libnuma-dev libyaml-dev libxdp-dev libbpf-dev me
       pkg-config gcc iproute2 ethtool iputils-ping tcpdump python3 python3-yaml
       python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev
       python3-jsonschema libsystemd-dev systemd groff-base man-db debhelper dpkg-dev mmdebstrap
-      git qemu-system-x86 e2fsprogs python3-pyelftools libpcap-dev prometheus)
+      git qemu-system-x86 e2fsprogs python3-pyelftools libpcap-dev prometheus tshark)
 
 # The Kubernetes API schemas tests/deploy/test_k8s.py validates deploy/k8s/ against, offline:
 # the OpenAPI document Debian's kube-openapi source package ships (its test data), and npm's
@@ -52,6 +52,8 @@ deps() {
 	need_root deps
 	echo "setup: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
+	# tshark (the capture tests read pcapng with it): no setuid dumpcap, and no question
+	echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 	# the tests want promtool of prometheus, not its server, which a systemd host starts
