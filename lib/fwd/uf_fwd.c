@@ -38,6 +38,17 @@ unlinearized_reason(const struct rte_mbuf *m, const struct uf_port_id *pid)
 	return why;
 }
 
+/* a frame that could not be made one segment: counted by its reason, and traced */
+static __rte_noinline void
+unlinearized_drop(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m,
+		  const struct uf_port_id *pid)
+{
+	const enum uf_drop why = unlinearized_reason(m, pid);
+
+	w->ctr.drop[why]++;
+	UF_DTRACE(w, pi, m, why);
+}
+
 /*
  * The careful path for a frame the fast test did not pass (uf_worker_rx's single pass), with
  * only the RX verdicts the port believes. Out of line: inlined, the loop computed the masked
@@ -332,9 +343,7 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
-			why = unlinearized_reason(m, pid);
-			w->ctr.drop[why]++;
-			UF_DTRACE(w, pi, m, why);
+			unlinearized_drop(w, pi, m, pid);
 			drop[nd++] = m;
 			continue;
 		}
@@ -459,9 +468,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
-			why = unlinearized_reason(m, pid);
-			w->ctr.drop[why]++;
-			UF_DTRACE(w, pi, m, why);
+			unlinearized_drop(w, pi, m, pid);
 			drop[nd++] = m;
 			continue;
 		}

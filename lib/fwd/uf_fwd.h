@@ -182,7 +182,9 @@ struct uf_dtrace_meta {
 };
 
 /* A dropped frame while the trace is armed: a copy to the control lcore (cold). pi: the port
- * index it came in on, UINT16_MAX when not known (the fan-out's drops: m->port says). */
+ * index it came in on, UINT16_MAX when not known (ctl_overflow: m->port says). Called where a
+ * frame is dropped on receipt; not in the fan-out loop, where the flag's test cost
+ * instructions per datagram (docs/loss-accounting.md#drop-trace). */
 void uf_dtrace_take(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, enum uf_drop why);
 #define UF_DTRACE(w, pi, m, why)                               \
 	do {                                                   \

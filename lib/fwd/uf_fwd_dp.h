@@ -605,7 +605,6 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 
 				if (unlikely(!uf_plan_lookup(plan, in->src_ip, &nh))) {
 					n_no_rule++;
-					UF_DTRACE(w, UINT16_MAX, m, UF_DROP_NO_RULE);
 					rte_pktmbuf_free(m);
 					continue;
 				}
@@ -615,7 +614,6 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			set = &set_buf;
 			if (unlikely(in->payload_len > set->max_payload)) {
 				n_too_big++;
-				UF_DTRACE(w, UINT16_MAX, m, UF_DROP_TOO_BIG);
 				rte_pktmbuf_free(m);
 				continue;
 			}
@@ -625,7 +623,6 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			} else {
 				if (unlikely(!s->any_resolved)) {
 					n_no_neighbor++;
-					UF_DTRACE(w, UINT16_MAX, m, UF_DROP_NO_NEIGHBOR);
 					for (j = 0; j < set->n; j++)
 						w->dctr[set->members[j]].no_neighbor++;
 					rte_pktmbuf_free(m);
@@ -639,7 +636,6 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		} else {
 			if (unlikely(in->payload_len > set->max_payload)) {
 				n_too_big++;
-				UF_DTRACE(w, UINT16_MAX, m, UF_DROP_TOO_BIG);
 				rte_pktmbuf_free(m);
 				continue;
 			}
@@ -661,7 +657,6 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		}
 		if (unlikely(chain && got == 0)) {
 			n_nombuf++;
-			UF_DTRACE(w, UINT16_MAX, m, UF_DROP_NOMBUF);
 			rte_pktmbuf_free(m);
 			continue;
 		}
@@ -863,7 +858,6 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 
 			if (unlikely(!hit)) {
 				n_no_rule++;
-				UF_DTRACE(w, UINT16_MAX, m, UF_DROP_NO_RULE);
 				rte_pktmbuf_free(m);
 				continue;
 			}
@@ -871,7 +865,6 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		}
 		if (unlikely(in->payload_len > s->max_payload)) {
 			n_too_big++;
-			UF_DTRACE(w, UINT16_MAX, m, UF_DROP_TOO_BIG);
 			rte_pktmbuf_free(m);
 			continue;
 		}
@@ -881,7 +874,6 @@ uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		} else {
 			if (unlikely(!s->any_resolved)) {
 				n_no_neighbor++;
-				UF_DTRACE(w, UINT16_MAX, m, UF_DROP_NO_NEIGHBOR);
 				for (j = 0; j < s->n; j++)
 					w->dctr[plan->set_dests[s->first + j]].no_neighbor++;
 				rte_pktmbuf_free(m);
