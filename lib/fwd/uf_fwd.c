@@ -238,7 +238,8 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 	}
 	if (unlikely(nd > 0)) {
 		w->ctr.drop[UF_DROP_NOT_FOR_US] += nd;
-		for (i = 0; unlikely(w->dtrace_armed) && i < nd; i++)
+		for (i = 0; unlikely(__atomic_load_n(&w->dtrace_armed, __ATOMIC_RELAXED)) && i < nd;
+		     i++)
 			uf_dtrace_take(w, pi, drop[i], UF_DROP_NOT_FOR_US);
 		rte_pktmbuf_free_bulk(drop, nd);
 	}
@@ -620,7 +621,8 @@ worker_rx_vlan(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	if (unlikely(nd > 0)) {
 		w->ctr.rx += nd;
 		w->ctr.drop[UF_DROP_VLAN_UNKNOWN] += nd;
-		for (i = 0; unlikely(w->dtrace_armed) && i < nd; i++)
+		for (i = 0; unlikely(__atomic_load_n(&w->dtrace_armed, __ATOMIC_RELAXED)) && i < nd;
+		     i++)
 			uf_dtrace_take(w, pi, drop[i], UF_DROP_VLAN_UNKNOWN);
 		rte_pktmbuf_free_bulk(drop, nd);
 	}

@@ -186,10 +186,10 @@ struct uf_dtrace_meta {
  * frame is dropped on receipt; not in the fan-out loop, where the flag's test cost
  * instructions per datagram (docs/loss-accounting.md#drop-trace). */
 void uf_dtrace_take(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, enum uf_drop why);
-#define UF_DTRACE(w, pi, m, why)                               \
-	do {                                                   \
-		if (unlikely((w)->dtrace_armed))               \
-			uf_dtrace_take((w), (pi), (m), (why)); \
+#define UF_DTRACE(w, pi, m, why)                                                     \
+	do {                                                                         \
+		if (unlikely(__atomic_load_n(&(w)->dtrace_armed, __ATOMIC_RELAXED))) \
+			uf_dtrace_take((w), (pi), (m), (why));                       \
 	} while (0)
 
 /* Point the TX buffers at the shared per-port link state (w->shared set) and set the stall
