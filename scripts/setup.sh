@@ -22,7 +22,7 @@ PKGS=(dpdk dpdk-dev libdpdk-dev libnuma-dev libyaml-dev libxdp-dev libbpf-dev me
       python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev
       python3-jsonschema libsystemd-dev systemd groff-base man-db debhelper dpkg-dev mmdebstrap
       git qemu-system-x86 e2fsprogs python3-pyelftools libpcap-dev prometheus haproxy curl
-      frr exabgp bird2 softflowd nfdump)
+      frr exabgp bird2 softflowd nfdump tshark)
 
 # The Kubernetes API schemas tests/deploy/test_k8s.py validates deploy/k8s/ against, offline:
 # the OpenAPI document Debian's kube-openapi source package ships (its test data), and npm's
@@ -53,6 +53,8 @@ deps() {
 	need_root deps
 	echo "setup: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
+	# tshark (the capture tests read pcapng with it): no setuid dumpcap, and no question
+	echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
 	apt-get update -qq
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 	# the tests run these daemons themselves, in their own namespaces with their own

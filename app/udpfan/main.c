@@ -12,6 +12,7 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_pdump.h>
 #include <rte_version.h>
 
 #include "uf_app.h"
@@ -147,6 +148,35 @@ note(void *arg, const char *msg)
 	fprintf(stderr, "udpfan: note: %s\n", msg);
 }
 
+/*
+ * DPDK's capture framework (docs/deployment.md#capture): dpdk-dumpcap and dpdk-pdump, secondary
+ * processes on udpfan's file_prefix, ask it to copy a port's RX and TX to them. Until one
+ * does, nothing runs on the datapath: pdump installs its RX/TX callbacks when a capture
+ * starts and removes them when it ends. A secondary process maps the primary's hugepage
+ * files through its shared config: under eal.in_memory or eal.no_huge there are none, and
+ * it cannot start ("Cannot open '/var/run/dpdk/<prefix>/config'", "Failed to open shared
+ * memory"). True when it is on.
+ */
+static bool
+capture_init(const struct uf_config *cfg)
+{
+	if (!cfg->eal.capture)
+		return false;
+	if (cfg->eal.in_memory || cfg->eal.no_huge) {
+		UF_LOG(NOTICE,
+		       "eal.capture: dpdk-dumpcap and dpdk-pdump cannot attach under eal.%s "
+		       "(no shared hugepage files)",
+		       cfg->eal.in_memory ? "in_memory" : "no_huge");
+		return false;
+	}
+	if (rte_pdump_init() != 0) {
+		UF_LOG(NOTICE, "eal.capture: rte_pdump_init failed (%s): no capture",
+		       rte_strerror(rte_errno));
+		return false;
+	}
+	return true;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -164,7 +194,8 @@ main(int argc, char **argv)
 	};
 	struct uf_app_opts ao = { .human = stderr };
 	const char *cfg_path = NULL;
-	bool check = false, list_quirks = false, list_counters = false, json = false;
+	bool check = false, list_quirks = false, list_counters = false, json = false,
+	     capture = false;
 	struct uf_eal_argv eal;
 	struct uf_config *cfg;
 	struct uf_err err = { 0 };
@@ -311,6 +342,7 @@ main(int argc, char **argv)
 			note(NULL, m);
 		}
 	}
+	capture = capture_init(cfg);
 	rc = UF_EXIT_OK;
 	if (uf_app_init(&app, cfg, &ao, &err) != 0) {
 		rc = fail(&err);
@@ -325,6 +357,8 @@ main(int argc, char **argv)
 			rc = fail(&err);
 	}
 	uf_app_fini(&app);
+	if (capture)
+		rte_pdump_uninit();
 	/* EAL's cleanup unmaps; what it leaves on disk goes too (docs/deployment.md, "What a
 	 * clean stop leaves") */
 	if (rte_eal_cleanup() == 0)

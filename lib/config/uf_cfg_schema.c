@@ -1199,6 +1199,8 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .default_note = " (EAL's default)", .doc = "EAL's -m, MiB" },
 	{ "eal", "mlockall", CFG(eal.mlockall), BOOL(true),
 	  .doc = "lock udpfan's memory, mapped now and later" },
+	{ "eal", "capture", CFG(eal.capture), BOOL(true),
+	  .doc = "dpdk-dumpcap and dpdk-pdump may capture" },
 	{ "eal", "extra_args", CUSTOM(parse_extra_args), .same = same_extra_args,
 	  .doc_type = "list of strings", .doc_default = "`[]`", .doc = "appended to EAL's argv" },
 

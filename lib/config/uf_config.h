@@ -185,6 +185,7 @@ struct uf_config {
 		bool no_huge;
 		uint32_t memory_mb; /* 0: EAL's default */
 		bool mlockall;      /* lock memory after EAL's start (uf_env_lock_memory) */
+		bool capture;       /* rte_pdump_init: dpdk-dumpcap may attach */
 		int n_extra;
 		char **extra_args;
 	} eal;

@@ -192,6 +192,7 @@ uf_app_init(struct uf_app *app, const struct uf_config *cfg, const struct uf_app
 	app->hstate = UF_HEALTH_STARTING;
 	snprintf(app->reload_result, sizeof(app->reload_result), "none");
 	app->opts = *o;
+	uf_app_dtrace_init(app);
 	uf_snap_pub_init(&app->pub);
 	app->start_tsc = app->prev_snap_tsc = rte_rdtsc();
 	/* the control lcore's wake-up; without it, it naps UF_CTL_SLEEP_POLL_US at most */
@@ -294,6 +295,13 @@ tel_reload(void *arg, char *result, size_t rlen, char *reason, size_t len, uint6
 	return uf_app_reload_wait(arg, 10000, result, rlen, reason, len, gen);
 }
 
+/* telemetry's /udpfan/droptrace (a telemetry thread) */
+static int
+tel_droptrace(void *arg, uint32_t n, struct uf_tel_dtrace *out)
+{
+	return uf_app_dtrace_request(arg, n, out);
+}
+
 /* Type=notify: the ports are up and the workers launched (docs/deployment.md#systemd) */
 static void
 notify_ready(const struct uf_app *app)
@@ -338,6 +346,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		.reset_port = tel_reset_port,
 		.reload = tel_reload,
 		.health = tel_health,
+		.droptrace = tel_droptrace,
 		.arg = app,
 	};
 	uf_tel_register(&app->tel);
@@ -368,6 +377,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 		uint64_t now, next_ms, until;
 
 		next_ms = ctl_tick(app);
+		uf_app_dtrace_tick(app);
 		if (uf_app_answer_reload(app)) {
 			/* stats.interval_s may have changed: the next tick from now */
 			interval = (uint64_t)(app->cfg->stats.interval_s * (double)hz);
@@ -395,6 +405,8 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 			until = RTE_MIN(until, end);
 		if (app->hstate == UF_HEALTH_DRAINING)
 			until = RTE_MIN(until, app->drain_end_tsc);
+		if (uf_app_dtrace_busy(app)) /* its ring is emptied every ms */
+			until = RTE_MIN(until, now + hz / 1000);
 		ctl_sleep(app, until);
 	}
 	uf_app_health_set(app, UF_HEALTH_STOPPING);
@@ -406,6 +418,7 @@ uf_app_run(struct uf_app *app, struct uf_err *err)
 	 * fwd.control is every frame handed over, so each one lands in a control counter
 	 * (docs/loss-accounting.md#control-plane-counters) */
 	uf_ctlframes_drain(&app->cf);
+	uf_app_dtrace_stop(app);
 	uf_app_stats_tick(app, true);
 	if (app->opts.human != NULL)
 		uf_stats_ledger(app->opts.human, &app->snap[app->cur ^ 1]);
@@ -434,6 +447,7 @@ uf_app_fini(struct uf_app *app)
 		uf_worker_destroy(app->w[i]);
 		app->w[i] = NULL;
 	}
+	uf_app_dtrace_fini(app);
 	uf_plan_free(app->sh.plan);
 	app->sh.plan = NULL;
 	uf_resolve_fini(&app->res);

@@ -42,6 +42,25 @@
 
 struct uf_app;
 
+/* The drop trace's control side (uf_droptrace.c, docs/loss-accounting.md#drop-trace) */
+enum uf_dtrace_state {
+	UF_DTRACE_IDLE,
+	UF_DTRACE_ARMED,
+	UF_DTRACE_CLOSING
+};
+struct uf_dtrace {
+	enum uf_dtrace_state state; /* the control lcore's */
+	uint32_t req;               /* a request's N (telemetry), through __atomic builtins */
+	FILE *f;
+	bool werr;
+	char path[256];
+	uint64_t want, written, missed0;
+	uint64_t tsc0, ns0; /* the clocks at the start: a copy's TSC to the file's time */
+	uint64_t token;     /* the RCU grace period that closes it */
+	pthread_mutex_t lock;
+	struct uf_tel_dtrace pub; /* for telemetry, under lock */
+};
+
 struct uf_app_opts {
 	double duration_s;      /* 0: until a signal */
 	const char *stats_json; /* overrides stats.json; NULL: the config's */
@@ -112,6 +131,8 @@ struct uf_app {
 	pthread_mutex_t health_lock;
 	struct uf_health health_pub;
 	uint64_t health_pub_end;
+
+	struct uf_dtrace dt;
 
 	/* a failure the control lcore hit while running (a port reset that failed) */
 	bool failed;
@@ -209,5 +230,16 @@ int uf_app_stats_open(struct uf_app *app, struct uf_err *err);
 
 /* A snapshot, the host-setting hints, the human line, the JSON line, the telemetry copy. */
 void uf_app_stats_tick(struct uf_app *app, bool final);
+
+/* The drop trace (uf_droptrace.c): set up (init); each control pass (tick); a trace under
+ * way (busy: the control lcore then sleeps 1 ms at most); the workers stopped: write what is
+ * left and close (stop); free the pool and ring (fini). request: a telemetry thread's
+ * /udpfan/droptrace (uf_tel_ops.droptrace). */
+void uf_app_dtrace_init(struct uf_app *app);
+void uf_app_dtrace_tick(struct uf_app *app);
+bool uf_app_dtrace_busy(const struct uf_app *app);
+void uf_app_dtrace_stop(struct uf_app *app);
+void uf_app_dtrace_fini(struct uf_app *app);
+int uf_app_dtrace_request(struct uf_app *app, uint32_t n, struct uf_tel_dtrace *out);
 
 #endif /* UF_APP_H */

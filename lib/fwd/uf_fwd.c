@@ -37,6 +37,17 @@ unlinearized_reason(const struct rte_mbuf *m, const struct uf_port_id *pid)
 	return why;
 }
 
+/* a frame that could not be made one segment: counted by its reason, and traced */
+static __rte_noinline void
+unlinearized_drop(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m,
+		  const struct uf_port_id *pid)
+{
+	const enum uf_drop why = unlinearized_reason(m, pid);
+
+	w->ctr.drop[why]++;
+	UF_DTRACE(w, pi, m, why);
+}
+
 /*
  * The careful path for a frame the fast test did not pass (uf_worker_rx's single pass), with
  * only the RX verdicts the port believes. Out of line: inlined, the loop computed the masked
@@ -77,12 +88,61 @@ rx_tail(struct uf_worker *w, struct rte_mbuf **ctl, uint16_t nc, struct rte_mbuf
 			uf_shared_wake_ctl(w->shared);
 		if (unlikely(q < nc)) {
 			w->ctr.drop[UF_DROP_CTL_OVERFLOW] += nc - q;
-			for (i = q; i < nc; i++)
+			for (i = q; i < nc; i++) {
+				UF_DTRACE(w, UINT16_MAX, ctl[i], UF_DROP_CTL_OVERFLOW);
 				drop[nd++] = ctl[i];
+			}
 		}
 	}
 	if (nd > 0)
 		rte_pktmbuf_free_bulk(drop, nd);
+}
+
+/*
+ * The drop trace (docs/loss-accounting.md#drop-trace), armed: take one of the frames still
+ * wanted, copy it into the trace's pool and hand it to the control lcore, which writes it to
+ * a pcapng file. No lock, no system call: a compare-and-swap, a copy and a ring enqueue; what
+ * finds no buffer or a full ring is counted in dtrace_missed. An IPv6 frame the IPv4
+ * classifier called not_ipv4 on a port with ip6 is not a drop yet: worker_rx6_sweep takes
+ * it, and traces it if it drops it.
+ */
+void __rte_cold
+uf_dtrace_take(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, enum uf_drop why)
+{
+	struct uf_shared *sh = w->shared;
+	struct uf_dtrace_meta *meta;
+	struct rte_mbuf *c;
+	uint32_t left;
+
+	if (why == UF_DROP_NOT_IPV4 && pi < UF_MAX_PORTS && w->port6[pi].n_ip6 > 0 &&
+	    m->nb_segs == 1 && !(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) &&
+	    m->data_len >= RTE_ETHER_HDR_LEN &&
+	    uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) + UF_ETH_TYPE) ==
+			    rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
+		return;
+	left = __atomic_load_n(&sh->dtrace_left, __ATOMIC_RELAXED);
+	do {
+		if (left == 0) /* taken: the control lcore disarms the workers */
+			return;
+	} while (!__atomic_compare_exchange_n(&sh->dtrace_left, &left, left - 1, true,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	c = rte_pktmbuf_copy(
+			m, sh->dtrace_pool, 0,
+			RTE_MIN(m->pkt_len, (uint32_t)rte_pktmbuf_data_room_size(sh->dtrace_pool) -
+							    RTE_PKTMBUF_HEADROOM));
+	if (c == NULL) {
+		w->dtrace_missed++;
+		return;
+	}
+	meta = rte_mbuf_to_priv(c);
+	meta->tsc = rte_rdtsc();
+	meta->orig_len = m->pkt_len;
+	meta->why = (uint16_t)why;
+	meta->pi = pi;
+	if (rte_ring_mp_enqueue(sh->dtrace_ring, c) != 0) {
+		rte_pktmbuf_free(c);
+		w->dtrace_missed++;
+	}
 }
 
 /* the worker's totals that a fan-out pass moves, as listener counters (rx, tx_ok and tx_drop
@@ -156,6 +216,7 @@ worker_rx6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct 
 	}
 	if (v != UF_V_FORWARD) {
 		w->ctr.drop[why]++;
+		UF_DTRACE(w, pi, m, why);
 		return UF_RX6_DROPPED;
 	}
 	/* a partial checksum from a local sender: the IPv6 copies always carry one */
@@ -238,6 +299,9 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 	}
 	if (unlikely(nd > 0)) {
 		w->ctr.drop[UF_DROP_NOT_FOR_US] += nd;
+		for (i = 0; unlikely(__atomic_load_n(&w->dtrace_armed, __ATOMIC_RELAXED)) && i < nd;
+		     i++)
+			uf_dtrace_take(w, pi, drop[i], UF_DROP_NOT_FOR_US);
 		rte_pktmbuf_free_bulk(drop, nd);
 	}
 	for (i = 0; i < nk; i = j) {
@@ -436,7 +500,7 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
-			w->ctr.drop[unlinearized_reason(m, pid)]++;
+			unlinearized_drop(w, pi, m, pid);
 			drop[nd++] = m;
 			continue;
 		}
@@ -449,6 +513,7 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 						      UF_UDP_DPORT));
 			if (unlikely(li < 0)) {
 				w->ctr.drop[UF_DROP_NOT_FOR_US]++;
+				UF_DTRACE(w, pi, m, UF_DROP_NOT_FOR_US);
 				drop[nd++] = m;
 				continue;
 			}
@@ -463,6 +528,7 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			ctl[nc++] = m;
 		} else {
 			w->ctr.drop[why]++;
+			UF_DTRACE(w, pi, m, why);
 			drop[nd++] = m;
 		}
 	}
@@ -566,7 +632,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
-			w->ctr.drop[unlinearized_reason(m, pid)]++;
+			unlinearized_drop(w, pi, m, pid);
 			drop[nd++] = m;
 			continue;
 		}
@@ -610,6 +676,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			ctl[nc++] = m;
 		} else {
 			w->ctr.drop[why]++;
+			UF_DTRACE(w, pi, m, why);
 			drop[nd++] = m;
 		}
 	}
@@ -724,6 +791,9 @@ worker_rx_vlan(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	if (unlikely(nd > 0)) {
 		w->ctr.rx += nd;
 		w->ctr.drop[UF_DROP_VLAN_UNKNOWN] += nd;
+		for (i = 0; unlikely(__atomic_load_n(&w->dtrace_armed, __ATOMIC_RELAXED)) && i < nd;
+		     i++)
+			uf_dtrace_take(w, pi, drop[i], UF_DROP_VLAN_UNKNOWN);
 		rte_pktmbuf_free_bulk(drop, nd);
 	}
 	if (nk == 0)

@@ -107,6 +107,12 @@ struct uf_shared {
 	 * ctl_wake_fd, an eventfd it sleeps on (uf_shared_wake_ctl) */
 	int ctl_sleeping;
 	int ctl_wake_fd;
+	/* the drop trace (docs/loss-accounting.md#drop-trace): frames it still takes (an armed
+	 * worker takes one with a compare-and-swap), the copies' pool and the ring (several
+	 * producers) to the control lcore; made at the first trace */
+	uint32_t dtrace_left;
+	struct rte_mempool *dtrace_pool;
+	struct rte_ring *dtrace_ring;
 };
 
 /* Wake the control lcore if it sleeps: call after making the work visible (a ring enqueue,
@@ -164,7 +170,30 @@ struct uf_worker {
 	uint16_t n_rx6;
 	struct rte_mbuf *rx6_m[UF_MAX_BURST];
 	struct uf_rx6_info rx6_in[UF_MAX_BURST];
+	/* the drop trace: set and cleared by the control lcore (a dropped frame tests it: the
+	 * one cost while no trace runs); frames it could not take (no buffer, ring full) */
+	uint8_t dtrace_armed;
+	uint64_t dtrace_missed;
 } __rte_cache_aligned;
+
+/* The private area of a drop trace copy (uf_shared.dtrace_pool) */
+struct uf_dtrace_meta {
+	uint64_t tsc;      /* when the worker dropped it */
+	uint32_t orig_len; /* the frame's length (the copy may be cut at the buffer's size) */
+	uint16_t why;      /* enum uf_drop */
+	uint16_t pi;       /* the port index it came in on */
+};
+
+/* A dropped frame while the trace is armed: a copy to the control lcore (cold). pi: the port
+ * index it came in on, UINT16_MAX when not known (ctl_overflow: m->port says). Called where a
+ * frame is dropped on receipt; not in the fan-out loop, where the flag's test cost
+ * instructions per datagram (docs/loss-accounting.md#drop-trace). */
+void uf_dtrace_take(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, enum uf_drop why);
+#define UF_DTRACE(w, pi, m, why)                                                     \
+	do {                                                                         \
+		if (unlikely(__atomic_load_n(&(w)->dtrace_armed, __ATOMIC_RELAXED))) \
+			uf_dtrace_take((w), (pi), (m), (why));                       \
+	} while (0)
 
 /* Point the TX buffers at the shared per-port link state (w->shared set) and set the stall
  * timers (ms; 0 never marks a port stalled). Before launch. */

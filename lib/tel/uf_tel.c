@@ -320,6 +320,36 @@ cmd_reload(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* /udpfan/droptrace[,N]: arm a trace of the next N dropped frames, or (no N) its state */
+static int
+cmd_droptrace(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct uf_tel_dtrace t;
+	unsigned long n = 0;
+	char *end = NULL;
+	int ret = -ENOTSUP;
+
+	(void)cmd;
+	if (params != NULL && params[0] != '\0') {
+		n = strtoul(params, &end, 10);
+		if (*end != '\0' || n == 0 || n > UINT32_MAX)
+			return -EINVAL;
+	}
+	pthread_mutex_lock(&tel_ops_lock);
+	if (tel_ops.droptrace != NULL)
+		ret = tel_ops.droptrace(tel_ops.arg, (uint32_t)n, &t);
+	pthread_mutex_unlock(&tel_ops_lock);
+	if (ret != 0)
+		return ret;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "armed", t.armed);
+	rte_tel_data_add_dict_string(d, "file", t.path);
+	tel_u64(d, "want", t.want);
+	tel_u64(d, "written", t.written);
+	tel_u64(d, "missed", t.missed);
+	return 0;
+}
+
 void
 uf_tel_register(const struct uf_tel_ops *ops)
 {
@@ -346,6 +376,9 @@ uf_tel_register(const struct uf_tel_ops *ops)
 	rte_telemetry_register_cmd("/udpfan/reload", cmd_reload,
 				   "Re-read the config file and apply it, or refuse it; answers "
 				   "with the result. No params.");
+	rte_telemetry_register_cmd("/udpfan/droptrace", cmd_droptrace,
+				   "Write the next N dropped frames, with their reason, to a "
+				   "pcapng file. Param: N (none: the state).");
 }
 
 void

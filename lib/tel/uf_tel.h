@@ -12,6 +12,15 @@
 #include "uf_health.h"
 #include "uf_snap_pub.h"
 
+/* /udpfan/droptrace's answer (docs/loss-accounting.md#drop-trace) */
+struct uf_tel_dtrace {
+	bool armed;     /* frames still wanted, or the last ones not yet written */
+	char path[256]; /* the pcapng file (the last trace's when not armed) */
+	uint64_t want;  /* frames asked for */
+	uint64_t written;
+	uint64_t missed; /* taken but lost: no buffer, ring full (since start) */
+};
+
 /* What the commands serve: the published snapshot, and the control side's reset request. */
 struct uf_tel_ops {
 	struct uf_snap_pub *pub;
@@ -24,6 +33,9 @@ struct uf_tel_ops {
 	/* /udpfan/health: the state, degraded and why, the drain (docs/deployment.md#health-
 	 * and-drain), as of now; 0 */
 	int (*health)(void *arg, struct uf_health *out);
+	/* /udpfan/droptrace[,N]: N > 0 arms a trace of the next N drops (-EBUSY while one is
+	 * armed); N 0 only reads the state. 0 with out filled */
+	int (*droptrace)(void *arg, uint32_t n, struct uf_tel_dtrace *out);
 	void *arg;
 };
 
