@@ -130,12 +130,33 @@ def drain_one(fl, h, other, rate):
     return t_wd, late, st
 
 
-def session_downs(fl):
-    """the router's log lines for BGP sessions that went down (hold timer expired, peer
-    closed): none while the speakers run"""
+def unplanned_withdrawals(fl, planned):
+    """the times the router lost a host's route outside that host's planned drain and
+    restart (planned: {k: [(from, to), ...]}, wall clock): its health check withdrew it
+    (exabgp.log "route removed") or the router took its BGP session down (frr.log: the
+    hold timer expired, 3 s); a second of slack either side (the logs count whole
+    seconds). Lines of the logs, for the report"""
+    def inside(k, t):
+        return any(a - 1 <= t <= b + 1 for a, b in planned.get(k, ()))
+    t0 = min(a for w in planned.values() for a, _ in w)
+    out = []
+    for h in fl.hosts:
+        with open(os.path.join(h.wd, "exabgp.log")) as f:
+            for ln in f:
+                if "route removed" not in ln:
+                    continue
+                t = time.mktime(time.strptime(ln[:25], "%a, %d %b %Y %H:%M:%S"))
+                if t >= t0 - 1 and not inside(h.k, t):
+                    out.append("host %d: %s" % (h.k, ln[:200].strip()))
     with open(os.path.join(fl.rundir, "frr.log")) as f:
-        return [ln.strip() for ln in f
-                if ("ADJCHANGE" in ln and " Down " in ln) or "NOTIFICATION" in ln]
+        for ln in f:
+            if "ADJCHANGE" not in ln or " Down " not in ln:
+                continue
+            t = time.mktime(time.strptime(ln[:19], "%Y/%m/%d %H:%M:%S"))
+            k = [h.k for h in fl.hosts if "neighbor %s(" % h.mg_ip in ln]
+            if t >= t0 - 1 and not (k and inside(k[0], t)):
+                out.append("router: " + ln.strip())
+    return out
 
 
 def case_drain(kind):
@@ -175,13 +196,16 @@ def case_rolling(kind):
         p = send(fl, count, RATE, wait=False)
         sts = []
         t_start = time.monotonic()
+        planned = {}
         for h, other in ((h1, h2), (h2, h1)):
             time.sleep(1.5)
+            w0 = time.time()
             t_wd, late, st = drain_one(fl, h, other, RATE)
             sts.append(st)
             t0 = time.monotonic()
             h.start_udpfan(kind=kind)
             fl.wait_nexthops([h1.ip, h2.ip], 15)
+            planned[h.k] = [(w0, time.time())]
             print("rolling: host %d withdrawn %.2f s after SIGTERM, %d datagrams after; "
                   "back in the router %.2f s after its restart" % (h.k, t_wd, late,
                                                                    time.monotonic() - t0))
@@ -191,19 +215,19 @@ def case_rolling(kind):
         print("rolling: both hosts upgraded in %.1f s" % (time.monotonic() - t_start))
         res = sink.result()
         sts += [h.stop() for h in fl.hosts]
-        # the speakers run through the whole case: a session that went down (the router's
-        # hold timer, 3 s, expired while a speaker or bgpd waited for a CPU) took that
-        # host's route out of the FIB and put it back outside the planned drain (a drain
-        # then looks "withdrawn" when it is not, and neither host may be in the FIB for
-        # a while): that loss is the loaded machine's, not the drain's
-        downs = session_downs(fl)
+        # a planned drain loses nothing; the loaded machine (2 CPUs, a spinning worker
+        # per host) can also take the route of a host that is not draining out of the
+        # router: its health check timed out twice (--fall 2), or the router's hold timer
+        # (3 s) expired while a speaker or bgpd waited for a CPU. With the other host
+        # drained or restarting, no host is then in the FIB (and a draining host's
+        # session that comes back announces it again): that loss is the machine's
+        extra = unplanned_withdrawals(fl, planned)
         lost = max(r["lost"] for r in res["destinations"].values())
-        print("rolling: %d lost, the router's BGP sessions went down %d times" % (
-            lost, sum(1 for ln in downs if "ADJCHANGE" in ln)))
-        if lost and downs:
-            raise SkipCase("%d lost while BGP sessions went down outside the drains (the "
-                           "machine starved a speaker or bgpd past the 3 s hold time):\n%s"
-                           % (lost, "\n".join(downs)))
+        print("rolling: %d lost, %d withdrawals outside the planned drains" % (lost, len(extra)))
+        if lost and extra:
+            raise SkipCase("%d lost while the router lost a host's route outside its "
+                           "planned drain (health check or BGP hold timer on the loaded "
+                           "machine):\n%s" % (lost, "\n".join(extra)))
         check_exact(res, count, fl, sts)
     assert fleet_sum(sts, "forwarded") == count, [st["fwd"]["forwarded"] for st in sts]
     assert all(st["fwd"]["forwarded"] > 0 for st in sts), [st["fwd"]["forwarded"]
