@@ -10,7 +10,9 @@ running scripts/udpfan-health, from the deploy/bgp/ templates.
               what the collectors received
   drain       SIGTERM on one host (control.drain_s longer than the withdraw): the route is
               withdrawn, the senders move to the other host, 0 datagrams lost end to end
-  rolling     drain host 1, restart it, it rejoins; then host 2 the same: 0 lost
+  rolling     drain host 1, restart it, it rejoins; then host 2 the same: 0 lost (a skip
+              when the loaded machine took a host's route out of the router outside its
+              drain: a health check past its timeout, a BGP hold timer; the logs say which)
   crash       kill -9 of udpfan on one host: the health check withdraws the route; the time
               until the router stops using the host and the datagrams lost meanwhile (all
               in that window: the other host loses none)
