@@ -193,7 +193,7 @@ def case_rolling(kind):
     # 26 drains on the 2 loaded CPUs (two health checks past their 3 s timeout, --fall 2,
     # deploy/bgp/exabgp.conf.in); with 10 the drain could end before the withdrawal
     drain_s = 15
-    count = 46 * RATE
+    count = 56 * RATE  # room for two drains and two slow rejoins (up to ~10 s each)
     with Fleet(wd) as fl:
         add_senders(fl)
         up(fl, kind, drain_s=drain_s)
