@@ -36,7 +36,8 @@ pkgs=(linux-image-amd64 initramfs-tools kmod udev mount util-linux pciutils ipro
 	librte-ring23 librte-net23 librte-kvargs23 librte-telemetry23 librte-pci23 librte-bus-pci23
 	librte-bus-vdev23 librte-net-e1000-23 librte-net-virtio23 librte-net-af-packet23
 	librte-net-af-xdp23 librte-net-ring23 librte-net-null23 librte-meter23 librte-hash23 librte-lpm23
-	librte-rcu23 librte-timer23 librte-cmdline23 libyaml-0-2 libnuma1 libxdp1 libbpf1
+	librte-rcu23 librte-timer23 librte-cmdline23 librte-pdump23 librte-pcapng23 librte-bpf23
+	libyaml-0-2 libnuma1 libxdp1 libbpf1
 	libelf1 zlib1g libpcap0.8 libjansson4 libfdt1 libbsd0 ethtool)
 inc=$(IFS=,; echo "${pkgs[*]}")
 timeout 1800 mmdebstrap --mode=root --variant=apt --include="$inc" \
