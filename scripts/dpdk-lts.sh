@@ -44,10 +44,12 @@ build_dpdk() { # version -> prefix
 	[ -d "$src" ] || tar xf "$tar" -C "$CACHE/src"
 	echo "dpdk-lts: building $(basename "$tar" .tar.xz) into $pfx (once per machine)" >&2
 	rm -rf "$src/build"
-	meson setup "$src/build" "$src" --prefix="$pfx" --libdir=lib -Dtests=false \
+	# Debian's python3 first: it has pyelftools (setup.sh), which 25.11's buildtools
+	# require of the python3 meson finds; a python3 earlier in PATH (pyenv) may lack it
+	PATH=/usr/bin:$PATH meson setup "$src/build" "$src" --prefix="$pfx" --libdir=lib -Dtests=false \
 		-Denable_docs=false -Ddisable_apps='*' -Dexamples= -Denable_drivers="$DRIVERS" \
 		-Dplatform=generic -Dmax_lcores=128 >"$CACHE/build-$v.log" 2>&1
-	ninja -C "$src/build" install >>"$CACHE/build-$v.log" 2>&1 || {
+	PATH=/usr/bin:$PATH ninja -C "$src/build" install >>"$CACHE/build-$v.log" 2>&1 || {
 		echo "dpdk-lts: DPDK $v failed to build: $CACHE/build-$v.log" >&2
 		return 1
 	}

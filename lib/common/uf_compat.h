@@ -24,4 +24,15 @@
  */
 #define UF_ENA_LLQ_POLICY (RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0))
 
+/*
+ * How many queues ethdev keeps basic per-queue xstats for (rx_q<n>_packets, ...):
+ * RTE_ETHDEV_QUEUE_STAT_CNTRS, public in rte_config.h up to 24.11, internal from 25.11
+ * (ethdev_driver.h, release notes 25.11); 16 in each release's default build.
+ */
+#ifdef RTE_ETHDEV_QUEUE_STAT_CNTRS
+#define UF_ETHDEV_QUEUE_STAT_CNTRS RTE_ETHDEV_QUEUE_STAT_CNTRS
+#else
+#define UF_ETHDEV_QUEUE_STAT_CNTRS 16
+#endif
+
 #endif

@@ -4,6 +4,7 @@
 #include <rte_common.h>
 #include <rte_ethdev.h>
 
+#include "uf_compat.h"
 #include "uf_xwatch.h"
 
 /* rte_ethdev.c: eth_dev_stats_strings, eth_dev_rxq_stats_strings, eth_dev_txq_stats_strings */
@@ -17,8 +18,8 @@ uf_xstats_basic_count(uint32_t dev_flags, uint16_t nb_rxq, uint16_t nb_txq)
 	unsigned int n = BASIC_STATS;
 
 	if (dev_flags & RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS) {
-		n += RTE_MIN(nb_rxq, (uint16_t)RTE_ETHDEV_QUEUE_STAT_CNTRS) * BASIC_RXQ_STATS;
-		n += RTE_MIN(nb_txq, (uint16_t)RTE_ETHDEV_QUEUE_STAT_CNTRS) * BASIC_TXQ_STATS;
+		n += RTE_MIN(nb_rxq, (uint16_t)UF_ETHDEV_QUEUE_STAT_CNTRS) * BASIC_RXQ_STATS;
+		n += RTE_MIN(nb_txq, (uint16_t)UF_ETHDEV_QUEUE_STAT_CNTRS) * BASIC_TXQ_STATS;
 	}
 	return n;
 }

@@ -10,6 +10,7 @@
 
 #include "uf_port.h"
 #include "uf_quirks.h"
+#include "uf_compat.h"
 #include "uf_test.h"
 #include "uf_xwatch.h"
 
@@ -22,7 +23,7 @@ test_basic_count(void)
 	CHECK_EQ(uf_xstats_basic_count(RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS, 1, 2), 8 + 3 + 4);
 	/* queues beyond RTE_ETHDEV_QUEUE_STAT_CNTRS have no basic per-queue stats */
 	CHECK_EQ(uf_xstats_basic_count(RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS, 64, 64),
-		 8 + 5 * RTE_ETHDEV_QUEUE_STAT_CNTRS);
+		 8 + 5 * UF_ETHDEV_QUEUE_STAT_CNTRS);
 }
 
 static void
