@@ -177,10 +177,14 @@ def case_droptrace():
         uf = Udpfan(tb, config(tb), wd)
         assert uf.wait_stats(lambda s: all(d["state"] == "reachable"
                                            for d in s["destinations"]), 10), uf.latest()
-        # the bed's IPv6 chatter would be drops (not_ipv4) among ours: quiet it
+        # Not a setting udpfan needs: the bed's IPv6 chatter (RS, MLD) is dropped as
+        # not_ipv4 on this IPv4-only port, rightly, and would take some of the trace's N
+        # slots at random; quieted here only so the trace holds exactly the test's frames.
+        # case_dumpcap runs with IPv6 on, as users' hosts do.
         for ns in tb.namespaces():
             tb.nsx(ns, "sysctl -qw net.ipv6.conf.all.disable_ipv6=1", check=False)
-        # br_netfilter, where loaded, drops IPv4 with a bad header checksum at the bridge
+        # the bridge stands for the wire: br_netfilter, where loaded, would drop the broken
+        # frames in the wire itself, before udpfan; not a setting of udpfan's host
         tb.nsx(tb.ns_br, "sysctl -qw net.bridge.bridge-nf-call-iptables=0", check=False)
         time.sleep(1)
         before = uf.latest()["fwd"]["drop"]

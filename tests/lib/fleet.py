@@ -312,6 +312,9 @@ class Fleet:
             sh("ip netns add %s" % ns)
             self.nsx(ns, "ip link set lo up")
         r = self.ns_rtr
+        # the router's own configuration (what an ECMP router runs with: forwarding, the L4
+        # multipath hash, no strict reverse-path filter on asymmetric paths); nothing here
+        # is set on udpfan's hosts
         for k in ("net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1",
                   "net.ipv4.fib_multipath_hash_policy=1",
                   "net.ipv6.fib_multipath_hash_policy=1",
@@ -330,6 +333,9 @@ class Fleet:
         self.nsx(r, "ip addr add 198.51.100.1/24 dev rc0")
         for h in self.hosts:
             self.veth(h.ns, "dp0", r, h.rtr_if, mac_a=h.mac)
+            # the kernel side of the interface udpfan takes: docs/deployment.md's step for
+            # af_xdp/af_packet ports, as tests/lib/testbed.py does (the kernel's own IPv6 on it
+            # would answer beside udpfan)
             h.nsx("sysctl -qw net.ipv6.conf.dp0.disable_ipv6=1")
             h.nsx("ip link set dp0 up")
             if self.svc == "listener":
