@@ -1,0 +1,695 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The fan-out engines: one body, specialised by constant flags, and the switch on the plan
+ * view's engine (docs/architecture.md#fan-out). Included through uf_fwd_dp.h.
+ */
+#ifndef UF_FANOUT_H
+#define UF_FANOUT_H
+
+#include "uf_copy.h"
+#include "uf_select.h"
+#include "uf_txbuf.h"
+
+
+/* What a set gives the body: read once per burst for a simple plan, per datagram otherwise. */
+struct uf_set_view {
+	const uint16_t *members; /* destination indexes, set order */
+	uint16_t n;
+	uint16_t max_payload;
+	uint32_t chain_min; /* chain at and above this payload (UINT32_MAX: never) */
+};
+
+static __rte_always_inline void
+uf_set_view(struct uf_set_view *v, const struct uf_worker *w, const struct uf_plan *plan,
+	    const struct uf_set *set)
+{
+	v->members = &plan->set_dests[set->first];
+	v->n = set->n;
+	v->max_payload = set->max_payload;
+	v->chain_min = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok
+				       ? set->chain_min_payload
+				       : UINT32_MAX;
+}
+
+/* One frame for destination d onto its TX buffer: the one of a one-egress burst (fill level
+ * in a register), or d's egress port's. count_copy: the per-destination count goes per frame
+ * (a simple plan counts it per burst). */
+static __rte_always_inline void
+uf_fan_emit(struct uf_worker *w, const struct uf_dest_rt *d, struct rte_mbuf *f,
+	    const bool count_copy, const bool one_egress, struct uf_txbuf *egress_txb,
+	    uint16_t *egress_fill, uint16_t burst)
+{
+	if (count_copy)
+		w->dctr[d->idx].copies++;
+	if (one_egress) {
+		uf_txb_push(w, egress_txb, egress_fill, f, d->idx, burst);
+	} else {
+		struct uf_txbuf *b = &w->txb[d->egress];
+
+		uf_txb_push(w, b, &b->n, f, d->idx, burst);
+	}
+}
+
+/* Buffers for the copies of a simple plan, taken for the whole burst in one bulk get (each
+ * get pays the per-lcore cache lookup); larger bursts x sets take them per datagram. */
+#define UF_BURST_STASH 256
+
+/*
+ * Fan a burst of datagrams out; takes ownership of every mbuf, on every path. One body,
+ * specialised by two constant flags (the call sites in uf_fanout_burst pass literals, and
+ * the compiler drops what a specialisation does not use):
+ *
+ *   simple_plan  plan->fast: no rules, set 0 simple (every member resolved, none sampled).
+ *                The set is read once per burst, its copy list is its member list, the
+ *                copy buffers come raw from one bulk get per burst (uf_mbuf_tx_init sets
+ *                every field as it writes each copy), and forwarded, fanout,
+ *                copies_attempted and each destination's copies are added once per burst.
+ *   one_egress   with simple_plan: every member leaves through one port; that TX buffer's
+ *                fill level stays in a register for the whole burst.
+ *
+ * Otherwise (the generic specialisation), per datagram: the rule set (no_rule), the size
+ * (too_big), then uf_select for sampling and resolution (no_neighbor), with the counters
+ * added per datagram. Either way the partial-allocation rule is the same: the copies that
+ * found no buffer are the first ones in set order (tx_drop.nombuf), the in-place copy always
+ * goes, and a chained datagram without a single header mbuf is dropped whole (drop.nombuf)
+ * before anything else is counted. docs/architecture.md#fan-out.
+ */
+static __rte_always_inline void
+uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+	       const struct uf_rx_info *ins, uint16_t n, const bool simple_plan,
+	       const bool one_egress, const bool vlan, const enum uf_hdr_form form)
+{
+	const bool cksum = plan->udp_cksum;
+	/* read once: a store into a TX buffer's uint16_t dest[] may alias w->burst */
+	const uint16_t burst = w->burst;
+	struct uf_set_view plan_set;               /* simple_plan: set 0, for the whole burst */
+	const struct uf_dest_rt *plan_last = NULL; /* simple_plan: its in-place copy's */
+	struct uf_txbuf *egress_txb = NULL;        /* one_egress: the one TX buffer, and its fill */
+	uint16_t egress_fill = 0, egress_pad = 0;
+	/* one_egress: set 0's destinations, looked up once per burst */
+	const struct uf_dest_rt *egress_dests[UF_MAX_DESTS];
+	struct rte_mbuf *stash[UF_BURST_STASH];
+	uint32_t n_stash = 0, stash_used = 0;
+	/* counted once at the end */
+	uint64_t n_forwarded = 0, n_fanout = 0, n_attempted = 0, n_chained = 0;
+	uint32_t n_no_rule = 0, n_too_big = 0, n_no_neighbor = 0, n_nombuf = 0, n_copy_nombuf = 0;
+	uint16_t i, j;
+
+	RTE_ASSERT(simple_plan || !one_egress);
+	if (simple_plan) {
+		uf_set_view(&plan_set, w, plan, &plan->sets[0]);
+		plan_last = &plan->dests[plan_set.members[plan_set.n - 1]];
+		if (one_egress) {
+			egress_txb = &w->txb[plan->dests[plan_set.members[plan_set.n - 1]].egress];
+			egress_fill = egress_txb->n;
+			egress_pad = egress_txb->pad_to;
+			for (j = 0; j < plan_set.n; j++)
+				egress_dests[j] = &plan->dests[plan_set.members[j]];
+		}
+		if (plan_set.n > 1 && (uint32_t)n * (plan_set.n - 1) <= UF_BURST_STASH &&
+		    likely(rte_mempool_get_bulk(w->copy_pool, (void **)stash,
+						n * (plan_set.n - 1)) == 0))
+			n_stash = (uint32_t)n * (plan_set.n - 1);
+	}
+
+	for (i = 0; i < n; i++) {
+		const struct uf_rx_info *in = &ins[i];
+		struct rte_mbuf *m = pkts[i];
+		struct uf_set_view set_buf;
+		const struct uf_set_view *set = &plan_set;
+		uint16_t select_buf[UF_MAX_DESTS], unresolved[UF_MAX_DESTS], sampled[UF_MAX_DESTS];
+		struct rte_mbuf *fresh[UF_MAX_DESTS], **bufs = fresh;
+		const uint16_t *copy_to; /* copies to build, in order; the last is m itself */
+		uint16_t n_copies, n_unresolved = 0, n_sampled = 0, want, got, missed;
+		uint32_t n_failover = 0;
+		const uint8_t *payload;
+		uint32_t p_sum = 0;
+		struct uf_hdr_dg dg;
+		bool chain;
+
+		if (!simple_plan) {
+			const struct uf_set *s = &plan->sets[0];
+
+			if (plan->lpm != NULL) {
+				uint32_t nh;
+
+				if (unlikely(!uf_plan_lookup(plan, in->src_ip, &nh))) {
+					n_no_rule++;
+					rte_pktmbuf_free(m);
+					continue;
+				}
+				s = &plan->sets[nh];
+			}
+			uf_set_view(&set_buf, w, plan, s);
+			set = &set_buf;
+			if (unlikely(in->payload_len > set->max_payload)) {
+				n_too_big++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			if (likely(s->simple)) {
+				copy_to = set->members;
+				n_copies = set->n;
+			} else {
+				if (unlikely(!s->any_resolved)) {
+					n_no_neighbor++;
+					for (j = 0; j < set->n; j++)
+						w->dctr[set->members[j]].no_neighbor++;
+					rte_pktmbuf_free(m);
+					continue;
+				}
+				n_copies = uf_select(w, plan, s, in, select_buf, unresolved,
+						     &n_unresolved, sampled, &n_sampled,
+						     &n_failover);
+				copy_to = select_buf;
+			}
+		} else {
+			if (unlikely(in->payload_len > set->max_payload)) {
+				n_too_big++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			copy_to = set->members;
+			n_copies = set->n;
+		}
+
+		/* buffers: header mbufs for all when chaining, else copies for all but the last */
+		chain = in->payload_len >= set->chain_min && n_copies > 1;
+		want = chain ? n_copies : (uint16_t)(n_copies > 0 ? n_copies - 1 : 0);
+		if (simple_plan && !chain && likely(stash_used + want <= n_stash)) {
+			bufs = stash + stash_used;
+			stash_used += want;
+			got = want;
+		} else {
+			got = want > 0 ? uf_alloc_upto(chain ? w->hdr_pool : w->copy_pool, fresh,
+						       want)
+				       : 0;
+		}
+		if (unlikely(chain && got == 0)) {
+			n_nombuf++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+
+		n_forwarded++;
+		if (!simple_plan) {
+			n_fanout += set->n;
+			n_attempted += n_copies + n_unresolved;
+			uf_select_done(w, unresolved, n_unresolved, sampled, n_sampled, n_failover);
+			if (unlikely(n_copies == 0)) {
+				rte_pktmbuf_free(m);
+				continue;
+			}
+		}
+		missed = (uint16_t)(want - got);
+		if (unlikely(missed > 0)) {
+			/* the copies that found no buffer: the first ones */
+			for (j = 0; j < missed; j++) {
+				if (!simple_plan) /* a simple plan counts copies per burst */
+					w->dctr[copy_to[j]].copies++;
+				w->dctr[copy_to[j]].tx_drop++;
+			}
+			n_copy_nombuf += missed;
+			copy_to += missed;
+			n_copies = (uint16_t)(n_copies - missed);
+		}
+
+		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+		if (cksum)
+			p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+		uf_hdr_dg_init(&dg, in, p_sum); /* what every copy's header shares */
+
+		if (unlikely(chain)) {
+			/* m becomes the shared payload segment of n_copies frames */
+			m->data_off = (uint16_t)(m->data_off + in->payload_off);
+			m->data_len = in->payload_len;
+			m->pkt_len = in->payload_len;
+			m->ol_flags = 0;
+			if (n_copies > 1)
+				rte_mbuf_refcnt_update(m, (int16_t)(n_copies - 1));
+			n_chained += n_copies;
+			for (j = 0; j < n_copies; j++) {
+				const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+				struct rte_mbuf *h = bufs[j];
+
+				uf_hdr_write_v(rte_pktmbuf_mtod(h, uint8_t *), &d->tmpl, in, 0, &dg,
+					       cksum, vlan, form);
+				h->data_len = (uint16_t)uf_hdr_len(&d->tmpl, vlan);
+				h->pkt_len = uf_hdr_len(&d->tmpl, vlan) + in->payload_len;
+				h->nb_segs = 2;
+				h->next = m;
+				uf_fan_emit(w, d, h, !simple_plan, one_egress, egress_txb,
+					    &egress_fill, burst);
+			}
+			continue;
+		}
+		/* the payload (and its length) read once: a store into a copy may alias it and *in
+		 * for the compiler, which reloaded them per copy */
+		struct uf_payload pl;
+
+		uf_payload_load(&pl, payload, in->payload_len);
+		/*
+		 * What nearly every datagram of the common plan is (untagged, one egress, 16 to 32
+		 * bytes, no padding, every buffer found, all its copies fit in the TX buffer): its
+		 * tests taken once for all its copies, not per copy, and the buffer checked for a
+		 * full burst once, after the last copy (callgrind: docs/benchmarks.md#log, 2026-12-02).
+		 */
+		if (!vlan && one_egress &&
+		    likely(pl.n - 16 <= 16 && UF_HDR_LEN + pl.n >= egress_pad && missed == 0 &&
+			   egress_fill + n_copies <= burst)) {
+			const uint32_t flen = UF_HDR_LEN + pl.n;
+			struct rte_mbuf **slot = egress_txb->m + egress_fill;
+			uint16_t *dslot = egress_txb->dest + egress_fill;
+
+			for (j = 0; j + 1 < n_copies; j++) {
+				const struct uf_dest_rt *d = egress_dests[j];
+
+				uf_copy_small(bufs[j], d, &pl, &dg, cksum, flen, form);
+				slot[j] = bufs[j];
+				dslot[j] = d->idx;
+			}
+			uf_inplace(m, plan_last, in, 0, &dg, cksum, 0, false, form);
+			slot[j] = m;
+			dslot[j] = plan_last->idx;
+			egress_fill = (uint16_t)(egress_fill + n_copies);
+			if (unlikely(egress_fill >= burst)) {
+				egress_txb->n = egress_fill;
+				uf_txb_flush(w, egress_txb, w->id);
+				egress_fill = 0;
+			}
+			continue;
+		}
+		for (j = 0; j + 1 < n_copies; j++) {
+			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+
+			uf_copy_one(bufs[j], d, &pl, &dg, cksum,
+				    one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan, form);
+			uf_fan_emit(w, d, bufs[j], !simple_plan, one_egress, egress_txb,
+				    &egress_fill, burst);
+		}
+		{
+			/* the last copy never misses a buffer: a simple plan's is known */
+			const struct uf_dest_rt *d =
+					simple_plan ? plan_last
+						    : &plan->dests[copy_to[n_copies - 1]];
+
+			uf_inplace(m, d, in, 0, &dg, cksum,
+				   one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan, form);
+			uf_fan_emit(w, d, m, !simple_plan, one_egress, egress_txb, &egress_fill,
+				    burst);
+		}
+	}
+
+	if (one_egress)
+		egress_txb->n = egress_fill;
+	if (simple_plan && unlikely(stash_used < n_stash)) /* datagrams dropped or chained */
+		rte_mempool_put_bulk(w->copy_pool, (void **)(stash + stash_used),
+				     n_stash - stash_used); /* raw, as they came */
+	if (simple_plan && likely(n_forwarded > 0)) {
+		/* every datagram forwarded gave each member one copy (attempted) */
+		for (j = 0; j < plan_set.n; j++)
+			w->dctr[plan_set.members[j]].copies += n_forwarded;
+		n_fanout = n_forwarded * plan_set.n;
+		n_attempted = n_fanout;
+	}
+	w->ctr.forwarded += n_forwarded;
+	w->ctr.fanout += n_fanout;
+	w->ctr.copies_attempted += n_attempted;
+	if (unlikely(n_chained > 0))
+		w->ctr.chained += n_chained;
+	if (unlikely(n_no_rule | n_too_big | n_no_neighbor | n_nombuf | n_copy_nombuf)) {
+		w->ctr.drop[UF_DROP_NO_RULE] += n_no_rule;
+		w->ctr.drop[UF_DROP_TOO_BIG] += n_too_big;
+		w->ctr.drop[UF_DROP_NO_NEIGHBOR] += n_no_neighbor;
+		w->ctr.drop[UF_DROP_NOMBUF] += n_nombuf;
+		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += n_copy_nombuf;
+	}
+}
+
+/*
+ * A plan view that involves IPv6 (plan->has6: an IPv6 listener or an IPv6 destination;
+ * docs/architecture.md#ipv6). Correctness first: every copy but the last is a
+ * fresh buffer, the last the received mbuf rewritten in place (its headers, 42 to 66 bytes
+ * whatever the family, give way to the copy's, 42 to 66: the headroom takes the
+ * difference), no chain (forward.fanout does not apply), each header written
+ * by its destination's family: uf_hdr6_write (the UDP checksum always: mandatory in IPv6),
+ * or the IPv4 writer (for an IPv6 datagram, from the stand-in uf_rx_info_from6 gives and a
+ * template made by uf_tmpl_from6). An IPv6 destination on a tagged port: the header is
+ * written 4 bytes in and the tag put in front (uf_vlan_insert). Rules, too_big, sampling,
+ * pools and resolution, the counters and the partial-allocation rule (the first copies in
+ * set order miss, tx_drop.nombuf; the in-place copy always goes) are those of
+ * uf_fanout_body's generic specialisation. The IPv4 bodies never see such
+ * a plan (it is never fast; uf_fanout_generic hands it here).
+ * ins6 NULL: IPv4 datagrams (ins4); else IPv6 ones.
+ */
+static __rte_noinline void
+uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		const struct uf_rx_info *ins4, const struct uf_rx6_info *ins6, uint16_t n)
+{
+	const bool cksum = plan->udp_cksum, in6 = ins6 != NULL;
+	const uint16_t burst = w->burst;
+	uint64_t n_forwarded = 0, n_fanout = 0, n_attempted = 0;
+	uint32_t n_no_rule = 0, n_too_big = 0, n_no_neighbor = 0, n_copy_nombuf = 0;
+	uint16_t i, j;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct uf_rx_info stand_in;
+		const struct uf_rx_info *in = in6 ? &stand_in : &ins4[i];
+		const struct uf_ip6 *src6 = in6 ? &ins6[i].src_ip6 : NULL;
+		const struct uf_set *s = &plan->sets[0];
+		uint16_t select_buf[UF_MAX_DESTS], unresolved[UF_MAX_DESTS], sampled[UF_MAX_DESTS];
+		struct rte_mbuf *bufs[UF_MAX_DESTS];
+		const uint16_t *copy_to;
+		uint16_t n_copies, n_unresolved = 0, n_sampled = 0, want, got, missed;
+		uint32_t n_failover = 0, p_sum, src_neg, nh;
+		const uint8_t *payload;
+
+		if (in6)
+			uf_rx_info_from6(&ins6[i], &stand_in);
+		if (in6 ? plan->n_rules6 > 0 : plan->lpm != NULL) {
+			const bool hit = in6 ? uf_plan_lookup6(plan, src6, &nh)
+					     : uf_plan_lookup(plan, in->src_ip, &nh);
+
+			if (unlikely(!hit)) {
+				n_no_rule++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			s = &plan->sets[nh];
+		}
+		if (unlikely(in->payload_len > s->max_payload)) {
+			n_too_big++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (likely(s->simple)) {
+			copy_to = &plan->set_dests[s->first];
+			n_copies = s->n;
+		} else {
+			if (unlikely(!s->any_resolved)) {
+				n_no_neighbor++;
+				for (j = 0; j < s->n; j++)
+					w->dctr[plan->set_dests[s->first + j]].no_neighbor++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			n_copies = uf_select(w, plan, s, in, select_buf, unresolved, &n_unresolved,
+					     sampled, &n_sampled, &n_failover);
+			copy_to = select_buf;
+		}
+		/* buffers for all but the last copy, which is the received mbuf rewritten */
+		want = n_copies > 0 ? (uint16_t)(n_copies - 1) : 0;
+		got = want > 0 ? uf_alloc_upto(w->copy_pool, bufs, want) : 0;
+		n_forwarded++;
+		n_fanout += s->n;
+		n_attempted += n_copies + n_unresolved;
+		uf_select_done(w, unresolved, n_unresolved, sampled, n_sampled, n_failover);
+		if (unlikely(n_copies == 0)) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		missed = (uint16_t)(want - got);
+		for (j = 0; j < missed; j++) {
+			/* the copies that found no buffer: the first ones */
+			w->dctr[copy_to[j]].copies++;
+			w->dctr[copy_to[j]].tx_drop++;
+		}
+		n_copy_nombuf += missed;
+		copy_to += missed;
+		n_copies = (uint16_t)(n_copies - missed);
+
+		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+		if (in6) {
+			p_sum = uf_in6_sum(&ins6[i]);
+			src_neg = uf_in_src_neg6(src6);
+		} else {
+			/* the IPv6 copies need it even where the IPv4 ones carry no checksum */
+			p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+			src_neg = uf_in_src_neg4(in->src_ip);
+		}
+		for (j = 0; j < n_copies; j++) {
+			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+			const struct uf_dest6_rt *d6 = &plan->d6[copy_to[j]];
+			const bool last = j + 1 == n_copies;
+			struct rte_mbuf *c = last ? m : bufs[j];
+			const uint16_t pad_to = w->txb[d->egress].pad_to;
+			const uint32_t hl = d6->is6 ? (d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN
+								: UF_HDR6_LEN)
+						    : d->tmpl.hdr_len;
+			uint32_t len = hl + in->payload_len;
+			uint8_t *h;
+
+			if (last) {
+				/* in place: the received headers (their fields already read into
+				 * `in`) give way to the copy's, the payload stays where it is */
+				m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
+				m->ol_flags = 0;
+			}
+			h = rte_pktmbuf_mtod(c, uint8_t *);
+			if (d6->is6) {
+				uf_hdr6_write(h + (hl - UF_HDR6_LEN), &d6->t6, in->payload_len,
+					      in->tos, in->src_port, src6, p_sum, src_neg);
+				if (d6->vlan)
+					uf_vlan_insert(h, d6->vlan_tci);
+			} else {
+				uf_hdr_write(h, &d->tmpl, in, p_sum, cksum);
+			}
+			if (!last)
+				rte_memcpy(h + hl, payload, in->payload_len);
+			if (unlikely(len < pad_to)) {
+				memset(h + len, 0, pad_to - len);
+				len = pad_to;
+			}
+			c->data_len = (uint16_t)len;
+			c->pkt_len = len;
+			uf_fan_emit(w, d, c, true, false, NULL, NULL, burst);
+		}
+	}
+	w->ctr.forwarded += n_forwarded;
+	w->ctr.fanout += n_fanout;
+	w->ctr.copies_attempted += n_attempted;
+	if (unlikely(n_no_rule | n_too_big | n_no_neighbor | n_copy_nombuf)) {
+		w->ctr.drop[UF_DROP_NO_RULE] += n_no_rule;
+		w->ctr.drop[UF_DROP_TOO_BIG] += n_too_big;
+		w->ctr.drop[UF_DROP_NO_NEIGHBOR] += n_no_neighbor;
+		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += n_copy_nombuf;
+	}
+}
+
+/* The generic specialisation, out of line: it keeps its large stack arrays and its code out
+ * of the simple plans' path (inlined, it made N = 1 measurably slower). A plan that involves
+ * IPv6 goes to uf_fanout_mixed. */
+static __rte_noinline void
+uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		  const struct uf_rx_info *ins, uint16_t n)
+{
+	uf_senders_epoch(w, plan);
+	if (unlikely(plan->has6)) {
+		uf_fanout_mixed(w, plan, pkts, ins, NULL, n);
+		return;
+	}
+	if (unlikely(plan->any_vlan))
+		uf_fanout_body(w, plan, pkts, ins, n, false, false, true, UF_HDR_ANY);
+	else
+		uf_fanout_body(w, plan, pkts, ins, n, false, false, false, UF_HDR_ANY);
+}
+
+/*
+ * N = 1 of a simple plan: every datagram becomes its own, only copy, rewritten in place. What
+ * uf_fanout_body's simple_plan specialisation does for one member, without what a single copy
+ * never needs (no buffer to take, no chaining, no copy list): the size check (too_big), the
+ * header write, the TX buffer (room for the whole burst made at the start: no full-buffer
+ * test per datagram), and the counters per burst.
+ * Same frames and counters as the body (fanout_diff, eal, compares it with the generic one).
+ * In three steps (uf_single_begin, uf_single_one per datagram, uf_single_end), so that the
+ * worker's classifying pass can hand each datagram over as it finds it (uf_fwd.c).
+ */
+struct uf_single {
+	const struct uf_dest_rt *d;
+	struct uf_txbuf *b;
+	struct rte_mbuf **slot; /* the TX buffer's next free entries, room for the burst */
+	struct rte_mbuf **next; /* where the next datagram goes: slot + the number queued */
+	uint16_t *dslot;
+	rte_be32_t in_dst_ip;
+	rte_be16_t in_dst_port;
+	uint16_t di, max_payload, pad;
+	/* payloads in [lo, lo + span] need neither the too_big drop nor padding: one test */
+	uint16_t lo, span;
+	bool cksum;
+	uint32_t n_too_big;
+};
+
+/* n: the most datagrams the burst can queue. A buffer without room for them all is flushed
+ * first (it holds what an earlier burst left, less than a burst), so that each datagram is
+ * queued without a test for a full buffer; the full burst goes at uf_single_end. */
+static __rte_always_inline void
+uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *plan, uint16_t n)
+{
+	const struct uf_set *set = &plan->sets[0];
+
+	/* n <= UF_MAX_BURST: after the flush the buffer takes it (UF_TXB_CAP) */
+	RTE_ASSERT(plan->fast && set->n == 1 && n <= UF_MAX_BURST);
+	s->cksum = plan->udp_cksum;
+	s->di = plan->set_dests[set->first];
+	s->max_payload = set->max_payload;
+	s->d = &plan->dests[s->di];
+	s->b = &w->txb[s->d->egress];
+	s->pad = s->b->pad_to;
+	{
+		const uint32_t hl = s->d->tmpl.hdr_len, lo = s->pad > hl ? s->pad - hl : 0;
+
+		/* lo above max_payload (no such port): the one test never passes */
+		s->lo = lo <= s->max_payload ? (uint16_t)lo : UINT16_MAX;
+		s->span = lo <= s->max_payload ? (uint16_t)(s->max_payload - lo) : 0;
+	}
+	if (unlikely(s->b->n + n > w->burst))
+		uf_txb_flush(w, s->b, w->id);
+	s->slot = s->b->m + s->b->n;
+	s->dslot = s->b->dest + s->b->n;
+	s->in_dst_ip = plan->in_dst_ip;
+	s->in_dst_port = plan->in_dst_port;
+	s->next = s->slot;
+	s->n_too_big = 0;
+}
+
+/* cksum_on: the caller knows the plan computes UDP checksums (s->cksum is true) */
+static __rte_always_inline void
+uf_single_one(struct uf_single *s, struct rte_mbuf *m, const struct uf_rx_info *in, const bool vlan,
+	      const enum uf_hdr_form form, const bool cksum_on)
+{
+	const bool cksum = cksum_on || s->cksum;
+	uint32_t p_sum = 0;
+
+	if (likely(cksum)) /* forward.udp_checksum: compute, the default */
+		p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
+				  s->in_dst_ip, s->in_dst_port);
+	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
+		uf_inplace(m, s->d, in, p_sum, NULL, cksum, 0, vlan, form);
+	} else if (in->payload_len > s->max_payload) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	} else {
+		uf_inplace(m, s->d, in, p_sum, NULL, cksum, s->pad, vlan, form);
+	}
+	*s->next++ = m; /* its destination: uf_single_end */
+}
+
+#if UF_DP_SIMD
+/* uf_single_one for a frame the fast test passed (its headers where the copy's go: nothing
+ * moves) to a plain template that keeps the sender's port, the default form: the header
+ * rewritten in place under masks (uf_hdr_rewrite_keep). The same frames and counters. */
+static __rte_always_inline void
+uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const struct uf_rx_info *in)
+{
+	const uint32_t p_sum = uf_in_sum(in, f + UF_HDR_LEN, s->in_dst_ip, s->in_dst_port);
+	uint32_t len = UF_HDR_LEN + in->payload_len;
+
+	RTE_ASSERT(s->cksum && in->payload_off == UF_HDR_LEN);
+	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip);
+	} else if (in->payload_len > s->max_payload) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	} else {
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip);
+		if (len < s->pad) {
+			memset(f + len, 0, s->pad - len);
+			len = s->pad;
+		}
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->ol_flags = 0;
+	*s->next++ = m; /* its destination: uf_single_end */
+}
+#endif
+
+/* every datagram queued was forwarded, one copy each */
+static __rte_always_inline void
+uf_single_end(struct uf_worker *w, const struct uf_single *s)
+{
+	const uint16_t k = (uint16_t)(s->next - s->slot);
+	uint16_t j;
+
+	for (j = 0; j < k; j++) /* one destination: stored per burst, in vector stores */
+		s->dslot[j] = s->di;
+	s->b->n = (uint16_t)(s->b->n + k);
+	if (s->b->n >= w->burst)
+		uf_txb_flush(w, s->b, w->id);
+	w->dctr[s->di].copies += k;
+	w->ctr.forwarded += k;
+	w->ctr.fanout += k;
+	w->ctr.copies_attempted += k;
+	if (unlikely(s->n_too_big != 0))
+		w->ctr.drop[UF_DROP_TOO_BIG] += s->n_too_big;
+}
+
+static __rte_always_inline void
+uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		 const struct uf_rx_info *ins, uint16_t n, const bool vlan)
+{
+	struct uf_single s;
+	uint16_t i;
+
+	uf_single_begin(&s, w, plan, n);
+	for (i = 0; i < n; i++)
+		uf_single_one(&s, pkts[i], &ins[i], vlan, UF_HDR_ANY, false);
+	uf_single_end(w, &s);
+}
+
+/* A fast plan with a tagged destination: the same specialisations, the header's form per
+ * destination, out of line (it keeps the untagged ones as they were). */
+static __rte_noinline void
+uf_fanout_vlan(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+	       const struct uf_rx_info *ins, uint16_t n)
+{
+	if (plan->sets[0].n == 1)
+		uf_fanout_single(w, plan, pkts, ins, n, true);
+	else if (likely(plan->sets[0].one_egress))
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, true, UF_HDR_ANY);
+	else
+		uf_fanout_body(w, plan, pkts, ins, n, true, false, true, UF_HDR_ANY);
+}
+
+/* An untagged simple plan whose copies leave through one port (the common one): the body
+ * specialised for what its templates share (uf_set.hdr_form), so no copy tests its mode. */
+static __rte_always_inline void
+uf_fanout_one_egress(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		     const struct uf_rx_info *ins, uint16_t n)
+{
+	switch (plan->sets[0].hdr_form) {
+	case UF_HDR_PLAIN_KEEP_SPORT:
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_PLAIN_KEEP_SPORT);
+		break;
+	case UF_HDR_PLAIN_OWN_SPORT:
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_PLAIN_OWN_SPORT);
+		break;
+	default:
+		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_ANY);
+		break;
+	}
+}
+
+/* Fan a burst out through the specialisation the plan allows; an untagged plan's as it
+ * always was, a plan with a tagged destination's out of line (docs/configuration.md#vlans). */
+static __rte_always_inline void
+uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		const struct uf_rx_info *ins, uint16_t n)
+{
+	if (likely(plan->fast && !plan->any_vlan)) {
+		if (plan->sets[0].n == 1)
+			uf_fanout_single(w, plan, pkts, ins, n, false);
+		else if (likely(plan->sets[0].one_egress))
+			uf_fanout_one_egress(w, plan, pkts, ins, n);
+		else
+			uf_fanout_body(w, plan, pkts, ins, n, true, false, false, UF_HDR_ANY);
+	} else if (plan->fast) {
+		uf_fanout_vlan(w, plan, pkts, ins, n);
+	} else {
+		uf_fanout_generic(w, plan, pkts, ins, n);
+	}
+}
+
+#endif /* UF_FANOUT_H */
