@@ -212,7 +212,6 @@ uf_inplace(struct rte_mbuf *m, const struct uf_dest_rt *d, const struct uf_rx_in
 	m->ol_flags = 0;
 }
 
-
 /* Up to n mbufs from mp into m: in one bulk get, or, when the pool cannot give them all,
  * one by one as long as it has any. Returns how many. */
 static __rte_always_inline uint16_t

@@ -9,7 +9,6 @@
 #include "uf_select.h"
 #include "uf_txbuf.h"
 
-
 /* What a set gives the body: read once per burst for a simple plan, per datagram otherwise. */
 struct uf_set_view {
 	const uint16_t *members; /* destination indexes, set order */
@@ -20,12 +19,13 @@ struct uf_set_view {
 
 static __rte_always_inline void
 uf_set_view(struct uf_set_view *v, const struct uf_worker *w, const struct uf_plan *plan,
-	    const struct uf_set *set)
+	    const struct uf_set *set, const bool mixed)
 {
 	v->members = &plan->set_dests[set->first];
 	v->n = set->n;
 	v->max_payload = set->max_payload;
-	v->chain_min = plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL && set->chain_ok
+	v->chain_min = !mixed && plan->fanout != UF_FANOUT_COPY && w->hdr_pool != NULL &&
+						       set->chain_ok
 				       ? set->chain_min_payload
 				       : UINT32_MAX;
 }
@@ -49,34 +49,98 @@ uf_fan_emit(struct uf_worker *w, const struct uf_dest_rt *d, struct rte_mbuf *f,
 	}
 }
 
+/*
+ * The copies of one datagram of the mixed engine (IPv6 involved): each header written by its
+ * destination's family, uf_hdr6_write (the UDP checksum always: mandatory in IPv6) or the
+ * IPv4 writer (for an IPv6 datagram, from the stand-in uf_rx_info_from6 gives and a template
+ * made by uf_tmpl_from6). An IPv6 destination on a tagged port: the header is written 4
+ * bytes in and the tag put in front (uf_vlan_insert). Every copy but the last is a fresh
+ * buffer (bufs), the last the received mbuf rewritten in place: its headers, 42 to 66 bytes
+ * whatever the family, give way to the copy's, 42 to 66 (the headroom takes the difference).
+ */
+static __rte_always_inline void
+uf_fan_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
+	     struct rte_mbuf **bufs, const uint16_t *copy_to, uint16_t n_copies,
+	     const struct uf_rx_info *in, const uint8_t *payload, uint32_t p_sum,
+	     const struct uf_ip6 *src6, uint32_t src_neg, bool cksum, uint16_t burst)
+{
+	uint16_t j;
+
+	for (j = 0; j < n_copies; j++) {
+		const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+		/* d6 NULL: a view without IPv6 (the differential test runs this engine there) */
+		const struct uf_dest6_rt *d6 = plan->d6 != NULL ? &plan->d6[copy_to[j]] : NULL;
+		const bool is6 = d6 != NULL && d6->is6;
+		const bool last = j + 1 == n_copies;
+		struct rte_mbuf *c = last ? m : bufs[j];
+		const uint16_t pad_to = w->txb[d->egress].pad_to;
+		const uint32_t hl = is6 ? (d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN : UF_HDR6_LEN)
+					    : d->tmpl.hdr_len;
+		uint32_t len = hl + in->payload_len;
+		uint8_t *h;
+
+		if (last) {
+			/* in place: the received headers (their fields already read into `in`)
+			 * give way to the copy's, the payload stays where it is */
+			m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
+			m->ol_flags = 0;
+		}
+		h = rte_pktmbuf_mtod(c, uint8_t *);
+		if (is6) {
+			uf_hdr6_write(h + (hl - UF_HDR6_LEN), &d6->t6, in->payload_len, in->tos,
+				      in->src_port, src6, p_sum, src_neg);
+			if (d6->vlan)
+				uf_vlan_insert(h, d6->vlan_tci);
+		} else {
+			uf_hdr_write(h, &d->tmpl, in, p_sum, cksum);
+		}
+		if (!last)
+			rte_memcpy(h + hl, payload, in->payload_len);
+		if (unlikely(len < pad_to)) {
+			memset(h + len, 0, pad_to - len);
+			len = pad_to;
+		}
+		c->data_len = (uint16_t)len;
+		c->pkt_len = len;
+		uf_fan_emit(w, d, c, true, false, NULL, NULL, burst);
+	}
+}
+
 /* Buffers for the copies of a simple plan, taken for the whole burst in one bulk get (each
  * get pays the per-lcore cache lookup); larger bursts x sets take them per datagram. */
 #define UF_BURST_STASH 256
 
 /*
- * Fan a burst of datagrams out; takes ownership of every mbuf, on every path. One body,
- * specialised by two constant flags (the call sites in uf_fanout_burst pass literals, and
- * the compiler drops what a specialisation does not use):
+ * Fan a burst of datagrams out; takes ownership of every mbuf, on every path. The one body
+ * of every engine but N = 1's (docs/architecture.md#fan-out), specialised by constant flags
+ * (each call site passes literals, and the compiler drops what a specialisation does not
+ * use):
  *
- *   simple_plan  plan->fast: no rules, set 0 simple (every member resolved, none sampled).
- *                The set is read once per burst, its copy list is its member list, the
- *                copy buffers come raw from one bulk get per burst (uf_mbuf_tx_init sets
- *                every field as it writes each copy), and forwarded, fanout,
- *                copies_attempted and each destination's copies are added once per burst.
+ *   simple_plan  no rules, set 0 simple (every member resolved, none sampled). The set is
+ *                read once per burst, its copy list is its member list, the copy buffers
+ *                come raw from one bulk get per burst (uf_mbuf_tx_init sets every field as
+ *                it writes each copy), and forwarded, fanout, copies_attempted and each
+ *                destination's copies are added once per burst.
  *   one_egress   with simple_plan: every member leaves through one port; that TX buffer's
  *                fill level stays in a register for the whole burst.
+ *   vlan         a destination's template may be tagged: the header's form per copy.
+ *   form         what every template is (uf_set.hdr_form), so no copy tests its mode.
+ *   mixed        IPv6 involved: ins6 (IPv6 datagrams) or ins (IPv4 ones), IPv6 rules, a
+ *                family per copy (uf_fan_mixed), no chaining.
  *
  * Otherwise (the generic specialisation), per datagram: the rule set (no_rule), the size
  * (too_big), then uf_select for sampling and resolution (no_neighbor), with the counters
  * added per datagram. Either way the partial-allocation rule is the same: the copies that
  * found no buffer are the first ones in set order (tx_drop.nombuf), the in-place copy always
  * goes, and a chained datagram without a single header mbuf is dropped whole (drop.nombuf)
- * before anything else is counted. docs/architecture.md#fan-out.
+ * before anything else is counted. lc: the listener's counters where the plan has several
+ * (NULL: one), added with the worker's.
  */
 static __rte_always_inline void
 uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-	       const struct uf_rx_info *ins, uint16_t n, const bool simple_plan,
-	       const bool one_egress, const bool vlan, const enum uf_hdr_form form)
+	       const struct uf_rx_info *ins, const struct uf_rx6_info *ins6, uint16_t n,
+	       struct uf_lis_ctr *lc, const bool simple_plan, const bool one_egress,
+	       const bool vlan, const enum uf_hdr_form form, const bool mixed)
 {
 	const bool cksum = plan->udp_cksum;
 	/* read once: a store into a TX buffer's uint16_t dest[] may alias w->burst */
@@ -92,11 +156,13 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	/* counted once at the end */
 	uint64_t n_forwarded = 0, n_fanout = 0, n_attempted = 0, n_chained = 0;
 	uint32_t n_no_rule = 0, n_too_big = 0, n_no_neighbor = 0, n_nombuf = 0, n_copy_nombuf = 0;
+	uint32_t n_sampled_all = 0;
 	uint16_t i, j;
 
 	RTE_ASSERT(simple_plan || !one_egress);
+	RTE_ASSERT(!mixed || (!simple_plan && form == UF_HDR_ANY));
 	if (simple_plan) {
-		uf_set_view(&plan_set, w, plan, &plan->sets[0]);
+		uf_set_view(&plan_set, w, plan, &plan->sets[0], false);
 		plan_last = &plan->dests[plan_set.members[plan_set.n - 1]];
 		if (one_egress) {
 			egress_txb = &w->txb[plan->dests[plan_set.members[plan_set.n - 1]].egress];
@@ -112,7 +178,10 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	}
 
 	for (i = 0; i < n; i++) {
-		const struct uf_rx_info *in = &ins[i];
+		const bool in6 = mixed && ins6 != NULL;
+		struct uf_rx_info stand_in;
+		const struct uf_rx_info *in = in6 ? &stand_in : &ins[i];
+		const struct uf_ip6 *src6 = in6 ? &ins6[i].src_ip6 : NULL;
 		struct rte_mbuf *m = pkts[i];
 		struct uf_set_view set_buf;
 		const struct uf_set_view *set = &plan_set;
@@ -126,20 +195,24 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		struct uf_hdr_dg dg;
 		bool chain;
 
+		if (in6)
+			uf_rx_info_from6(&ins6[i], &stand_in);
 		if (!simple_plan) {
 			const struct uf_set *s = &plan->sets[0];
 
-			if (plan->lpm != NULL) {
+			if (in6 ? plan->n_rules6 > 0 : plan->lpm != NULL) {
 				uint32_t nh;
+				const bool hit = in6 ? uf_plan_lookup6(plan, src6, &nh)
+						     : uf_plan_lookup(plan, in->src_ip, &nh);
 
-				if (unlikely(!uf_plan_lookup(plan, in->src_ip, &nh))) {
+				if (unlikely(!hit)) {
 					n_no_rule++;
 					rte_pktmbuf_free(m);
 					continue;
 				}
 				s = &plan->sets[nh];
 			}
-			uf_set_view(&set_buf, w, plan, s);
+			uf_set_view(&set_buf, w, plan, s, mixed);
 			set = &set_buf;
 			if (unlikely(in->payload_len > set->max_payload)) {
 				n_too_big++;
@@ -173,7 +246,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		}
 
 		/* buffers: header mbufs for all when chaining, else copies for all but the last */
-		chain = in->payload_len >= set->chain_min && n_copies > 1;
+		chain = !mixed && in->payload_len >= set->chain_min && n_copies > 1;
 		want = chain ? n_copies : (uint16_t)(n_copies > 0 ? n_copies - 1 : 0);
 		if (simple_plan && !chain && likely(stash_used + want <= n_stash)) {
 			bufs = stash + stash_used;
@@ -195,6 +268,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			n_fanout += set->n;
 			n_attempted += n_copies + n_unresolved;
 			uf_select_done(w, unresolved, n_unresolved, sampled, n_sampled, n_failover);
+			n_sampled_all += n_sampled;
 			if (unlikely(n_copies == 0)) {
 				rte_pktmbuf_free(m);
 				continue;
@@ -214,6 +288,21 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		}
 
 		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+		if (mixed) {
+			uint32_t src_neg;
+
+			if (in6) {
+				p_sum = uf_in6_sum(&ins6[i]);
+				src_neg = uf_in_src_neg6(src6);
+			} else {
+				/* the IPv6 copies need it even where the IPv4 ones carry none */
+				p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+				src_neg = uf_in_src_neg4(in->src_ip);
+			}
+			uf_fan_mixed(w, plan, m, bufs, copy_to, n_copies, in, payload, p_sum, src6,
+				     src_neg, cksum, burst);
+			continue;
+		}
 		if (cksum)
 			p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
 		uf_hdr_dg_init(&dg, in, p_sum); /* what every copy's header shares */
@@ -323,175 +412,16 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		w->ctr.drop[UF_DROP_NOMBUF] += n_nombuf;
 		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += n_copy_nombuf;
 	}
-}
-
-/*
- * A plan view that involves IPv6 (plan->has6: an IPv6 listener or an IPv6 destination;
- * docs/architecture.md#ipv6). Correctness first: every copy but the last is a
- * fresh buffer, the last the received mbuf rewritten in place (its headers, 42 to 66 bytes
- * whatever the family, give way to the copy's, 42 to 66: the headroom takes the
- * difference), no chain (forward.fanout does not apply), each header written
- * by its destination's family: uf_hdr6_write (the UDP checksum always: mandatory in IPv6),
- * or the IPv4 writer (for an IPv6 datagram, from the stand-in uf_rx_info_from6 gives and a
- * template made by uf_tmpl_from6). An IPv6 destination on a tagged port: the header is
- * written 4 bytes in and the tag put in front (uf_vlan_insert). Rules, too_big, sampling,
- * pools and resolution, the counters and the partial-allocation rule (the first copies in
- * set order miss, tx_drop.nombuf; the in-place copy always goes) are those of
- * uf_fanout_body's generic specialisation. The IPv4 bodies never see such
- * a plan (it is never fast; uf_fanout_generic hands it here).
- * ins6 NULL: IPv4 datagrams (ins4); else IPv6 ones.
- */
-static __rte_noinline void
-uf_fanout_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-		const struct uf_rx_info *ins4, const struct uf_rx6_info *ins6, uint16_t n)
-{
-	const bool cksum = plan->udp_cksum, in6 = ins6 != NULL;
-	const uint16_t burst = w->burst;
-	uint64_t n_forwarded = 0, n_fanout = 0, n_attempted = 0;
-	uint32_t n_no_rule = 0, n_too_big = 0, n_no_neighbor = 0, n_copy_nombuf = 0;
-	uint16_t i, j;
-
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct uf_rx_info stand_in;
-		const struct uf_rx_info *in = in6 ? &stand_in : &ins4[i];
-		const struct uf_ip6 *src6 = in6 ? &ins6[i].src_ip6 : NULL;
-		const struct uf_set *s = &plan->sets[0];
-		uint16_t select_buf[UF_MAX_DESTS], unresolved[UF_MAX_DESTS], sampled[UF_MAX_DESTS];
-		struct rte_mbuf *bufs[UF_MAX_DESTS];
-		const uint16_t *copy_to;
-		uint16_t n_copies, n_unresolved = 0, n_sampled = 0, want, got, missed;
-		uint32_t n_failover = 0, p_sum, src_neg, nh;
-		const uint8_t *payload;
-
-		if (in6)
-			uf_rx_info_from6(&ins6[i], &stand_in);
-		if (in6 ? plan->n_rules6 > 0 : plan->lpm != NULL) {
-			const bool hit = in6 ? uf_plan_lookup6(plan, src6, &nh)
-					     : uf_plan_lookup(plan, in->src_ip, &nh);
-
-			if (unlikely(!hit)) {
-				n_no_rule++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			s = &plan->sets[nh];
-		}
-		if (unlikely(in->payload_len > s->max_payload)) {
-			n_too_big++;
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		if (likely(s->simple)) {
-			copy_to = &plan->set_dests[s->first];
-			n_copies = s->n;
-		} else {
-			if (unlikely(!s->any_resolved)) {
-				n_no_neighbor++;
-				for (j = 0; j < s->n; j++)
-					w->dctr[plan->set_dests[s->first + j]].no_neighbor++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			n_copies = uf_select(w, plan, s, in, select_buf, unresolved, &n_unresolved,
-					     sampled, &n_sampled, &n_failover);
-			copy_to = select_buf;
-		}
-		/* buffers for all but the last copy, which is the received mbuf rewritten */
-		want = n_copies > 0 ? (uint16_t)(n_copies - 1) : 0;
-		got = want > 0 ? uf_alloc_upto(w->copy_pool, bufs, want) : 0;
-		n_forwarded++;
-		n_fanout += s->n;
-		n_attempted += n_copies + n_unresolved;
-		uf_select_done(w, unresolved, n_unresolved, sampled, n_sampled, n_failover);
-		if (unlikely(n_copies == 0)) {
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		missed = (uint16_t)(want - got);
-		for (j = 0; j < missed; j++) {
-			/* the copies that found no buffer: the first ones */
-			w->dctr[copy_to[j]].copies++;
-			w->dctr[copy_to[j]].tx_drop++;
-		}
-		n_copy_nombuf += missed;
-		copy_to += missed;
-		n_copies = (uint16_t)(n_copies - missed);
-
-		payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
-		if (in6) {
-			p_sum = uf_in6_sum(&ins6[i]);
-			src_neg = uf_in_src_neg6(src6);
-		} else {
-			/* the IPv6 copies need it even where the IPv4 ones carry no checksum */
-			p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
-			src_neg = uf_in_src_neg4(in->src_ip);
-		}
-		for (j = 0; j < n_copies; j++) {
-			const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
-			const struct uf_dest6_rt *d6 = &plan->d6[copy_to[j]];
-			const bool last = j + 1 == n_copies;
-			struct rte_mbuf *c = last ? m : bufs[j];
-			const uint16_t pad_to = w->txb[d->egress].pad_to;
-			const uint32_t hl = d6->is6 ? (d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN
-								: UF_HDR6_LEN)
-						    : d->tmpl.hdr_len;
-			uint32_t len = hl + in->payload_len;
-			uint8_t *h;
-
-			if (last) {
-				/* in place: the received headers (their fields already read into
-				 * `in`) give way to the copy's, the payload stays where it is */
-				m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
-				m->ol_flags = 0;
-			}
-			h = rte_pktmbuf_mtod(c, uint8_t *);
-			if (d6->is6) {
-				uf_hdr6_write(h + (hl - UF_HDR6_LEN), &d6->t6, in->payload_len,
-					      in->tos, in->src_port, src6, p_sum, src_neg);
-				if (d6->vlan)
-					uf_vlan_insert(h, d6->vlan_tci);
-			} else {
-				uf_hdr_write(h, &d->tmpl, in, p_sum, cksum);
-			}
-			if (!last)
-				rte_memcpy(h + hl, payload, in->payload_len);
-			if (unlikely(len < pad_to)) {
-				memset(h + len, 0, pad_to - len);
-				len = pad_to;
-			}
-			c->data_len = (uint16_t)len;
-			c->pkt_len = len;
-			uf_fan_emit(w, d, c, true, false, NULL, NULL, burst);
-		}
+	if (lc != NULL) {
+		lc->forwarded += n_forwarded;
+		lc->fanout += n_fanout;
+		lc->copies_attempted += n_attempted;
+		lc->sampled_out += n_sampled_all;
+		lc->drop_no_rule += n_no_rule;
+		lc->drop_too_big += n_too_big;
+		lc->drop_no_neighbor += n_no_neighbor;
+		lc->drop_nombuf += n_nombuf;
 	}
-	w->ctr.forwarded += n_forwarded;
-	w->ctr.fanout += n_fanout;
-	w->ctr.copies_attempted += n_attempted;
-	if (unlikely(n_no_rule | n_too_big | n_no_neighbor | n_copy_nombuf)) {
-		w->ctr.drop[UF_DROP_NO_RULE] += n_no_rule;
-		w->ctr.drop[UF_DROP_TOO_BIG] += n_too_big;
-		w->ctr.drop[UF_DROP_NO_NEIGHBOR] += n_no_neighbor;
-		w->ctr.tx_drop[UF_TXDROP_NOMBUF] += n_copy_nombuf;
-	}
-}
-
-/* The generic specialisation, out of line: it keeps its large stack arrays and its code out
- * of the simple plans' path (inlined, it made N = 1 measurably slower). A plan that involves
- * IPv6 goes to uf_fanout_mixed. */
-static __rte_noinline void
-uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-		  const struct uf_rx_info *ins, uint16_t n)
-{
-	uf_senders_epoch(w, plan);
-	if (unlikely(plan->has6)) {
-		uf_fanout_mixed(w, plan, pkts, ins, NULL, n);
-		return;
-	}
-	if (unlikely(plan->any_vlan))
-		uf_fanout_body(w, plan, pkts, ins, n, false, false, true, UF_HDR_ANY);
-	else
-		uf_fanout_body(w, plan, pkts, ins, n, false, false, false, UF_HDR_ANY);
 }
 
 /*
@@ -528,7 +458,7 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 	const struct uf_set *set = &plan->sets[0];
 
 	/* n <= UF_MAX_BURST: after the flush the buffer takes it (UF_TXB_CAP) */
-	RTE_ASSERT(plan->fast && set->n == 1 && n <= UF_MAX_BURST);
+	RTE_ASSERT(set->simple && set->n == 1 && n <= UF_MAX_BURST);
 	s->cksum = plan->udp_cksum;
 	s->di = plan->set_dests[set->first];
 	s->max_payload = set->max_payload;
@@ -606,9 +536,9 @@ uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const st
 }
 #endif
 
-/* every datagram queued was forwarded, one copy each */
+/* every datagram queued was forwarded, one copy each; lc: as uf_fanout_body's */
 static __rte_always_inline void
-uf_single_end(struct uf_worker *w, const struct uf_single *s)
+uf_single_end(struct uf_worker *w, const struct uf_single *s, struct uf_lis_ctr *lc)
 {
 	const uint16_t k = (uint16_t)(s->next - s->slot);
 	uint16_t j;
@@ -624,11 +554,19 @@ uf_single_end(struct uf_worker *w, const struct uf_single *s)
 	w->ctr.copies_attempted += k;
 	if (unlikely(s->n_too_big != 0))
 		w->ctr.drop[UF_DROP_TOO_BIG] += s->n_too_big;
+	if (lc != NULL) {
+		lc->forwarded += k;
+		lc->fanout += k;
+		lc->copies_attempted += k;
+		lc->drop_too_big += s->n_too_big;
+	}
 }
 
+/* N = 1 in two passes (a listener's datagrams, a tagged port's): classified first, then
+ * rewritten here */
 static __rte_always_inline void
 uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-		 const struct uf_rx_info *ins, uint16_t n, const bool vlan)
+		 const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc, const bool vlan)
 {
 	struct uf_single s;
 	uint16_t i;
@@ -636,59 +574,94 @@ uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbu
 	uf_single_begin(&s, w, plan, n);
 	for (i = 0; i < n; i++)
 		uf_single_one(&s, pkts[i], &ins[i], vlan, UF_HDR_ANY, false);
-	uf_single_end(w, &s);
+	uf_single_end(w, &s, lc);
 }
 
-/* A fast plan with a tagged destination: the same specialisations, the header's form per
- * destination, out of line (it keeps the untagged ones as they were). */
+/* The general engines, out of line: they keep their large stack arrays and their code out of
+ * the simple plans' path (inlined, they made N = 1 measurably slower). ins6: the mixed
+ * engine's IPv6 datagrams (NULL: IPv4 ones, in ins). */
 static __rte_noinline void
-uf_fanout_vlan(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-	       const struct uf_rx_info *ins, uint16_t n)
+uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		  const struct uf_rx_info *ins, const struct uf_rx6_info *ins6, uint16_t n,
+		  struct uf_lis_ctr *lc)
 {
-	if (plan->sets[0].n == 1)
-		uf_fanout_single(w, plan, pkts, ins, n, true);
-	else if (likely(plan->sets[0].one_egress))
-		uf_fanout_body(w, plan, pkts, ins, n, true, true, true, UF_HDR_ANY);
-	else
-		uf_fanout_body(w, plan, pkts, ins, n, true, false, true, UF_HDR_ANY);
-}
-
-/* An untagged simple plan whose copies leave through one port (the common one): the body
- * specialised for what its templates share (uf_set.hdr_form), so no copy tests its mode. */
-static __rte_always_inline void
-uf_fanout_one_egress(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-		     const struct uf_rx_info *ins, uint16_t n)
-{
-	switch (plan->sets[0].hdr_form) {
-	case UF_HDR_PLAIN_KEEP_SPORT:
-		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_PLAIN_KEEP_SPORT);
+	uf_senders_epoch(w, plan);
+	switch (plan->engine) {
+	case UF_ENG_MIXED:
+		uf_fanout_body(w, plan, pkts, ins, ins6, n, lc, false, false, true, UF_HDR_ANY,
+			       true);
 		break;
-	case UF_HDR_PLAIN_OWN_SPORT:
-		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_PLAIN_OWN_SPORT);
+	case UF_ENG_GENERIC:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, false, false, false, UF_HDR_ANY,
+			       false);
 		break;
-	default:
-		uf_fanout_body(w, plan, pkts, ins, n, true, true, false, UF_HDR_ANY);
+	default: /* UF_ENG_GENERIC_VLAN: serves every IPv4 view */
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, false, false, true, UF_HDR_ANY,
+			       false);
 		break;
 	}
 }
 
-/* Fan a burst out through the specialisation the plan allows; an untagged plan's as it
- * always was, a plan with a tagged destination's out of line (docs/configuration.md#vlans). */
+/* The simple engines with a tagged destination: the header's form per destination, out of
+ * line (it keeps the untagged ones as they were). */
+static __rte_noinline void
+uf_fanout_vlan(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+	       const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc)
+{
+	switch (plan->engine) {
+	case UF_ENG_SINGLE_VLAN:
+		uf_fanout_single(w, plan, pkts, ins, n, lc, true);
+		break;
+	case UF_ENG_ONE_EGRESS_VLAN:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, true, UF_HDR_ANY,
+			       false);
+		break;
+	default: /* UF_ENG_SIMPLE_VLAN */
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, false, true, UF_HDR_ANY,
+			       false);
+		break;
+	}
+}
+
+/*
+ * Fan a burst of IPv4 datagrams out through the engine the plan view was given when it was
+ * built (uf_plan_engine): the one switch. The untagged simple engines inline, the others out
+ * of line. lc: the listener's counters where the plan has several, else NULL.
+ */
 static __rte_always_inline void
 uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-		const struct uf_rx_info *ins, uint16_t n)
+		const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc)
 {
-	if (likely(plan->fast && !plan->any_vlan)) {
-		if (plan->sets[0].n == 1)
-			uf_fanout_single(w, plan, pkts, ins, n, false);
-		else if (likely(plan->sets[0].one_egress))
-			uf_fanout_one_egress(w, plan, pkts, ins, n);
-		else
-			uf_fanout_body(w, plan, pkts, ins, n, true, false, false, UF_HDR_ANY);
-	} else if (plan->fast) {
-		uf_fanout_vlan(w, plan, pkts, ins, n);
-	} else {
-		uf_fanout_generic(w, plan, pkts, ins, n);
+	switch (plan->engine) {
+	case UF_ENG_SINGLE:
+	case UF_ENG_SINGLE_KEEP:
+	case UF_ENG_SINGLE_OWN:
+		uf_fanout_single(w, plan, pkts, ins, n, lc, false);
+		break;
+	case UF_ENG_ONE_EGRESS_KEEP:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
+			       UF_HDR_PLAIN_KEEP_SPORT, false);
+		break;
+	case UF_ENG_ONE_EGRESS_OWN:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
+			       UF_HDR_PLAIN_OWN_SPORT, false);
+		break;
+	case UF_ENG_ONE_EGRESS:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false, UF_HDR_ANY,
+			       false);
+		break;
+	case UF_ENG_SIMPLE:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, false, false, UF_HDR_ANY,
+			       false);
+		break;
+	case UF_ENG_SINGLE_VLAN:
+	case UF_ENG_ONE_EGRESS_VLAN:
+	case UF_ENG_SIMPLE_VLAN:
+		uf_fanout_vlan(w, plan, pkts, ins, n, lc);
+		break;
+	default:
+		uf_fanout_generic(w, plan, pkts, ins, NULL, n, lc);
+		break;
 	}
 }
 

@@ -102,9 +102,7 @@ rx_tail(struct uf_worker *w, struct rte_mbuf **ctl, uint16_t nc, struct rte_mbuf
  * The drop trace (docs/loss-accounting.md#drop-trace), armed: take one of the frames still
  * wanted, copy it into the trace's pool and hand it to the control lcore, which writes it to
  * a pcapng file. No lock, no system call: a compare-and-swap, a copy and a ring enqueue; what
- * finds no buffer or a full ring is counted in dtrace_missed. An IPv6 frame the IPv4
- * classifier called not_ipv4 on a port with ip6 is not a drop yet: worker_rx6_sweep takes
- * it, and traces it if it drops it.
+ * finds no buffer or a full ring is counted in dtrace_missed.
  */
 void __rte_cold
 uf_dtrace_take(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, enum uf_drop why)
@@ -114,12 +112,6 @@ uf_dtrace_take(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, enum 
 	struct rte_mbuf *c;
 	uint32_t left;
 
-	if (why == UF_DROP_NOT_IPV4 && pi < UF_MAX_PORTS && w->port6[pi].n_ip6 > 0 &&
-	    m->nb_segs == 1 && !(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) &&
-	    m->data_len >= RTE_ETHER_HDR_LEN &&
-	    uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) + UF_ETH_TYPE) ==
-			    rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
-		return;
 	left = __atomic_load_n(&sh->dtrace_left, __ATOMIC_RELAXED);
 	do {
 		if (left == 0) /* taken: the control lcore disarms the workers */
@@ -143,22 +135,6 @@ uf_dtrace_take(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, enum 
 		rte_pktmbuf_free(c);
 		w->dtrace_missed++;
 	}
-}
-
-/* the worker's totals that a fan-out pass moves, as listener counters (rx, tx_ok and tx_drop
- * stay 0: counted at classification, and derived from the destinations) */
-static inline void
-lis_take(const struct uf_worker *w, struct uf_lis_ctr *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->forwarded = w->ctr.forwarded;
-	c->fanout = w->ctr.fanout;
-	c->sampled_out = w->ctr.sampled_out;
-	c->copies_attempted = w->ctr.copies_attempted;
-	c->drop_no_rule = w->ctr.drop[UF_DROP_NO_RULE];
-	c->drop_too_big = w->ctr.drop[UF_DROP_TOO_BIG];
-	c->drop_no_neighbor = w->ctr.drop[UF_DROP_NO_NEIGHBOR];
-	c->drop_nombuf = w->ctr.drop[UF_DROP_NOMBUF];
 }
 
 /*
@@ -257,8 +233,8 @@ svc6_listener(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, rte_
 /*
  * The IPv6 datagrams of a burst on port index pi: each one's listener (uf_plan_listener6:
  * its address and UDP port; none: not_for_us), then each run of one listener's datagrams
- * through uf_fanout_mixed with its view of the plan, counted as its listener's where there
- * are several (as worker_rx_listeners does).
+ * through the mixed engine with its view of the plan, counted as its listener's where there
+ * are several.
  */
 static __rte_noinline void
 worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
@@ -270,7 +246,6 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 	uint16_t i, j, nk = 0, nd = 0;
 
 	w->n_rx6 = 0;
-	uf_senders_epoch(w, plan);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = w->rx6_m[i];
 		const struct uf_rx6_info in = w->rx6_in[i];
@@ -307,316 +282,204 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 	for (i = 0; i < nk; i = j) {
 		for (j = (uint16_t)(i + 1); j < nk && view[j] == view[i]; j++)
 			;
-		if (plan->n_listeners > 1) {
-			struct uf_lis_ctr *lc = &w->lctr[lis[i]], b, e;
-
-			lis_take(w, &b);
-			uf_fanout_mixed(w, view[i], w->rx6_m + i, NULL, w->rx6_in + i,
-					(uint16_t)(j - i));
-			lis_take(w, &e);
-#define LIS_ADD(f, h) lc->f += e.f - b.f;
-			UF_LIS_COUNTERS(LIS_ADD)
-#undef LIS_ADD
-		} else {
-			uf_fanout_mixed(w, view[i], w->rx6_m + i, NULL, w->rx6_in + i,
-					(uint16_t)(j - i));
-		}
+		uf_fanout_generic(w, view[i], w->rx6_m + i, NULL, w->rx6_in + i, (uint16_t)(j - i),
+				  plan->n_listeners > 1 ? &w->lctr[lis[i]] : NULL);
 	}
 }
 
-/*
- * The IPv6 frames of a burst on a port with ports[].ip6, taken from its drops: the IPv4
- * classifier counted every frame with EtherType IPv6 as not_ipv4 (one segment, no tag left:
- * the others have other reasons), so an IPv4 datagram pays nothing for IPv6, not even a
- * test per frame: this runs once per burst that had drops. Each one is uncounted there and
- * goes to worker_rx6; the datagrams are fanned out (worker_fan6, after the burst's IPv4
- * ones), control frames appended to ctl from nc on. Returns the drops left (compacted in
- * drop) | the control frames added << 16.
- */
-static __rte_noinline uint32_t
-worker_rx6_sweep(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
-		 struct rte_mbuf **drop, uint16_t nd, struct rte_mbuf **ctl, uint16_t nc)
+/* an IPv6 frame worker_rx6 can take: the IPv4 classifier called it not_ipv4 (one segment,
+ * no tag left: the others have other reasons) */
+static inline bool
+rx_is_ip6(const struct rte_mbuf *m)
 {
-	uint16_t k, kept = 0, added = 0;
+	return m->nb_segs == 1 && !(m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) &&
+	       m->data_len >= RTE_ETHER_HDR_LEN &&
+	       uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) + UF_ETH_TYPE) ==
+			       rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+}
 
-	for (k = 0; k < nd; k++) {
-		struct rte_mbuf *m = drop[k];
+/*
+ * Service addresses (docs/architecture.md#service-addresses): a frame on port pi the
+ * classifier called not_for_us, to one of the port's IPv4 service addresses, classified
+ * again as if that address were the port's own (uf_classify_svc). UF_V_FORWARD: a datagram
+ * (info), *li its listener where there are several (the one that names the address, else the
+ * one on the port's own address), its partial checksum completed and its UDP checksum made
+ * what it would be to that listener's address; UF_V_CONTROL: ARP or ICMP for the address;
+ * UF_V_DROP: not_for_us it stays.
+ */
+static __rte_noinline enum uf_verdict
+rx_svc4(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const struct rte_mbuf *m,
+	struct uf_rx_info *info, int *li, const bool multi, bool partial)
+{
+	const struct uf_port_id *pid = &w->ports[pi].id;
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	enum uf_drop why = UF_DROP_MALFORMED;
+	rte_be32_t dst, to;
+	enum uf_verdict v;
 
-		if (m->nb_segs != 1 || (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
-		    m->data_len < RTE_ETHER_HDR_LEN ||
-		    uf_rd16(rte_pktmbuf_mtod(m, const uint8_t *) + UF_ETH_TYPE) !=
-				    rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
-			drop[kept++] = m;
-			continue;
+	if (plan->svc[pi].n4 == 0 || m->nb_segs != 1 ||
+	    (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
+	    (dst = uf_svc_dst4(f, m->data_len)) == 0 || uf_plan_svc4(plan, pi, dst) < 0)
+		return UF_V_DROP;
+	v = uf_classify_svc(f, m->data_len, m->ol_flags & ~pid->rx_ck_ignore, pid, dst, info, &why,
+			    multi);
+	if (v != UF_V_FORWARD)
+		return v; /* a drop keeps its first reason, not_for_us */
+	to = plan->in_dst_ip;
+	if (multi) {
+		const rte_be16_t dport = uf_rd16(f + info->payload_off - UF_UDP_HDR + UF_UDP_DPORT);
+
+		*li = uf_plan_listener(plan, pi, dst, dport);
+		to = dst;
+		if (*li < 0) {
+			*li = uf_plan_listener(plan, pi, pid->ip, dport);
+			to = pid->ip;
 		}
-		w->ctr.drop[UF_DROP_NOT_IPV4]--; /* counted again by its own reason */
+		if (*li < 0)
+			return UF_V_DROP; /* no listener */
+	}
+	/* a partial checksum is completed with the address it was sent to, first */
+	if (unlikely(partial) && uf_csum_complete(f, m->ol_flags, info))
+		w->ctr.csum_completed++;
+	info->udp_cksum = uf_udp_ck_redirect4(info->udp_cksum, dst, to);
+	return UF_V_FORWARD;
+}
+
+/* What became of a frame the classifier did not forward (rx_other; the listener of a
+ * UF_RX_FWD in the bits above UF_RX_WHAT: nothing of the caller's has its address taken, so
+ * that the forwarding path stores nothing for it) */
+#define UF_RX_DROP 0  /* counted by its reason: free it */
+#define UF_RX_CTL 1   /* for the control lcore */
+#define UF_RX_FWD 2   /* a datagram to a service address: forward it */
+#define UF_RX_TAKEN 3 /* an IPv6 datagram, waiting in w->rx6_* */
+#define UF_RX_WHAT 0xff
+
+/*
+ * A frame the IPv4 classifier did not forward, for the reason `why` (cold: not a datagram of
+ * the port's listeners). An IPv6 frame on a port with ports[].ip6 goes to worker_rx6; a frame
+ * not for us, to one of the port's service addresses, to rx_svc4; any other is counted by its
+ * reason and traced. Each frame is counted once, by what it turned out to be.
+ */
+static __rte_noinline int
+rx_other(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf *m,
+	 enum uf_drop why, struct uf_rx_info *info, const bool multi, bool partial)
+{
+	if (why == UF_DROP_NOT_IPV4 && w->port6[pi].n_ip6 > 0 && rx_is_ip6(m)) {
 		switch (worker_rx6(w, plan, pi, m)) {
 		case UF_RX6_CONTROL:
-			ctl[nc + added++] = m;
-			break;
+			return UF_RX_CTL;
 		case UF_RX6_DROPPED:
-			drop[kept++] = m;
-			break;
+			return UF_RX_DROP;
 		default:
-			break;
+			return UF_RX_TAKEN;
 		}
 	}
-	if (w->n_rx6 != 0)
-		worker_fan6(w, plan, pi);
-	return kept | (uint32_t)added << 16;
-}
-
-/*
- * Service addresses (docs/architecture.md#service-addresses): the frames of a burst on port
- * pi that were called not_for_us and are to one of its IPv4 service addresses (an ARP
- * request: about one) are classified again as if that address were the port's own
- * (uf_classify_svc). A datagram goes to the listener that names the address, else to the
- * one on the port's own address (several listeners), or to the plan's one, with its UDP
- * checksum made what it would be to that listener's address, and is fanned out here; ARP
- * and ICMP are appended to ctl from nc on. Each one taken is uncounted from not_for_us.
- * Runs once per burst with drops, and only when the plan has service addresses: a config
- * without them pays nothing per frame. Returns the drops left | control frames added << 16.
- */
-static __rte_noinline uint32_t
-worker_svc_sweep(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
-		 struct rte_mbuf **drop, uint16_t nd, struct rte_mbuf **ctl, uint16_t nc)
-{
-	const struct uf_port_id *pid = &w->ports[pi].id;
-	const bool multi = plan->n_listeners > 1;
-	const bool partial = pid->partial_csum && plan->udp_cksum;
-	struct rte_mbuf *fwd[UF_MAX_BURST];
-	struct uf_rx_info in[UF_MAX_BURST];
-	uint8_t lis[UF_MAX_BURST];
-	uint16_t k, i, j, kept = 0, added = 0, nf = 0;
-
-	if (plan->svc[pi].n4 == 0)
-		return nd;
-	for (k = 0; k < nd; k++) {
-		struct rte_mbuf *m = drop[k];
-		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-		enum uf_drop why = UF_DROP_MALFORMED;
-		rte_be32_t dst, to = pid->ip;
-		enum uf_verdict v;
+	if (why == UF_DROP_NOT_FOR_US && plan->svc != NULL) {
 		int li = 0;
+		const enum uf_verdict v = rx_svc4(w, plan, pi, m, info, &li, multi, partial);
 
-		if (m->nb_segs != 1 || (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
-		    (dst = uf_svc_dst4(f, m->data_len)) == 0 || uf_plan_svc4(plan, pi, dst) < 0) {
-			drop[kept++] = m;
-			continue;
-		}
-		v = uf_classify_svc(f, m->data_len, m->ol_flags & ~pid->rx_ck_ignore, pid, dst,
-				    &in[nf], &why, multi);
-		if (v == UF_V_DROP) {
-			drop[kept++] = m; /* counted by its first reason */
-			continue;
-		}
-		if (v == UF_V_FORWARD && multi) {
-			const rte_be16_t dport =
-					uf_rd16(f + in[nf].payload_off - UF_UDP_HDR + UF_UDP_DPORT);
-
-			li = uf_plan_listener(plan, pi, dst, dport);
-			if (li >= 0)
-				to = dst;
-			else
-				li = uf_plan_listener(plan, pi, pid->ip, dport);
-			if (li < 0) {
-				drop[kept++] = m; /* no listener: not_for_us it stays */
-				continue;
-			}
-		}
-		w->ctr.drop[UF_DROP_NOT_FOR_US]--;
+		if (v == UF_V_FORWARD)
+			return UF_RX_FWD | li << 8;
 		if (v == UF_V_CONTROL) {
 			ctl_mark(w, pi, m);
-			ctl[nc + added++] = m;
-			continue;
-		}
-		if (!multi)
-			to = plan->in_dst_ip;
-		/* a partial checksum is completed with the address it was sent to, first */
-		if (unlikely(partial) && uf_csum_complete(f, m->ol_flags, &in[nf]))
-			w->ctr.csum_completed++;
-		in[nf].udp_cksum = uf_udp_ck_redirect4(in[nf].udp_cksum, dst, to);
-		if (multi)
-			w->lctr[li].rx++;
-		lis[nf] = (uint8_t)li;
-		fwd[nf++] = m;
-	}
-	/* runs of one listener's datagrams, each with its view (as worker_fan6) */
-	for (i = 0; i < nf; i = j) {
-		for (j = (uint16_t)(i + 1); j < nf && lis[j] == lis[i]; j++)
-			;
-		if (multi) {
-			struct uf_lis_ctr *lc = &w->lctr[lis[i]], b, e;
-
-			lis_take(w, &b);
-			uf_fanout_burst(w, &plan->lis[lis[i]], fwd + i, in + i, (uint16_t)(j - i));
-			lis_take(w, &e);
-#define LIS_ADD(f, h) lc->f += e.f - b.f;
-			UF_LIS_COUNTERS(LIS_ADD)
-#undef LIS_ADD
-		} else {
-			uf_fanout_burst(w, plan, fwd + i, in + i, (uint16_t)(j - i));
+			return UF_RX_CTL;
 		}
 	}
-	return kept | (uint32_t)added << 16;
+	w->ctr.drop[why]++;
+	UF_DTRACE(w, pi, m, why);
+	return UF_RX_DROP;
 }
 
 /*
- * A burst on a port of a plan with several listeners (docs/architecture.md#listeners): the
- * frame checks pass a UDP datagram to any of the port's IPs and UDP ports, and the same pass
- * looks its listener up (uf_plan_listener: one table load, no loop over the listeners).
- * Then the datagrams are grouped by listener, stably (a counting sort), and each group goes
- * through the fan-out with its listener's view of the plan; what that moved in the worker's
- * totals is the listener's.
+ * Pass 2 with several listeners: the burst's datagrams grouped by listener, stably (a counting
+ * sort; cnt[l + 1] is listener l's count on entry), each group through its listener's view of
+ * the plan and that view's engine, counted as the listener's.
  */
 static __rte_noinline void
-worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
-		    struct rte_mbuf **pkts, uint16_t n)
+worker_fan_listeners(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **fwd,
+		     struct uf_rx_info *in, const uint8_t *lis, uint16_t *cnt, uint16_t nf)
 {
-	const struct uf_port_id *pid = &w->ports[pi].id;
-	const bool partial = pid->partial_csum && plan->udp_cksum;
-	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST],
-			*sorted[UF_MAX_BURST];
-	struct uf_rx_info in[UF_MAX_BURST], sorted_in[UF_MAX_BURST];
-	struct rte_mbuf **sp = sorted;
-	struct uf_rx_info *sip = sorted_in;
-	uint8_t lis[UF_MAX_BURST];
-	uint16_t cnt[UF_MAX_LISTENERS + 1] = { 0 };
-	uint16_t nd = 0, nc = 0, nf = 0, i;
-	/* a local copy: the frames' stores cannot alias it, so it is not reloaded per frame */
-	const struct uf_dp_pat pat = w->ports[pi].pat[1]; /* any_dst */
+	struct rte_mbuf *sorted[UF_MAX_BURST], **sp = sorted;
+	struct uf_rx_info sorted_in[UF_MAX_BURST], *sip = sorted_in;
 	uint32_t l;
+	uint16_t i;
 
-	w->ctr.rx += n;
-	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		const uint8_t *f;
-		enum uf_drop why;
-		enum uf_verdict v;
-		int li;
+	/* made into each listener's start */
+	for (l = 1; l <= plan->n_listeners; l++)
+		cnt[l] = (uint16_t)(cnt[l] + cnt[l - 1]);
+	if (likely(cnt[lis[0] + 1] - cnt[lis[0]] == nf)) {
+		/* the whole burst is one listener's: as it is */
+		sp = fwd;
+		sip = in;
+	} else {
+		uint16_t at[UF_MAX_LISTENERS];
 
-		if (i + PREFETCH_AHEAD < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
-		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
-			unlinearized_drop(w, pi, m, pid);
-			drop[nd++] = m;
-			continue;
-		}
-		f = rte_pktmbuf_mtod(m, const uint8_t *);
-		v = uf_classify_dp_pat(f, m->data_len, m->ol_flags, pid, &pat, &in[nf], &why, true);
-		if (likely(v == UF_V_FORWARD)) {
-			/* the UDP header ends where the payload starts */
-			li = uf_plan_listener(plan, pi, uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST),
-					      uf_rd16(f + in[nf].payload_off - UF_UDP_HDR +
-						      UF_UDP_DPORT));
-			if (unlikely(li < 0)) {
-				w->ctr.drop[UF_DROP_NOT_FOR_US]++;
-				UF_DTRACE(w, pi, m, UF_DROP_NOT_FOR_US);
-				drop[nd++] = m;
-				continue;
-			}
-			if (unlikely(partial) && uf_csum_complete(f, m->ol_flags, &in[nf]))
-				w->ctr.csum_completed++;
-			w->lctr[li].rx++;
-			lis[nf] = (uint8_t)li;
-			cnt[li + 1]++;
-			fwd[nf++] = m;
-		} else if (v == UF_V_CONTROL) {
-			ctl_mark(w, pi, m);
-			ctl[nc++] = m;
-		} else {
-			w->ctr.drop[why]++;
-			UF_DTRACE(w, pi, m, why);
-			drop[nd++] = m;
+		memcpy(at, cnt, sizeof(at));
+		for (i = 0; i < nf; i++) {
+			uint16_t k = at[lis[i]]++;
+
+			sorted[k] = fwd[i];
+			sorted_in[k] = in[i];
 		}
 	}
+	for (l = 0; l < plan->n_listeners; l++) {
+		const uint16_t first = cnt[l], cn = (uint16_t)(cnt[l + 1] - cnt[l]);
 
-	if (likely(nf > 0)) {
-		/* cnt[l + 1]: listener l's count; made into each one's start */
-		for (l = 1; l <= plan->n_listeners; l++)
-			cnt[l] = (uint16_t)(cnt[l] + cnt[l - 1]);
-		if (likely(cnt[lis[0] + 1] - cnt[lis[0]] == nf)) {
-			/* the whole burst is one listener's: as it is */
-			sp = fwd;
-			sip = in;
-		} else {
-			uint16_t at[UF_MAX_LISTENERS];
-
-			memcpy(at, cnt, sizeof(at));
-			for (i = 0; i < nf; i++) {
-				uint16_t k = at[lis[i]]++;
-
-				sorted[k] = fwd[i];
-				sorted_in[k] = in[i];
-			}
-		}
-		for (l = 0; l < plan->n_listeners; l++) {
-			uint16_t first = cnt[l], cn = (uint16_t)(cnt[l + 1] - cnt[l]);
-			struct uf_lis_ctr *lc = &w->lctr[l];
-
-			if (cn == 0)
-				continue;
-			{
-				struct uf_lis_ctr b, e;
-
-				lis_take(w, &b);
-				uf_fanout_burst(w, &plan->lis[l], sp + first, sip + first, cn);
-				lis_take(w, &e);
-#define LIS_ADD(f, h) lc->f += e.f - b.f;
-				UF_LIS_COUNTERS(LIS_ADD)
-#undef LIS_ADD
-			}
-		}
+		if (cn != 0)
+			uf_fanout_burst(w, &plan->lis[l], sp + first, sip + first, cn, &w->lctr[l]);
 	}
-	/* IPv6 frames are among the drops (not_ipv4): worker_rx6_sweep, off the IPv4 path */
-	if (unlikely(nd != 0) && w->port6[pi].n_ip6 > 0) {
-		const uint32_t r = worker_rx6_sweep(w, plan, pi, drop, nd, ctl, nc);
-
-		nd = (uint16_t)r;
-		nc = (uint16_t)(nc + (r >> 16));
-	}
-	/* and so are the frames to the port's service addresses (not_for_us) */
-	if (unlikely(nd != 0) && plan->svc != NULL) {
-		const uint32_t r = worker_svc_sweep(w, plan, pi, drop, nd, ctl, nc);
-
-		nd = (uint16_t)r;
-		nc = (uint16_t)(nc + (r >> 16));
-	}
-	rx_tail(w, ctl, nc, drop, nd);
 }
 
 static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_plan *plan,
 					  uint16_t pi, struct rte_mbuf **pkts, uint16_t n);
 
 /*
- * One burst of logical port pi's frames (untagged, or with their tag taken out). `single`:
- * N = 1 of a simple untagged plan that computes UDP checksums (the common case of
- * uf_fanout_single's), where each datagram is rewritten
- * and queued in the pass that classifies it (uf_single_one): no second pass over the burst,
- * no datagram facts stored and read back. Otherwise pass 2 fans the burst's datagrams out.
- * The same frames and counters either way (fanout_diff, eal).
+ * One burst of logical port pi's frames (untagged, or with their tag taken out): the one
+ * classify loop, specialised by constant flags.
+ *
+ *   single  N = 1 (the engines UF_ENG_SINGLE*): each datagram is rewritten and queued in the
+ *           pass that classifies it (uf_single_one): no second pass over the burst, no
+ *           datagram facts stored and read back. form: the template's (uf_set.hdr_form);
+ *           partial_c: 0 the port says whether it completes partial checksums, 1 no, 2 yes.
+ *   multi   several listeners (docs/architecture.md#listeners): the frame checks pass a UDP
+ *           datagram to any of the port's IPs and UDP ports, and the same pass looks its
+ *           listener up (uf_plan_listener: one table load, no loop over the listeners), counts
+ *           it in the listener's rx, and pass 2 groups the datagrams by listener, stably (a
+ *           counting sort), each group through its listener's view and engine, counted as
+ *           that listener's.
+ *
+ * Otherwise pass 2 fans the burst's datagrams out through the plan's engine
+ * (uf_fanout_burst). A frame not forwarded goes to rx_other (IPv6, service addresses, drops);
+ * the IPv6 datagrams are fanned out after the IPv4 ones. The same frames and counters either
+ * way (fanout_diff, eal).
  */
 static __rte_always_inline void
 worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
-		    struct rte_mbuf **pkts, uint16_t n, const bool single,
+		    struct rte_mbuf **pkts, uint16_t n, const bool single, const bool multi,
 		    const enum uf_hdr_form form, const int partial_c)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
 	/* partial checksums matter only where the copies carry one; decided per port at
 	 * start (quirk row); partial_c: 0 the port says, 1 no, 2 yes (a constant) */
 	const bool partial = partial_c == 0 ? pid->partial_csum && plan->udp_cksum : partial_c == 2;
-	/* a datagram forwarded here is to the port's address: its pseudo-header part, once */
+	/* one listener: a datagram forwarded here is to the port's address, its pseudo-header
+	 * part once */
 	const uint32_t ph_dst = uf_csum_ph_dst(pid->ip);
+	/* the single engines whose form says the plan computes UDP checksums (uf_plan_engine) */
+	const bool cksum_on = form != UF_HDR_ANY;
 	struct rte_mbuf *drop[UF_MAX_BURST], *ctl[UF_MAX_BURST], *fwd[UF_MAX_BURST];
 	struct uf_rx_info in[UF_MAX_BURST];
-	/* the fast test's fixed fields, built when the port's identity was set; a local copy:
-	 * the frames' stores cannot alias it, so it is not reloaded per frame */
-	const struct uf_dp_pat pat = w->ports[pi].pat[0];
+	/* the fast test's fixed fields, built when the port's identity was set ([1]: any_dst);
+	 * a local copy: the frames' stores cannot alias it, so it is not reloaded per frame */
+	const struct uf_dp_pat pat = w->ports[pi].pat[multi ? 1 : 0];
+	uint8_t lis[UF_MAX_BURST];
+	uint16_t cnt[UF_MAX_LISTENERS + 1];
 	struct uf_single one;
 	uint16_t nd = 0, nc = 0, nf = 0, i;
 
+	RTE_ASSERT(!(single && multi));
+	if (multi)
+		memset(cnt, 0, sizeof(cnt));
 	if (single)
 		uf_single_begin(&one, w, plan, n);
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
@@ -628,6 +491,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		struct uf_rx_info one_in, *info = single ? &one_in : &in[nf];
 		enum uf_drop why;
 		enum uf_verdict v;
+		int li = 0, r;
 
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
@@ -655,82 +519,119 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 				if (form == UF_HDR_PLAIN_KEEP_SPORT)
 					uf_single_one_keep(&one, m, (uint8_t *)(uintptr_t)f, &fi);
 				else
-					uf_single_one(&one, m, &fi, false, form, true);
+					uf_single_one(&one, m, &fi, false, form, cksum_on);
 				continue;
 			}
 			v = classify_careful(f, len, m->ol_flags, pid, info, &why);
 		} else
 #endif
 			v = uf_classify_dp_pat(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
-					       m->ol_flags, pid, &pat, info, &why, false);
+					       m->ol_flags, pid, &pat, info, &why, multi);
 		if (likely(v == UF_V_FORWARD)) {
-			if (partial && uf_csum_complete_ph(rte_pktmbuf_mtod(m, const uint8_t *),
-							   m->ol_flags, info, ph_dst))
+			const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+
+			if (multi) {
+				/* the UDP header ends where the payload starts */
+				li = uf_plan_listener(plan, pi,
+						      uf_rd32(f + RTE_ETHER_HDR_LEN + UF_IP_DST),
+						      uf_rd16(f + info->payload_off - UF_UDP_HDR +
+							      UF_UDP_DPORT));
+				if (unlikely(li < 0)) {
+					v = UF_V_DROP;
+					why = UF_DROP_NOT_FOR_US;
+				} else if (unlikely(partial) &&
+					   uf_csum_complete(f, m->ol_flags, info)) {
+					w->ctr.csum_completed++;
+				}
+			} else if (partial && uf_csum_complete_ph(f, m->ol_flags, info, ph_dst)) {
 				w->ctr.csum_completed++;
-			if (single)
-				uf_single_one(&one, m, info, false, form, true);
-			else
-				fwd[nf++] = m;
-		} else if (v == UF_V_CONTROL) {
-			ctl_mark(w, pi, m);
-			ctl[nc++] = m;
+			}
+		}
+		if (unlikely(v != UF_V_FORWARD)) {
+			if (v == UF_V_CONTROL) {
+				ctl_mark(w, pi, m);
+				ctl[nc++] = m;
+				continue;
+			}
+			r = rx_other(w, plan, pi, m, why, info, multi, partial);
+			switch (r & UF_RX_WHAT) {
+			case UF_RX_FWD: /* a service address's datagram: taken as below */
+				li = r >> 8;
+				break;
+			case UF_RX_CTL:
+				ctl[nc++] = m;
+				continue;
+			case UF_RX_DROP:
+				drop[nd++] = m;
+				continue;
+			default: /* UF_RX_TAKEN */
+				continue;
+			}
+		}
+		if (multi) {
+			w->lctr[li].rx++;
+			lis[nf] = (uint8_t)li;
+			cnt[li + 1]++;
+			fwd[nf++] = m;
+		} else if (single) {
+			uf_single_one(&one, m, info, false, form, cksum_on);
 		} else {
-			w->ctr.drop[why]++;
-			UF_DTRACE(w, pi, m, why);
-			drop[nd++] = m;
+			fwd[nf++] = m;
 		}
 	}
 
 	/* pass 2: fan the datagrams out (the IPv6 ones after the IPv4 ones) */
-	if (single)
-		uf_single_end(w, &one);
-	else if (likely(nf > 0))
-		uf_fanout_burst(w, plan, fwd, in, nf);
-	/* IPv6 frames are among the drops (not_ipv4): worker_rx6_sweep, off the IPv4 path */
-	if (unlikely(nd != 0) && w->port6[pi].n_ip6 > 0) {
-		const uint32_t r = worker_rx6_sweep(w, plan, pi, drop, nd, ctl, nc);
-
-		nd = (uint16_t)r;
-		nc = (uint16_t)(nc + (r >> 16));
+	if (single) {
+		uf_single_end(w, &one, NULL);
+	} else if (multi) {
+		if (likely(nf > 0))
+			worker_fan_listeners(w, plan, fwd, in, lis, cnt, nf);
+	} else if (likely(nf > 0)) {
+		uf_fanout_burst(w, plan, fwd, in, nf, NULL);
 	}
-	/* and so are the frames to the port's service addresses (not_for_us) */
-	if (unlikely(nd != 0) && plan->svc != NULL) {
-		const uint32_t r = worker_svc_sweep(w, plan, pi, drop, nd, ctl, nc);
-
-		nd = (uint16_t)r;
-		nc = (uint16_t)(nc + (r >> 16));
-	}
+	if (unlikely(w->n_rx6 != 0))
+		worker_fan6(w, plan, pi);
 	rx_tail(w, ctl, nc, drop, nd);
+}
+
+/* a burst on a port of a plan with several listeners */
+static __rte_noinline void
+worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		    struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port_body(w, plan, pi, pkts, n, false, true, UF_HDR_ANY, 0);
 }
 
 static __rte_always_inline void
 worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
 	       uint16_t n)
 {
-	if (unlikely(plan->n_listeners > 1))
+	if (unlikely(plan->n_listeners > 1)) {
 		worker_rx_listeners(w, plan, pi, pkts, n);
-	else if (likely(plan->fast && !plan->any_vlan && plan->sets[0].n == 1 && plan->udp_cksum))
-		/* specialised for its template's form, as uf_fanout_one_egress, and for the
-		 * default form also for the port's partial_csum (no test of it per datagram:
-		 * callgrind, 2-4 instructions fewer); a plan that sends no UDP checksum takes the
-		 * two passes (uf_fanout_single), so that this loop does not test for it */
-		switch (plan->sets[0].hdr_form * 2 + w->ports[pi].id.partial_csum) {
-		case UF_HDR_PLAIN_KEEP_SPORT * 2:
-			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_PLAIN_KEEP_SPORT, 1);
-			break;
-		case UF_HDR_PLAIN_KEEP_SPORT * 2 + 1:
-			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_PLAIN_KEEP_SPORT, 2);
-			break;
-		case UF_HDR_PLAIN_OWN_SPORT * 2:
-		case UF_HDR_PLAIN_OWN_SPORT * 2 + 1:
-			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_PLAIN_OWN_SPORT, 0);
-			break;
-		default:
-			worker_rx_port_body(w, plan, pi, pkts, n, true, UF_HDR_ANY, 0);
-			break;
-		}
-	else
-		worker_rx_port_body(w, plan, pi, pkts, n, false, UF_HDR_ANY, 0);
+		return;
+	}
+	/* the one switch on the engine the plan was built with (uf_plan_engine); N = 1's also
+	 * specialised for the port's partial_csum with the default form (no test of it per
+	 * datagram: callgrind, 2-4 instructions fewer) */
+	switch (plan->engine) {
+	case UF_ENG_SINGLE_KEEP:
+		if (w->ports[pi].id.partial_csum)
+			worker_rx_port_body(w, plan, pi, pkts, n, true, false,
+					    UF_HDR_PLAIN_KEEP_SPORT, 2);
+		else
+			worker_rx_port_body(w, plan, pi, pkts, n, true, false,
+					    UF_HDR_PLAIN_KEEP_SPORT, 1);
+		break;
+	case UF_ENG_SINGLE_OWN:
+		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_PLAIN_OWN_SPORT, 0);
+		break;
+	case UF_ENG_SINGLE:
+		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0);
+		break;
+	default:
+		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0);
+		break;
+	}
 }
 
 void

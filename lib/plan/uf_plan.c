@@ -142,11 +142,99 @@ set_fill(struct uf_plan *plan, const struct uf_plan_input *in, struct uf_set *se
 	}
 }
 
+/* no rules, one set, every member resolved and unsampled, IPv4 only: the set read once per
+ * burst */
 static bool
-plan_is_fast(const struct uf_plan *plan)
+plan_simple(const struct uf_plan *plan)
 {
 	return plan->lpm == NULL && plan->n_sets == 1 && plan->sets[0].simple &&
 	       plan->sets[0].n > 0 && !plan->has6;
+}
+
+bool
+uf_plan_engine_serves(const struct uf_plan *plan, enum uf_engine e)
+{
+	const struct uf_set *s = &plan->sets[0];
+	const bool simple = plan_simple(plan);
+	/* an untagged engine writes the 42-byte header without looking at the template's */
+	const bool untagged_ok = !plan->any_vlan;
+
+	switch (e) {
+	case UF_ENG_MIXED: /* never chains */
+		return plan->has6 || plan->fanout == UF_FANOUT_COPY;
+	case UF_ENG_GENERIC:
+		return !plan->has6 && untagged_ok;
+	case UF_ENG_GENERIC_VLAN:
+		return !plan->has6;
+	case UF_ENG_SIMPLE:
+		return simple && untagged_ok;
+	case UF_ENG_SIMPLE_VLAN:
+		return simple;
+	case UF_ENG_ONE_EGRESS:
+		return simple && s->one_egress && untagged_ok;
+	case UF_ENG_ONE_EGRESS_KEEP:
+		return simple && s->one_egress && untagged_ok &&
+		       s->hdr_form == UF_HDR_PLAIN_KEEP_SPORT;
+	case UF_ENG_ONE_EGRESS_OWN:
+		return simple && s->one_egress && untagged_ok &&
+		       s->hdr_form == UF_HDR_PLAIN_OWN_SPORT;
+	case UF_ENG_ONE_EGRESS_VLAN:
+		return simple && s->one_egress;
+	case UF_ENG_SINGLE:
+		return simple && s->n == 1 && untagged_ok;
+	case UF_ENG_SINGLE_KEEP: /* its in-place rewrite computes the UDP checksum */
+		return simple && s->n == 1 && untagged_ok && plan->udp_cksum &&
+		       s->hdr_form == UF_HDR_PLAIN_KEEP_SPORT;
+	case UF_ENG_SINGLE_OWN:
+		return simple && s->n == 1 && untagged_ok && plan->udp_cksum &&
+		       s->hdr_form == UF_HDR_PLAIN_OWN_SPORT;
+	case UF_ENG_SINGLE_VLAN:
+		return simple && s->n == 1;
+	default:
+		return false;
+	}
+}
+
+enum uf_engine
+uf_plan_engine(const struct uf_plan *plan)
+{
+	/* the most specialised first */
+	static const enum uf_engine order[] = {
+		UF_ENG_MIXED,          UF_ENG_SINGLE_KEEP, UF_ENG_SINGLE_OWN,
+		UF_ENG_SINGLE,         UF_ENG_SINGLE_VLAN, UF_ENG_ONE_EGRESS_KEEP,
+		UF_ENG_ONE_EGRESS_OWN, UF_ENG_ONE_EGRESS,  UF_ENG_ONE_EGRESS_VLAN,
+		UF_ENG_SIMPLE,         UF_ENG_SIMPLE_VLAN, UF_ENG_GENERIC,
+	};
+	unsigned int i;
+
+	if (plan->has6)
+		return UF_ENG_MIXED;
+	for (i = 1; i < RTE_DIM(order); i++)
+		if (uf_plan_engine_serves(plan, order[i]))
+			return order[i];
+	return UF_ENG_GENERIC_VLAN;
+}
+
+const char *
+uf_engine_name(enum uf_engine e)
+{
+	static const char *const names[UF_ENG_MAX] = {
+		[UF_ENG_MIXED] = "mixed",
+		[UF_ENG_GENERIC] = "generic",
+		[UF_ENG_GENERIC_VLAN] = "generic_vlan",
+		[UF_ENG_SIMPLE] = "simple",
+		[UF_ENG_SIMPLE_VLAN] = "simple_vlan",
+		[UF_ENG_ONE_EGRESS] = "one_egress",
+		[UF_ENG_ONE_EGRESS_KEEP] = "one_egress_keep",
+		[UF_ENG_ONE_EGRESS_OWN] = "one_egress_own",
+		[UF_ENG_ONE_EGRESS_VLAN] = "one_egress_vlan",
+		[UF_ENG_SINGLE] = "single",
+		[UF_ENG_SINGLE_KEEP] = "single_keep",
+		[UF_ENG_SINGLE_OWN] = "single_own",
+		[UF_ENG_SINGLE_VLAN] = "single_vlan",
+	};
+
+	return (unsigned int)e < UF_ENG_MAX ? names[e] : "?";
 }
 
 /* listener l of a config (a config built by hand may leave listeners[] empty: NULL) */
@@ -430,7 +518,7 @@ uf_plan_build(const struct uf_plan_input *in)
 			else
 				set_fill(plan, in, &plan->sets[i], NULL, 0, n_listed, &n_members);
 		}
-		plan->fast = plan_is_fast(plan);
+		plan->engine = (uint8_t)uf_plan_engine(plan);
 		return plan;
 	}
 
@@ -471,12 +559,12 @@ uf_plan_build(const struct uf_plan_input *in)
 		if (cl->n_rules == 0)
 			set_fill(plan, in, &lp->sets[0], NULL, cl->first_dest, cl->n_dests,
 				 &n_members);
-		lp->fast = plan_is_fast(lp);
+		lp->engine = (uint8_t)uf_plan_engine(lp);
 		n_sets += lp->n_sets;
 		plan->lis_ip[l] = cl->ip;
 	}
 	/* the top-level fields: listener 0's (nothing reads them with several listeners) */
-	plan->fast = plan->lis[0].fast;
+	plan->engine = plan->lis[0].engine;
 	plan->lpm = plan->lis[0].lpm;
 	plan->catch_all = plan->lis[0].catch_all;
 	plan->in_dst_ip = plan->lis[0].in_dst_ip;

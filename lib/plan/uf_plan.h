@@ -73,13 +73,37 @@ struct uf_plan_svc {
 	struct uf_ip6 ip6[UF_MAX_PORT_SVC];
 };
 
+/*
+ * The fan-out engine of one plan view (docs/architecture.md#fan-out): decided once, when the
+ * plan is built (uf_plan_engine), from what the view's datagrams need; the worker switches on
+ * it once per burst. Each engine is one specialisation of the one fan-out body
+ * (lib/fwd/uf_fanout.h), by constant flags; the general ones serve every view of their
+ * family, the others only the views uf_plan_engine_serves says.
+ */
+enum uf_engine {
+	UF_ENG_MIXED,        /* IPv6 involved (has6): a family per copy, no chaining */
+	UF_ENG_GENERIC,      /* per datagram: rules, too_big, sampling, pools, resolution */
+	UF_ENG_GENERIC_VLAN, /* the same, a destination's template tagged */
+	UF_ENG_SIMPLE,       /* no rules, set 0 simple: the set read once per burst */
+	UF_ENG_SIMPLE_VLAN,
+	UF_ENG_ONE_EGRESS, /* simple, every copy through one port: its TX buffer in a register */
+	UF_ENG_ONE_EGRESS_KEEP, /* ... every template plain, keeping the sender's UDP port */
+	UF_ENG_ONE_EGRESS_OWN,  /* ... every template plain, a UDP port of ours */
+	UF_ENG_ONE_EGRESS_VLAN,
+	UF_ENG_SINGLE,      /* simple, N = 1: each datagram rewritten in place, queued as found */
+	UF_ENG_SINGLE_KEEP, /* ... its template plain, keeping the sender's port; UDP checksums */
+	UF_ENG_SINGLE_OWN,  /* ... its template plain, a UDP port of ours */
+	UF_ENG_SINGLE_VLAN,
+	UF_ENG_MAX
+};
+
 struct uf_plan {
 	uint64_t version;
 	uint16_t n_dests; /* entries in dests[]: counter slots (uf_plan_input.dest_slot) */
 	uint16_t n_sets;
 	bool udp_cksum;
-	bool fast;     /* no rules, set 0 simple: uf_fanout_body specialised for a simple plan */
-	bool any_vlan; /* a destination's template is tagged: the fan-out's tagged form */
+	uint8_t engine; /* enum uf_engine: how the worker fans this view's datagrams out */
+	bool any_vlan;  /* a destination's template is tagged: the fan-out's tagged form */
 	enum uf_fanout_mode fanout;
 	uint32_t chain_min_payload; /* >= 18, so chained frames never need padding */
 	rte_be32_t in_dst_ip;       /* what datagrams are addressed to: the listen port's IP */
@@ -97,7 +121,7 @@ struct uf_plan {
 	/*
 	 * Listeners (docs/architecture.md#listeners). One: the fields above are its, and the
 	 * worker never looks further. Several: lis[l] is listener l's view of the plan (its
-	 * sets, rules, catch_all, fast, in_dst_*; dests and set_dests shared, indexes global),
+	 * sets, rules, catch_all, engine, in_dst_*; dests and set_dests shared, indexes global),
 	 * and lmap[pi] finds the listener of a datagram on port index pi: lmap[pi][dport] is
 	 * 1 + the first listener on that UDP port (0: none), lis_ip[l] its address and
 	 * lis_next[l] 1 + the next listener on the same port and UDP port (another IP).
@@ -109,7 +133,7 @@ struct uf_plan {
 	uint8_t lis_next[UF_MAX_LISTENERS];
 	/*
 	 * IPv6 (docs/architecture.md#ipv6). has6: this view's listener is IPv6 or
-	 * one of its destinations is: never fast, its datagrams go through uf_fanout_mixed
+	 * one of its destinations is: its engine is UF_ENG_MIXED
 	 * (copies only), and the IPv4 bodies never see it. in_is6/in_dst_ip6: an IPv6
 	 * listener's address (in_dst_port as for IPv4). rules6: its rules, first match by a
 	 * linear walk (n_rules6 compares at worst). d6: per destination, shared by the views.
@@ -241,6 +265,25 @@ struct uf_plan_input {
 };
 
 struct uf_plan *uf_plan_build(const struct uf_plan_input *in);
+
+/* A simple engine: no rules, set 0's members all resolved and unsampled, read once per
+ * burst (the enum's order) */
+static inline bool
+uf_engine_is_simple(enum uf_engine e)
+{
+	return e >= UF_ENG_SIMPLE && e < UF_ENG_MAX;
+}
+
+/* The engine a view gets (uf_plan_build stores it in plan->engine): the most specialised one
+ * that serves it. */
+enum uf_engine uf_plan_engine(const struct uf_plan *plan);
+
+/* Whether engine e gives this view's datagrams the frames and counters the general engine
+ * of its family would (the differential test runs every engine that does). */
+bool uf_plan_engine_serves(const struct uf_plan *plan, enum uf_engine e);
+
+/* The engine's name, for logs and tests ("generic", "one_egress_keep", ...). */
+const char *uf_engine_name(enum uf_engine e);
 
 /*
  * Can this config ever produce a chained copy? Not with fanout: copy, not without a sender's

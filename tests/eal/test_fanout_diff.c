@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * Differential test of the fan-out body (lib/fwd/uf_fwd_dp.h, uf_fanout_body): the same bursts
- * through its specialisations must give the same frames, in the same order on each port, and
- * the same counters. A simple plan (no rules, every destination resolved and unsampled) goes
- * through three of them:
- *
- *   fast      plan->fast as built: the simple-plan specialisation (one_egress where the
- *             destinations share a port);
- *   generic   plan->fast cleared: the per-datagram specialisation, the set still simple;
- *   select    plan->fast and set->simple cleared: the generic path through uf_select.
+ * Differential test of the fan-out engines (lib/fwd/uf_fanout.h, docs/architecture.md#fan-out):
+ * the same bursts through every engine that serves the plan (uf_plan_engine_serves) must give
+ * the same frames, in the same order on each port, and the same counters as the general one,
+ * generic_vlan (it serves every IPv4 view). A simple plan (no rules, every destination
+ * resolved and unsampled) goes through the engine uf_plan_build chose, every other simple
+ * engine that serves it (single*, one_egress*, simple*, their tagged forms), generic, mixed
+ * (where nothing chains), and "select": generic_vlan with set->simple cleared, the path
+ * through uf_select.
  *
  * Scenarios: N = 1 (padded to 60 B, too big); N = 4 on one port (padding to 60 B or not);
  * N = 3 on one port; N = 4 over two ports (one pads to 60 B); chaining mixed with copies; a
@@ -53,6 +52,9 @@ struct scenario {
 	bool padded;       /* one port: it too pads to 60 B (the one-egress fast path's test) */
 	bool zero_cksum;   /* forward.udp_checksum: zero (the copies carry none) */
 	bool partial;      /* port 0 completes partial checksums; every fifth input has one */
+	/* the templates' form (uf_set.hdr_form): destination 1 has `source: original` unless
+	 * plain; orig: every one has; own_sport: forward.source_port 7777 */
+	bool plain, orig, own_sport;
 };
 
 /* what one run left behind */
@@ -138,10 +140,11 @@ make_cfg(const struct scenario *s)
 		     "ports:\n"
 		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24%s }\n"
 		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24%s }\n"
-		     "listen: { port: p0, udp_port: 5000 }\n%sdestinations:\n",
+		     "listen: { port: p0, udp_port: 5000 }\nforward: { udp_checksum: %s, "
+		     "source_port: %s }\ndestinations:\n",
 		     s->vlan && !s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
 		     s->vlan && s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
-		     s->zero_cksum ? "forward: { udp_checksum: zero }\n" : "");
+		     s->zero_cksum ? "zero" : "compute", s->own_sport ? "7777" : "keep");
 	for (i = 0; i < s->n_dests; i++) {
 		int p = s->two_ports ? i % 2 : 0;
 
@@ -149,7 +152,7 @@ make_cfg(const struct scenario *s)
 			      "  - { ip: 198.%d.0.%d, udp_port: %d, port: p%d, "
 			      "mac: \"02:00:00:00:00:%02x\"%s }\n",
 			      18 + p, 21 + i, 6000 + i, p, 0x21 + i,
-			      i == 1 ? ", source: original" : "");
+			      s->orig || (i == 1 && !s->plain) ? ", source: original" : "");
 	}
 	cfg = uf_config_parse(text, (size_t)o, "fanout_diff", &err);
 	if (cfg == NULL) {
@@ -196,7 +199,7 @@ make_plan(const struct uf_config *cfg, const struct scenario *s)
 
 /* one run: every burst through uf_worker_rx, a final flush, then read back what was sent */
 static void
-run(const struct scenario *s, int variant, struct outcome *o)
+run(const struct scenario *s, int engine, bool select, struct outcome *o)
 {
 	static int pool_no;
 	struct uf_config *cfg = make_cfg(s);
@@ -217,11 +220,12 @@ run(const struct scenario *s, int variant, struct outcome *o)
 		fprintf(stderr, "allocation failed\n");
 		exit(1);
 	}
-	CHECK(plan->fast, "%s: the plan is simple (uf_plan_build sets fast)", s->name);
+	CHECK(uf_engine_is_simple(plan->engine), "%s: the plan is simple (uf_plan_build: %s)",
+	      s->name, uf_engine_name(plan->engine));
 	CHECK_EQ(plan->sets[0].one_egress, !s->two_ports);
-	if (variant >= 1)
-		plan->fast = false;
-	if (variant == 2)
+	if (engine >= 0)
+		plan->engine = (uint8_t)engine;
+	if (select)
 		plan->sets[0].simple = false;
 
 	memset(&sh, 0, sizeof(sh));
@@ -343,10 +347,10 @@ compare(const char *name, const char *variant, const struct outcome *a, const st
 {
 	unsigned pi, k, bad = 0;
 
-	CHECK(memcmp(&a->ctr, &b->ctr, sizeof(a->ctr)) == 0, "%s: %s counters == fast's", name,
-	      variant);
+	CHECK(memcmp(&a->ctr, &b->ctr, sizeof(a->ctr)) == 0, "%s: %s counters == generic_vlan's",
+	      name, variant);
 	CHECK(memcmp(a->dctr, b->dctr, sizeof(a->dctr)) == 0,
-	      "%s: %s per-destination counters == fast's", name, variant);
+	      "%s: %s per-destination counters == generic_vlan's", name, variant);
 	CHECK_EQ(a->ctr.forwarded, b->ctr.forwarded);
 	CHECK_EQ(a->ctr.tx_ok, b->ctr.tx_ok);
 	CHECK_EQ(a->ctr.tx_drop[UF_TXDROP_NOMBUF], b->ctr.tx_drop[UF_TXDROP_NOMBUF]);
@@ -359,26 +363,55 @@ compare(const char *name, const char *variant, const struct outcome *a, const st
 			    memcmp(a->bytes[pi][k], b->bytes[pi][k], a->len[pi][k]) != 0)
 				bad++;
 	}
-	CHECK(bad == 0, "%s: %s: %u frames differ from fast's", name, variant, bad);
+	CHECK(bad == 0, "%s: %s: %u frames differ from generic_vlan's", name, variant, bad);
 }
+
+/* the engines a scenario's plan is served by (the plan as run() makes it) */
+static unsigned
+engines_of(const struct scenario *s, int *eng)
+{
+	struct uf_config *cfg = make_cfg(s);
+	struct uf_plan *plan = make_plan(cfg, s);
+	unsigned k = 0;
+	int e;
+
+	for (e = 0; e < UF_ENG_MAX; e++)
+		if (uf_plan_engine_serves(plan, (enum uf_engine)e))
+			eng[k++] = e;
+	uf_plan_free(plan);
+	uf_config_free(cfg);
+	return k;
+}
+
+/* how many scenarios each engine ran in (the coverage printed at the end) */
+static unsigned eng_runs[UF_ENG_MAX];
 
 static void
 scenario(const struct scenario *s)
 {
-	static const char *const variants[] = { "fast", "generic", "select" };
-	struct outcome *o = calloc(3, sizeof(*o));
-	unsigned n_in = 0, b, pi;
+	int eng[UF_ENG_MAX];
+	const unsigned n_eng = engines_of(s, eng);
+	/* o[0]: the reference (generic_vlan), o[1]: select, o[2 + k]: engine eng[k] */
+	struct outcome *o = calloc(2 + n_eng, sizeof(*o));
+	unsigned n_in = 0, b, pi, k;
 	int v;
 
 	uf_t_case = s->name;
 	for (b = 0; b < RTE_DIM(bursts); b++)
 		n_in += bursts[b];
-	for (v = 0; v < 3; v++) {
-		run(s, v, &o[v]);
-		check_ledger(s->name, &o[v], n_in, s->n_dests);
+	run(s, UF_ENG_GENERIC_VLAN, false, &o[0]);
+	check_ledger(s->name, &o[0], n_in, s->n_dests);
+	run(s, UF_ENG_GENERIC_VLAN, true, &o[1]);
+	check_ledger(s->name, &o[1], n_in, s->n_dests);
+	compare(s->name, "select", &o[1], &o[0]);
+	for (k = 0; k < n_eng; k++) {
+		run(s, eng[k], false, &o[2 + k]);
+		check_ledger(s->name, &o[2 + k], n_in, s->n_dests);
+		compare(s->name, uf_engine_name((enum uf_engine)eng[k]), &o[2 + k], &o[0]);
+		eng_runs[eng[k]]++;
 	}
-	for (v = 1; v < 3; v++)
-		compare(s->name, variants[v], &o[v], &o[0]);
+	/* a simple plan: the built engine and at least its tagged form serve it */
+	CHECK(n_eng >= 2, "%s: %u engines serve the plan", s->name, n_eng);
 
 	/* the scenario did what it is there for (a check that could fail) */
 	CHECK(o[0].ctr.forwarded > 0, "%s: something forwarded", s->name);
@@ -425,7 +458,7 @@ scenario(const struct scenario *s)
 		CHECK(bad_ck == 0, "%s: port %u: %u frames with a wrong UDP checksum", s->name, pi,
 		      bad_ck);
 	}
-	for (v = 0; v < 3; v++)
+	for (v = 0; v < (int)(2 + n_eng); v++)
 		free_outcome(&o[v]);
 	free(o);
 }
@@ -443,6 +476,15 @@ main(int argc, char **argv)
 		{ .name = "n1_zero_cksum", .n_dests = 1, .zero_cksum = true },
 		{ .name = "n1_partial", .n_dests = 1, .partial = true },
 		{ .name = "n4_partial", .n_dests = 4, .partial = true },
+		/* each template form (single_own, single, one_egress_keep, one_egress_own) */
+		{ .name = "n1_own_sport", .n_dests = 1, .own_sport = true },
+		{ .name = "n1_original", .n_dests = 1, .orig = true },
+		{ .name = "n4_plain", .n_dests = 4, .plain = true },
+		{ .name = "n4_plain_own_sport_padded",
+		  .n_dests = 4,
+		  .plain = true,
+		  .own_sport = true,
+		  .padded = true },
 		{ .name = "n4_one_port", .n_dests = 4 },
 		/* one egress: 18-byte payloads fill 60 B exactly, 10 and 1 need padding; three
 		 * copies a datagram do not divide a 32-frame burst (the buffer's edge per datagram) */
@@ -516,6 +558,14 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < RTE_DIM(scenarios); i++)
 		scenario(&scenarios[i]);
+	/* the coverage: every engine ran against the reference (the IPv6 side of the mixed
+	 * engine is tests/eal/test_v6_fanout.c's) */
+	for (i = 0; i < UF_ENG_MAX; i++) {
+		printf("engine %-16s %u scenarios\n", uf_engine_name((enum uf_engine)i),
+		       eng_runs[i]);
+		if (i != UF_ENG_GENERIC_VLAN)
+			CHECK(eng_runs[i] > 0, "engine %s ran", uf_engine_name((enum uf_engine)i));
+	}
 	for (pi = 0; pi < N_PORTS; pi++)
 		rte_eth_dev_stop(ring_port[pi]);
 	rte_eal_cleanup();

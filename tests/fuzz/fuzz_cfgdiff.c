@@ -67,7 +67,7 @@ enc_view(struct enc *e, const struct uf_plan *pl, const struct uf_config *cfg, c
 
 	PUT(e, pl->n_sets);
 	PUT(e, pl->udp_cksum);
-	PUT(e, pl->fast);
+	PUT(e, pl->engine);
 	PUT(e, pl->any_vlan);
 	PUT(e, pl->fanout);
 	PUT(e, pl->chain_min_payload);

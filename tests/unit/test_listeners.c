@@ -271,8 +271,8 @@ test_plan_views_and_lookup(void)
 				CHECK(di >= cl->first_dest && di < cl->first_dest + cl->n_dests,
 				      "listener %d set %d: destination %u is not its", l, s, di);
 			}
-		/* rules: no fast path (it has an LPM in the app; here the /0 is its catch-all) */
-		CHECK_EQ(lp->fast, cl->n_rules == 0);
+		/* rules: no simple engine (it has an LPM in the app; here the /0 is its catch-all) */
+		CHECK_EQ(uf_engine_is_simple(lp->engine), cl->n_rules == 0);
 	}
 	CHECK_EQ(plan->lis[0].catch_all, 1);
 	CHECK_EQ(plan->lis[0].sets[0].n, 2);
@@ -326,7 +326,7 @@ test_plan_one_listener(void)
 		CHECK_EQ(plan->n_listeners, 1);
 		CHECK(plan->lis == NULL, "no views");
 		CHECK(plan->lmap[0] == NULL && plan->lmap[1] == NULL, "no maps");
-		CHECK(plan->fast, "fast");
+		CHECK(uf_engine_is_simple(plan->engine), "a simple engine");
 	}
 	uf_plan_free(plan);
 	uf_config_free(cfg);

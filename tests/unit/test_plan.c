@@ -666,7 +666,8 @@ test_plan_ipv6(void)
 	CHECK(plan != NULL, "built");
 	if (plan == NULL)
 		return;
-	CHECK(plan->has6 && plan->in_is6 && !plan->fast && plan->d6 != NULL, "an IPv6 view");
+	CHECK(plan->has6 && plan->in_is6 && plan->engine == UF_ENG_MIXED && plan->d6 != NULL,
+	      "an IPv6 view");
 	CHECK_MEM(plan->in_dst_ip6.b, cfg.ports[0].ip6[0].b, 16);
 	/* the IPv6 destination's template, byte by byte */
 	{

@@ -495,7 +495,8 @@ test_plan_pool(void)
 	if (plan == NULL)
 		goto out;
 	CHECK_EQ(plan->sets[0].n, 2);
-	CHECK(!plan->sets[0].simple && !plan->fast, "a set with a pool is not simple");
+	CHECK(!plan->sets[0].simple && !uf_engine_is_simple(plan->engine),
+	      "a set with a pool is not simple");
 	CHECK_EQ(plan->n_pools, 1);
 	p = &plan->pools[0];
 	CHECK(plan->dests[1].is_pool && plan->dests[1].resolved, "the pool entry");
