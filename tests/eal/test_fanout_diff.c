@@ -55,12 +55,16 @@ struct scenario {
 	/* the templates' form (uf_set.hdr_form): destination 1 has `source: original` unless
 	 * plain; orig: every one has; own_sport: forward.source_port 7777 */
 	bool plain, orig, own_sport;
+	/* two listeners on port 0 (UDP 5000: the even destinations, 5001: the odd ones), the
+	 * inputs alternating between them: the multi classify loop, the views' engines */
+	bool listeners;
 };
 
 /* what one run left behind */
 struct outcome {
 	struct uf_lcore_ctr ctr;
 	struct uf_dest_ctr dctr[UF_MAX_DESTS];
+	struct uf_lis_ctr lctr[2];
 	unsigned n_out[N_PORTS];
 	uint16_t len[N_PORTS][MAX_OUT];
 	uint16_t segs[N_PORTS][MAX_OUT];
@@ -113,7 +117,7 @@ input_frame(unsigned seq, const struct scenario *s)
 	ip->dst_addr = rte_cpu_to_be_32(0xc612000a);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	udp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + (seq & 63)));
-	udp->dst_port = rte_cpu_to_be_16(5000);
+	udp->dst_port = rte_cpu_to_be_16((uint16_t)(5000 + (s->listeners ? seq % 2 : 0)));
 	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + payload));
 	for (i = 0; i < payload; i++)
 		p[i] = (uint8_t)(seq * 7 + i);
@@ -134,25 +138,37 @@ make_cfg(const struct scenario *s)
 	char text[8192];
 	struct uf_err err;
 	struct uf_config *cfg;
-	int o, i;
+	int o, i, l;
 
 	o = snprintf(text, sizeof(text),
 		     "ports:\n"
 		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24%s }\n"
 		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24%s }\n"
-		     "listen: { port: p0, udp_port: 5000 }\nforward: { udp_checksum: %s, "
-		     "source_port: %s }\ndestinations:\n",
+		     "%sforward: { udp_checksum: %s, source_port: %s }\n",
 		     s->vlan && !s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
 		     s->vlan && s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
+		     s->listeners ? "" : "listen: { port: p0, udp_port: 5000 }\n",
 		     s->zero_cksum ? "zero" : "compute", s->own_sport ? "7777" : "keep");
-	for (i = 0; i < s->n_dests; i++) {
-		int p = s->two_ports ? i % 2 : 0;
+	for (l = 0; l < (s->listeners ? 2 : 1); l++) {
+		if (s->listeners)
+			o += snprintf(text + o, sizeof(text) - o,
+				      "%s  - name: l%d\n    port: p0\n    udp_port: %d\n  "
+				      "  destinations:\n",
+				      l == 0 ? "listeners:\n" : "", l, 5000 + l);
+		else
+			o += snprintf(text + o, sizeof(text) - o, "destinations:\n");
+		for (i = 0; i < s->n_dests; i++) {
+			int p = s->two_ports ? i % 2 : 0;
 
-		o += snprintf(text + o, sizeof(text) - o,
-			      "  - { ip: 198.%d.0.%d, udp_port: %d, port: p%d, "
-			      "mac: \"02:00:00:00:00:%02x\"%s }\n",
-			      18 + p, 21 + i, 6000 + i, p, 0x21 + i,
-			      s->orig || (i == 1 && !s->plain) ? ", source: original" : "");
+			if (s->listeners && i % 2 != l)
+				continue;
+			o += snprintf(text + o, sizeof(text) - o,
+				      "%s  - { ip: 198.%d.0.%d, udp_port: %d, port: p%d, "
+				      "mac: \"02:00:00:00:00:%02x\"%s }\n",
+				      s->listeners ? "    " : "", 18 + p, 21 + i, 6000 + i, p,
+				      0x21 + i,
+				      s->orig || (i == 1 && !s->plain) ? ", source: original" : "");
+		}
 	}
 	cfg = uf_config_parse(text, (size_t)o, "fanout_diff", &err);
 	if (cfg == NULL) {
@@ -160,6 +176,14 @@ make_cfg(const struct scenario *s)
 		exit(1);
 	}
 	return cfg;
+}
+
+/* the plan's views: its listeners' where it has several, else itself */
+static struct uf_plan *
+views(struct uf_plan *plan, int *n)
+{
+	*n = plan->n_listeners > 1 ? plan->n_listeners : 1;
+	return plan->n_listeners > 1 ? plan->lis : plan;
 }
 
 static struct uf_plan *
@@ -190,10 +214,17 @@ make_plan(const struct uf_config *cfg, const struct scenario *s)
 		fprintf(stderr, "plan\n");
 		exit(1);
 	}
-	plan->fanout = s->chain ? UF_FANOUT_CHAIN : UF_FANOUT_COPY;
-	plan->chain_min_payload = 200;
-	for (i = 0; i < plan->n_sets; i++)
-		plan->sets[i].chain_min_payload = 200;
+	{
+		int nv, v;
+		struct uf_plan *vw = views(plan, &nv);
+
+		for (v = 0; v < nv; v++) {
+			vw[v].fanout = s->chain ? UF_FANOUT_CHAIN : UF_FANOUT_COPY;
+			vw[v].chain_min_payload = 200;
+			for (i = 0; i < vw[v].n_sets; i++)
+				vw[v].sets[i].chain_min_payload = 200;
+		}
+	}
 	return plan;
 }
 
@@ -220,13 +251,21 @@ run(const struct scenario *s, int engine, bool select, struct outcome *o)
 		fprintf(stderr, "allocation failed\n");
 		exit(1);
 	}
-	CHECK(uf_engine_is_simple(plan->engine), "%s: the plan is simple (uf_plan_build: %s)",
-	      s->name, uf_engine_name(plan->engine));
-	CHECK_EQ(plan->sets[0].one_egress, !s->two_ports);
-	if (engine >= 0)
-		plan->engine = (uint8_t)engine;
-	if (select)
-		plan->sets[0].simple = false;
+	{
+		int nv, v;
+		struct uf_plan *vw = views(plan, &nv);
+
+		CHECK_EQ(nv, s->listeners ? 2 : 1);
+		for (v = 0; v < nv; v++) {
+			CHECK(uf_engine_is_simple(vw[v].engine),
+			      "%s: view %d is simple (uf_plan_build: %s)", s->name, v,
+			      uf_engine_name(vw[v].engine));
+			CHECK_EQ(vw[v].sets[0].one_egress, !s->two_ports || s->listeners);
+			vw[v].engine = (uint8_t)engine;
+			if (select)
+				vw[v].sets[0].simple = false;
+		}
+	}
 
 	memset(&sh, 0, sizeof(sh));
 	w->n_ports = N_PORTS;
@@ -265,6 +304,7 @@ run(const struct scenario *s, int engine, bool select, struct outcome *o)
 
 	memcpy(&o->ctr, &w->ctr, sizeof(o->ctr));
 	memcpy(o->dctr, w->dctr, sizeof(o->dctr));
+	memcpy(o->lctr, w->lctr, sizeof(o->lctr));
 	for (pi = 0; pi < N_PORTS; pi++) {
 		struct rte_mbuf *m[32];
 		uint16_t got, i;
@@ -340,6 +380,16 @@ check_ledger(const char *name, const struct outcome *o, unsigned n_in, int n_des
 	CHECK(copies == c->copies_attempted, "%s: per-destination copies add up", name);
 	CHECK(dtx_drop == sum(c->tx_drop, UF_TXDROP_MAX), "%s: per-destination drops add up", name);
 	CHECK_EQ(o->n_out[0] + o->n_out[1], c->tx_ok);
+	if (o->lctr[0].rx + o->lctr[1].rx > 0) { /* two listeners: theirs add up to the worker's */
+		CHECK_EQ(o->lctr[0].rx + o->lctr[1].rx,
+			 c->forwarded + c->drop[UF_DROP_TOO_BIG] + c->drop[UF_DROP_NOMBUF]);
+		CHECK_EQ(o->lctr[0].forwarded + o->lctr[1].forwarded, c->forwarded);
+		CHECK_EQ(o->lctr[0].fanout + o->lctr[1].fanout, c->fanout);
+		CHECK_EQ(o->lctr[0].copies_attempted + o->lctr[1].copies_attempted,
+			 c->copies_attempted);
+		CHECK_EQ(o->lctr[0].drop_too_big + o->lctr[1].drop_too_big,
+			 c->drop[UF_DROP_TOO_BIG]);
+	}
 }
 
 static void
@@ -351,6 +401,8 @@ compare(const char *name, const char *variant, const struct outcome *a, const st
 	      name, variant);
 	CHECK(memcmp(a->dctr, b->dctr, sizeof(a->dctr)) == 0,
 	      "%s: %s per-destination counters == generic_vlan's", name, variant);
+	CHECK(memcmp(a->lctr, b->lctr, sizeof(a->lctr)) == 0,
+	      "%s: %s per-listener counters == generic_vlan's", name, variant);
 	CHECK_EQ(a->ctr.forwarded, b->ctr.forwarded);
 	CHECK_EQ(a->ctr.tx_ok, b->ctr.tx_ok);
 	CHECK_EQ(a->ctr.tx_drop[UF_TXDROP_NOMBUF], b->ctr.tx_drop[UF_TXDROP_NOMBUF]);
@@ -375,9 +427,16 @@ engines_of(const struct scenario *s, int *eng)
 	unsigned k = 0;
 	int e;
 
-	for (e = 0; e < UF_ENG_MAX; e++)
-		if (uf_plan_engine_serves(plan, (enum uf_engine)e))
+	for (e = 0; e < UF_ENG_MAX; e++) {
+		int nv, v;
+		struct uf_plan *vw = views(plan, &nv);
+		bool all = true;
+
+		for (v = 0; v < nv; v++)
+			all &= uf_plan_engine_serves(&vw[v], (enum uf_engine)e);
+		if (all)
 			eng[k++] = e;
+	}
 	uf_plan_free(plan);
 	uf_config_free(cfg);
 	return k;
@@ -420,12 +479,17 @@ scenario(const struct scenario *s)
 	CHECK_EQ(o[0].ctr.drop[UF_DROP_TOO_BIG] > 0, s->big);
 	CHECK_EQ(o[0].ctr.drop[UF_DROP_NOMBUF] > 0, s->hdr_cap != 0);
 	CHECK_EQ(o[0].ctr.csum_completed > 0, s->partial);
+	if (s->listeners)
+		CHECK(o[0].lctr[0].forwarded > 0 && o[0].lctr[1].forwarded > 0,
+		      "%s: both listeners forwarded", s->name);
 	if (s->two_ports) {
 		CHECK(o[0].n_out[1] > 0 && o[0].n_out[0] > 0, "%s: both ports sent", s->name);
 		CHECK(o[0].len[1][0] >= 60, "%s: port 1 pads to 60", s->name);
 	}
 	if (s->copy_cap == 0 && s->hdr_cap == 0)
-		CHECK_EQ(o[0].ctr.tx_ok, (uint64_t)o[0].ctr.forwarded * (uint64_t)s->n_dests);
+		CHECK_EQ(o[0].ctr.tx_ok,
+			 (uint64_t)o[0].ctr.forwarded *
+					 (uint64_t)(s->listeners ? s->n_dests / 2 : s->n_dests));
 	for (pi = 0; pi < N_PORTS; pi++) {
 		/* every frame on the tagged port carries the tag, and the IPv4 header after it
 		 * sums right; the other port's frames none */
@@ -502,6 +566,16 @@ main(int argc, char **argv)
 		  .two_ports = true },
 		{ .name = "n4_chain_hdr_shortage", .n_dests = 4, .chain = true, .hdr_cap = 30 },
 		{ .name = "n4_chain_no_hdr", .n_dests = 4, .chain = true, .hdr_cap = 1 },
+		/* two listeners: the multi classify loop, each view through the engine */
+		{ .name = "l2_n1", .n_dests = 2, .listeners = true },
+		{ .name = "l2_n2", .n_dests = 4, .listeners = true },
+		{ .name = "l2_n2_chain_too_big",
+		  .n_dests = 4,
+		  .listeners = true,
+		  .chain = true,
+		  .big = true },
+		{ .name = "l2_n3_two_ports", .n_dests = 6, .listeners = true, .two_ports = true },
+		{ .name = "l2_n1_vlan", .n_dests = 2, .listeners = true, .vlan = true },
 		/* 802.1Q: the tagged header (docs/configuration.md#vlans) in each specialisation */
 		{ .name = "n1_vlan", .n_dests = 1, .vlan = true },
 		{ .name = "n4_two_ports_vlan", .n_dests = 4, .two_ports = true, .vlan = true },
