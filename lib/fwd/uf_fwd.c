@@ -345,49 +345,64 @@ rx_svc4(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const stru
 	return UF_V_FORWARD;
 }
 
-/* What became of a frame the classifier did not forward (rx_other; the listener of a
- * UF_RX_FWD in the bits above UF_RX_WHAT: nothing of the caller's has its address taken, so
- * that the forwarding path stores nothing for it) */
-#define UF_RX_DROP 0  /* counted by its reason: free it */
-#define UF_RX_CTL 1   /* for the control lcore */
-#define UF_RX_FWD 2   /* a datagram to a service address: forward it */
-#define UF_RX_TAKEN 3 /* an IPv6 datagram, waiting in w->rx6_* */
-#define UF_RX_WHAT 0xff
-
 /*
- * A frame the IPv4 classifier did not forward, for the reason `why` (cold: not a datagram of
- * the port's listeners). An IPv6 frame on a port with ports[].ip6 goes to worker_rx6; a frame
- * not for us, to one of the port's service addresses, to rx_svc4; any other is counted by its
- * reason and traced. Each frame is counted once, by what it turned out to be.
+ * The frames of a burst on port pi that the IPv4 classifier did not forward (other[k], for
+ * the reason why[k]; cold: none is a datagram to one of the port's listeners), once per burst
+ * that had any. An IPv6 frame on a port with ports[].ip6 goes to worker_rx6 (its datagrams
+ * wait in w->rx6_*); a frame not for us, to one of the port's service addresses, to rx_svc4
+ * (its datagrams into svc[], their facts in svc_in[] and, with several listeners, their
+ * listener in svc_li[]); any other is counted by its reason and traced. Each frame is counted
+ * once, by what it turned out to be. Drops and control frames are appended to drop and ctl.
+ * Returns the drops | the control frames << 8 | the datagrams << 16.
  */
-static __rte_noinline int
-rx_other(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf *m,
-	 enum uf_drop why, struct uf_rx_info *info, const bool multi, bool partial)
+static __rte_noinline uint32_t
+rx_others(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **other,
+	  const uint8_t *why, uint16_t no, struct rte_mbuf **drop, struct rte_mbuf **ctl,
+	  struct rte_mbuf **svc, struct uf_rx_info *svc_in, uint8_t *svc_li, bool multi,
+	  bool partial)
 {
-	if (why == UF_DROP_NOT_IPV4 && w->port6[pi].n_ip6 > 0 && rx_is_ip6(m)) {
-		switch (worker_rx6(w, plan, pi, m)) {
-		case UF_RX6_CONTROL:
-			return UF_RX_CTL;
-		case UF_RX6_DROPPED:
-			return UF_RX_DROP;
-		default:
-			return UF_RX_TAKEN;
-		}
-	}
-	if (why == UF_DROP_NOT_FOR_US && plan->svc != NULL) {
-		int li = 0;
-		const enum uf_verdict v = rx_svc4(w, plan, pi, m, info, &li, multi, partial);
+	const bool ip6 = w->port6[pi].n_ip6 > 0;
+	uint16_t k, nd = 0, nc = 0, ns = 0;
 
-		if (v == UF_V_FORWARD)
-			return UF_RX_FWD | li << 8;
-		if (v == UF_V_CONTROL) {
-			ctl_mark(w, pi, m);
-			return UF_RX_CTL;
+	static_assert(UF_MAX_BURST <= UINT8_MAX, "the counts fit in 8 bits");
+	for (k = 0; k < no; k++) {
+		struct rte_mbuf *m = other[k];
+		const enum uf_drop reason = (enum uf_drop)why[k];
+
+		if (reason == UF_DROP_NOT_IPV4 && ip6 && rx_is_ip6(m)) {
+			switch (worker_rx6(w, plan, pi, m)) {
+			case UF_RX6_CONTROL:
+				ctl[nc++] = m;
+				break;
+			case UF_RX6_DROPPED:
+				drop[nd++] = m;
+				break;
+			default:
+				break;
+			}
+			continue;
 		}
+		if (reason == UF_DROP_NOT_FOR_US && plan->svc != NULL) {
+			int li = 0;
+			const enum uf_verdict v =
+					rx_svc4(w, plan, pi, m, &svc_in[ns], &li, multi, partial);
+
+			if (v == UF_V_FORWARD) {
+				svc_li[ns] = (uint8_t)li;
+				svc[ns++] = m;
+				continue;
+			}
+			if (v == UF_V_CONTROL) {
+				ctl_mark(w, pi, m);
+				ctl[nc++] = m;
+				continue;
+			}
+		}
+		w->ctr.drop[reason]++;
+		UF_DTRACE(w, pi, m, reason);
+		drop[nd++] = m;
 	}
-	w->ctr.drop[why]++;
-	UF_DTRACE(w, pi, m, why);
-	return UF_RX_DROP;
+	return nd | (uint32_t)nc << 8 | (uint32_t)ns << 16;
 }
 
 /*
@@ -449,7 +464,7 @@ static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_p
  *           that listener's.
  *
  * Otherwise pass 2 fans the burst's datagrams out through the plan's engine
- * (uf_fanout_burst). A frame not forwarded goes to rx_other (IPv6, service addresses, drops);
+ * (uf_fanout_burst). A frame not forwarded goes to rx_others after the loop (IPv6, service addresses, drops);
  * the IPv6 datagrams are fanned out after the IPv4 ones. The same frames and counters either
  * way (fanout_diff, eal).
  */
@@ -474,8 +489,10 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	const struct uf_dp_pat pat = w->ports[pi].pat[multi ? 1 : 0];
 	uint8_t lis[UF_MAX_BURST];
 	uint16_t cnt[UF_MAX_LISTENERS + 1];
+	struct rte_mbuf *other[UF_MAX_BURST];
+	uint8_t other_why[UF_MAX_BURST];
 	struct uf_single one;
-	uint16_t nd = 0, nc = 0, nf = 0, i;
+	uint16_t nd = 0, nc = 0, nf = 0, no = 0, i;
 
 	RTE_ASSERT(!(single && multi));
 	if (multi)
@@ -491,7 +508,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		struct uf_rx_info one_in, *info = single ? &one_in : &in[nf];
 		enum uf_drop why;
 		enum uf_verdict v;
-		int li = 0, r;
+		int li = 0;
 
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
@@ -551,22 +568,11 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			if (v == UF_V_CONTROL) {
 				ctl_mark(w, pi, m);
 				ctl[nc++] = m;
-				continue;
+			} else { /* IPv6, a service address, or a drop: after the loop */
+				other[no] = m;
+				other_why[no++] = (uint8_t)why;
 			}
-			r = rx_other(w, plan, pi, m, why, info, multi, partial);
-			switch (r & UF_RX_WHAT) {
-			case UF_RX_FWD: /* a service address's datagram: taken as below */
-				li = r >> 8;
-				break;
-			case UF_RX_CTL:
-				ctl[nc++] = m;
-				continue;
-			case UF_RX_DROP:
-				drop[nd++] = m;
-				continue;
-			default: /* UF_RX_TAKEN */
-				continue;
-			}
+			continue;
 		}
 		if (multi) {
 			w->lctr[li].rx++;
@@ -577,6 +583,35 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			uf_single_one(&one, m, info, false, form, cksum_on);
 		} else {
 			fwd[nf++] = m;
+		}
+	}
+
+	/* the frames not forwarded (rx_others); a datagram to a service address among them is
+	 * taken as the others were */
+	if (unlikely(no != 0)) {
+		struct rte_mbuf *svc[UF_MAX_BURST];
+		struct uf_rx_info svc_in[UF_MAX_BURST];
+		uint8_t svc_li[UF_MAX_BURST];
+		const uint32_t r = rx_others(w, plan, pi, other, other_why, no, drop + nd, ctl + nc,
+					     svc, svc_in, svc_li, multi, partial);
+		const uint16_t ns = (uint16_t)(r >> 16);
+		uint16_t k;
+
+		nd = (uint16_t)(nd + (r & 0xff));
+		nc = (uint16_t)(nc + (r >> 8 & 0xff));
+		for (k = 0; k < ns; k++) {
+			if (multi) {
+				w->lctr[svc_li[k]].rx++;
+				lis[nf] = svc_li[k];
+				cnt[svc_li[k] + 1]++;
+				in[nf] = svc_in[k];
+				fwd[nf++] = svc[k];
+			} else if (single) {
+				uf_single_one(&one, svc[k], &svc_in[k], false, form, cksum_on);
+			} else {
+				in[nf] = svc_in[k];
+				fwd[nf++] = svc[k];
+			}
 		}
 	}
 
