@@ -205,11 +205,16 @@ class Collector:
         # what the schema cannot describe: the PMD's own xstat names, a ratio, a state
         xs = CounterMetricFamily("udpfan_port_xstat_total", "loss-relevant extended stats "
                                  "named in the PMD's quirk row", labels=["port", "name"])
+        # levels, not counters (ENA's customer metrics, DPDK 23.11 on: docs/pmd-quirks.md)
+        xg = GaugeMetricFamily("udpfan_port_xstat_level", "extended stats that are levels, "
+                               "not counters", labels=["port", "name"])
         for pname, p in st["ports"].items():
             for name, v in p.get("xstats", {}).items():
                 if v is not None:  # null: an implausible reading, unavailable
-                    xs.add_metric([pname, name], v)
+                    (xg if name in GAUGE_XSTATS else xs).add_metric([pname, name], v)
         yield xs
+        if xg.samples:
+            yield xg
         busy = GaugeMetricFamily("udpfan_lcore_busy_ratio", "cycles in loop passes that "
                                  "received something / all cycles (busy-poll CPU is always "
                                  "100%; this is the useful part)", labels=["lcore"])
@@ -224,6 +229,10 @@ class Collector:
             res.add_metric(lv, 1 if d["state"] in ("static", "multicast", "reachable",
                                                    "probe") else 0)
         yield res
+
+
+# xstats that are levels (lib/port/uf_ena_metrics.c, uf_xstat_gauge)
+GAUGE_XSTATS = {"conntrack_allowance_available"}
 
 
 def main():

@@ -23,6 +23,8 @@
  * old names make the probe fail (ena_ethdev.c, ena.rst).
  */
 #define UF_ENA_LLQ_POLICY (RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0))
+/* the device-string key whose value 0 turns LLQ off: enable_llq=0, from 24.11 llq_policy=0 */
+#define UF_ENA_LLQ_OFF_KEY (UF_ENA_LLQ_POLICY ? "llq_policy" : "enable_llq")
 
 /*
  * How many queues ethdev keeps basic per-queue xstats for (rx_q<n>_packets, ...):

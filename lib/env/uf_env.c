@@ -920,11 +920,11 @@ uf_env_check_llq_wc(const struct uf_cfg_port *pc, const struct uf_quirk *q, stru
 
 	if (!q->llq_wc_bar2 || !pc->is_pci)
 		return 0;
-	if (uf_devarg(pc->device, "enable_llq", val, sizeof(val)) && val[0] == '0') {
+	if (uf_devarg(pc->device, UF_ENA_LLQ_OFF_KEY, val, sizeof(val)) && val[0] == '0') {
 		UF_LOG(WARNING,
-		       "port %s: LLQ disabled (enable_llq=0): on 6th-generation instances "
+		       "port %s: LLQ disabled (%s=0): on 6th-generation instances "
 		       "and newer this costs much of the throughput",
-		       pc->name);
+		       pc->name, UF_ENA_LLQ_OFF_KEY);
 		return 0;
 	}
 	if (uf_pci_bar_phys(pc->dev_name, 2, &bar) != 0) {
@@ -944,9 +944,9 @@ uf_env_check_llq_wc(const struct uf_cfg_port *pc, const struct uf_quirk *q, stru
 			   "uncached, not write-combining: every TX descriptor push would be a "
 			   "slow PCI write. Bind the ENI to a vfio-pci built with write-combining "
 			   "(amzn-drivers get-vfio-with-wc.sh) or to igb_uio with wc_activate=1 "
-			   "(docs/deployment.md); enable_llq=0 in the device string runs without "
-			   "LLQ instead",
-			   pc->name, bar);
+			   "(docs/deployment.md); %s=0 in the device string runs without LLQ "
+			   "instead",
+			   pc->name, bar, UF_ENA_LLQ_OFF_KEY);
 		return -1;
 	default:
 		UF_LOG(NOTICE,

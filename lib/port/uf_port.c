@@ -13,6 +13,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "uf_ena_metrics.h"
 #include "uf_env.h"
 #include "uf_port.h"
 #include "uf_steer.h"
@@ -503,7 +504,8 @@ resolve_xwatch(struct uf_port *p, unsigned int basic)
 static void
 resolve_xstats(struct uf_port *p)
 {
-	const char *const *want = p->quirk->xstats;
+	/* the row's list; on ENA as the running DPDK lists the allowance metrics */
+	const char *const *want = uf_ena_port_xstats(p->port_id, p->quirk, p->cfg->name);
 	unsigned int basic = uf_xstats_basic_count(p->info.dev_flags ? *p->info.dev_flags : 0,
 						   p->nb_queues, p->nb_queues);
 	int i;
@@ -1051,6 +1053,7 @@ uf_port_xstats(struct uf_port *p, uint64_t *vals, bool *valid)
 			   (!p->xstat_guarded[i] ||
 			    uf_xguard_check(&p->xguard[i], v[i], dt, p->resets));
 	}
+	uf_xstats_tie_gauges(p->xstat_names, p->xstat_guarded, valid, n);
 	return 0;
 }
 

@@ -677,10 +677,9 @@ xstat_is_loss(const char *name)
 {
 	static const char *const basic[] = { "rx_missed_errors", "rx_mbuf_allocation_errors",
 					     "rx_errors", "tx_errors", NULL };
-	static const char *const words[] = { "drop",          "discard",
-					     "missed",        "exceeded",
-					     "out_of_buffer", "ring_full",
-					     "alloc_failure", NULL };
+	static const char *const words[] = { "drop",          "discard",       "missed",
+					     "exceeded",      "out_of_buffer", "ring_full",
+					     "alloc_failure", "overrun",       NULL };
 	int i;
 
 	for (i = 0; basic[i] != NULL; i++)

@@ -179,6 +179,35 @@ def case_exporter_drain_start():
     assert abs(g["udpfan_drain_start_seconds"] - time.time()) < 2, g
 
 
+def case_exporter_xstat_levels():
+    """an xstat that is a level (ENA's conntrack_allowance_available) goes to the gauge
+    udpfan_port_xstat_level, the counters to udpfan_port_xstat_total, a null to neither"""
+    mod = load_exporter()
+
+    class Tel:
+        path = "fake"
+
+        def query(self, cmd):
+            if cmd == "/udpfan/health":
+                return {"state": "ready"}
+            return {"fwd": {}, "lcores": {}, "ports": {"eni1": {"xstats": {
+                "pps_allowance_exceeded": 7, "bw_in_allowance_exceeded": None,
+                "conntrack_allowance_available": 120000, "tx_drops": 0}}}}
+
+    col = mod.Collector(Tel(), {"counters": []})
+    fams = list(col.collect())
+    # one family per name (a counter family "x_total" is named "x" in the scrape's TYPE)
+    assert len({m.name for m in fams}) == len(fams), [m.name for m in fams]
+    types = {m.name: m.type for m in fams}
+    assert types["udpfan_port_xstat_level"] == "gauge", types
+    assert types["udpfan_port_xstat"] == "counter", types
+    got = {(s.name, s.labels["name"]): s.value for m in fams for s in m.samples
+           if s.name.startswith("udpfan_port_xstat")}
+    assert got == {("udpfan_port_xstat_total", "pps_allowance_exceeded"): 7,
+                   ("udpfan_port_xstat_total", "tx_drops"): 0,
+                   ("udpfan_port_xstat_level", "conntrack_allowance_available"): 120000}, got
+
+
 def case_dashboard_parses():
     """every query of deploy/grafana/udpfan.json parses as PromQL (promtool, each as a
     recording rule, with Grafana's variables filled); a broken one is refused"""
@@ -224,6 +253,7 @@ def main():
     s.run(case_every_alert_tested)
     s.run(case_metric_names)
     s.run(case_exporter_drain_start)
+    s.run(case_exporter_xstat_levels)
     s.run(case_dashboard_parses)
     s.run(case_installed)
     s.finish()

@@ -32,7 +32,7 @@ DASHBOARD = os.path.join(UF_SRC, "deploy", "grafana", "udpfan.json")
 EXPORTER = os.path.join(UF_SRC, "scripts", "udpfan-exporter.py")
 # what the exporter adds beyond udpfan's counter list (scripts/udpfan-exporter.py collect())
 EXTRA = {"udpfan_up", "udpfan_lcore_busy_ratio", "udpfan_destination_resolved",
-         "udpfan_port_xstat_total", "udpfan_health_state", "udpfan_degraded",
+         "udpfan_port_xstat_total", "udpfan_port_xstat_level", "udpfan_health_state", "udpfan_degraded",
          "udpfan_drain_seconds", "udpfan_drain_left_seconds", "udpfan_drain_start_seconds"}
 # families whose label names the counter: every value must show (grouped by that label)
 KEYED = {"udpfan_drop_total": "reason", "udpfan_tx_drop_total": "reason",
