@@ -12,6 +12,186 @@
 
 #include "uf_cfg_schema.h"
 
+/* ---- the schema rows' comparators: the rows whose value is not one plain field ---- */
+
+bool
+uf_cfg_same_extra_args(const void *a, const void *b)
+{
+	const struct uf_config *x = a, *y = b;
+	int i;
+
+	if (x->eal.n_extra != y->eal.n_extra)
+		return false;
+	for (i = 0; i < x->eal.n_extra; i++)
+		if (strcmp(x->eal.extra_args[i], y->eal.extra_args[i]) != 0)
+			return false;
+	return true;
+}
+
+bool
+uf_cfg_same_port_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->ip == y->ip && x->prefix_len == y->prefix_len;
+}
+
+bool
+uf_cfg_same_port_ip6(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->n_ip6 == y->n_ip6 &&
+	       memcmp(x->ip6, y->ip6, (size_t)x->n_ip6 * sizeof(x->ip6[0])) == 0 &&
+	       memcmp(x->ip6_prefix_len, y->ip6_prefix_len, (size_t)x->n_ip6) == 0;
+}
+
+bool
+uf_cfg_same_port_service(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+	int i;
+
+	if (x->n_svc != y->n_svc)
+		return false;
+	for (i = 0; i < x->n_svc; i++) {
+		const struct uf_cfg_svc *s = &x->svc[i], *t = &y->svc[i];
+
+		if (s->is_ip6 != t->is_ip6 || s->answer != t->answer ||
+		    (s->is_ip6 ? memcmp(s->ip6.b, t->ip6.b, 16) != 0 : s->ip != t->ip))
+			return false;
+	}
+	return true;
+}
+
+bool
+uf_cfg_same_port_gw6(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->has_gateway6 == y->has_gateway6 &&
+	       (!x->has_gateway6 || memcmp(&x->gateway6, &y->gateway6, 16) == 0);
+}
+
+bool
+uf_cfg_same_dest_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->is_ip6 == y->is_ip6 &&
+	       (x->is_ip6 ? memcmp(&x->ip6, &y->ip6, 16) == 0 : x->ip == y->ip);
+}
+
+bool
+uf_cfg_same_listen_port(const void *a, const void *b)
+{
+	return ((const struct uf_config *)a)->listen.port ==
+	       ((const struct uf_config *)b)->listen.port;
+}
+
+bool
+uf_cfg_same_dest_mac(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->has_mac == y->has_mac &&
+	       (!x->has_mac || rte_is_same_ether_addr(&x->mac, &y->mac));
+}
+
+bool
+uf_cfg_same_dest_port(const void *a, const void *b)
+{
+	return ((const struct uf_cfg_dest *)a)->port == ((const struct uf_cfg_dest *)b)->port;
+}
+
+/* a pool entry stays the same entry (the k-th pool), a member in the same pool; the pool's
+ * own settings are compared in uf_config_diff (uf_cfg_diff.c), its members as destinations */
+bool
+uf_cfg_same_dest_pool(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->is_pool == y->is_pool && x->is_member == y->is_member &&
+	       (!(x->is_pool || x->is_member) || x->pool == y->pool);
+}
+
+/* the members are destinations of their own (compared, matched, added and removed as such) */
+bool
+uf_cfg_same_pool_members(const void *a, const void *b)
+{
+	(void)a;
+	(void)b;
+	return true;
+}
+
+bool
+uf_cfg_same_dest_source(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->source == y->source &&
+	       (x->source != UF_SRC_FIXED ||
+		(x->source_is_ip6 == y->source_is_ip6 &&
+		 (x->source_is_ip6 ? memcmp(&x->source_ip6, &y->source_ip6, 16) == 0
+				   : x->source_ip == y->source_ip)));
+}
+
+bool
+uf_cfg_same_rule_from(const void *a, const void *b)
+{
+	const struct uf_cfg_rule *x = a, *y = b;
+
+	return x->is_ip6 == y->is_ip6 && x->len == y->len &&
+	       (x->is_ip6 ? memcmp(&x->prefix6, &y->prefix6, 16) == 0 : x->prefix == y->prefix);
+}
+
+bool
+uf_cfg_same_rule_to(const void *a, const void *b)
+{
+	const struct uf_cfg_rule *x = a, *y = b;
+
+	return x->n_to == y->n_to && memcmp(x->to, y->to, x->n_to * sizeof(*x->to)) == 0;
+}
+
+/* listeners[] (uf_cfg_diff.c matches them by position): the port and the address; their
+ * destinations and rules are items of the flat lists, compared there. Every listener key
+ * needs a restart: its rte_flow rule is made when the port starts. */
+bool
+uf_cfg_same_lis_port(const void *a, const void *b)
+{
+	return ((const struct uf_cfg_listener *)a)->port ==
+	       ((const struct uf_cfg_listener *)b)->port;
+}
+
+bool
+uf_cfg_same_lis_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_listener *x = a, *y = b;
+
+	return x->has_ip == y->has_ip && x->is_ip6 == y->is_ip6 &&
+	       (x->is_ip6 ? memcmp(&x->ip6, &y->ip6, 16) == 0 : x->ip == y->ip);
+}
+
+/* a listener's destinations and rules: items of the flat lists, where uf_config_diff
+ * compares each one's listener and place (a move between listeners is a hot change there,
+ * not a change of this listener: docs/configuration.md#reload) */
+bool
+uf_cfg_same_in_flat_lists(const void *a, const void *b)
+{
+	(void)a;
+	(void)b;
+	return true;
+}
+
+bool
+uf_cfg_same_stats_json(const void *a, const void *b)
+{
+	return strcmp(((const struct uf_config *)a)->stats.json,
+		      ((const struct uf_config *)b)->stats.json) == 0;
+}
+
+/* ---- the diff ---- */
+
 struct list_desc {
 	const char *name; /* the top-level key; its items are the section "NAME[]" */
 	int (*count)(const struct uf_config *c);
