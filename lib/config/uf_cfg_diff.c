@@ -83,25 +83,12 @@ uf_cfg_same_dest_ip(const void *a, const void *b)
 }
 
 bool
-uf_cfg_same_listen_port(const void *a, const void *b)
-{
-	return ((const struct uf_config *)a)->listen.port ==
-	       ((const struct uf_config *)b)->listen.port;
-}
-
-bool
 uf_cfg_same_dest_mac(const void *a, const void *b)
 {
 	const struct uf_cfg_dest *x = a, *y = b;
 
 	return x->has_mac == y->has_mac &&
 	       (!x->has_mac || rte_is_same_ether_addr(&x->mac, &y->mac));
-}
-
-bool
-uf_cfg_same_dest_port(const void *a, const void *b)
-{
-	return ((const struct uf_cfg_dest *)a)->port == ((const struct uf_cfg_dest *)b)->port;
 }
 
 /* a pool entry stays the same entry (the k-th pool), a member in the same pool; the pool's
@@ -113,15 +100,6 @@ uf_cfg_same_dest_pool(const void *a, const void *b)
 
 	return x->is_pool == y->is_pool && x->is_member == y->is_member &&
 	       (!(x->is_pool || x->is_member) || x->pool == y->pool);
-}
-
-/* the members are destinations of their own (compared, matched, added and removed as such) */
-bool
-uf_cfg_same_pool_members(const void *a, const void *b)
-{
-	(void)a;
-	(void)b;
-	return true;
 }
 
 bool
@@ -153,16 +131,9 @@ uf_cfg_same_rule_to(const void *a, const void *b)
 	return x->n_to == y->n_to && memcmp(x->to, y->to, x->n_to * sizeof(*x->to)) == 0;
 }
 
-/* listeners[] (uf_cfg_diff.c matches them by position): the port and the address; their
- * destinations and rules are items of the flat lists, compared there. Every listener key
- * needs a restart: its rte_flow rule is made when the port starts. */
-bool
-uf_cfg_same_lis_port(const void *a, const void *b)
-{
-	return ((const struct uf_cfg_listener *)a)->port ==
-	       ((const struct uf_cfg_listener *)b)->port;
-}
-
+/* listeners[] (uf_cfg_diff.c matches them by position): the address (the port is the row's
+ * field); their destinations and rules are items of the flat lists, compared there. Every
+ * listener key needs a restart: its rte_flow rule is made when the port starts. */
 bool
 uf_cfg_same_lis_ip(const void *a, const void *b)
 {
@@ -172,11 +143,12 @@ uf_cfg_same_lis_ip(const void *a, const void *b)
 	       (x->is_ip6 ? memcmp(&x->ip6, &y->ip6, 16) == 0 : x->ip == y->ip);
 }
 
-/* a listener's destinations and rules: items of the flat lists, where uf_config_diff
- * compares each one's listener and place (a move between listeners is a hot change there,
- * not a change of this listener: docs/configuration.md#reload) */
+/* a row whose items are compared elsewhere, as items of the flat lists: a pool's members
+ * (compared, matched, added and removed as destinations), a listener's destinations and
+ * rules (uf_config_diff compares each one's listener and place; a move between listeners is
+ * a hot change there, not a change of this listener: docs/configuration.md#reload) */
 bool
-uf_cfg_same_in_flat_lists(const void *a, const void *b)
+uf_cfg_same_elsewhere(const void *a, const void *b)
 {
 	(void)a;
 	(void)b;

@@ -130,10 +130,8 @@ int uf_cfg_parse_port_gw6(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yam
 			  const char *kp, void *base);
 int uf_cfg_parse_dest_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
 			 const char *kp, void *base);
-int uf_cfg_parse_listen_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
-			     const char *kp, void *base);
-int uf_cfg_parse_dest_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
-			   const char *kp, void *base);
+int uf_cfg_parse_port_ref(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			  const char *kp, void *base);
 int uf_cfg_parse_mac(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
 		     const char *kp, void *base);
 int uf_cfg_parse_source(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
@@ -144,8 +142,6 @@ int uf_cfg_parse_to(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node
 		    const char *kp, void *base);
 int uf_cfg_parse_json(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
 		      const char *kp, void *base);
-int uf_cfg_parse_lis_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
-			  const char *kp, void *base);
 int uf_cfg_parse_lis_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
 			const char *kp, void *base);
 /* uf_cfg_lists.c: lists of items, the listen mapping */
@@ -176,17 +172,13 @@ bool uf_cfg_same_port_ip6(const void *a, const void *b);
 bool uf_cfg_same_port_service(const void *a, const void *b);
 bool uf_cfg_same_port_gw6(const void *a, const void *b);
 bool uf_cfg_same_dest_ip(const void *a, const void *b);
-bool uf_cfg_same_listen_port(const void *a, const void *b);
 bool uf_cfg_same_dest_mac(const void *a, const void *b);
-bool uf_cfg_same_dest_port(const void *a, const void *b);
 bool uf_cfg_same_dest_pool(const void *a, const void *b);
-bool uf_cfg_same_pool_members(const void *a, const void *b);
 bool uf_cfg_same_dest_source(const void *a, const void *b);
 bool uf_cfg_same_rule_from(const void *a, const void *b);
 bool uf_cfg_same_rule_to(const void *a, const void *b);
-bool uf_cfg_same_lis_port(const void *a, const void *b);
 bool uf_cfg_same_lis_ip(const void *a, const void *b);
-bool uf_cfg_same_in_flat_lists(const void *a, const void *b);
+bool uf_cfg_same_elsewhere(const void *a, const void *b);
 bool uf_cfg_same_stats_json(const void *a, const void *b);
 
 #endif /* UF_CFG_INTERNAL_H */

@@ -389,44 +389,50 @@ uf_cfg_parse_port_gw6(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_un
 	return 0;
 }
 
+/* a host address of either family, the family the literal's form: 0, or -1 with the error */
+static int
+parse_addr(struct uf_cfg_pctx *p, yaml_node_t *v, const char *kp, bool *is_ip6, rte_be32_t *ip,
+	   struct uf_ip6 *ip6)
+{
+	const char *s = uf_cfg_scalar(p, v, kp);
+
+	if (s == NULL)
+		return -1;
+	*is_ip6 = strchr(s, ':') != NULL;
+	if (*is_ip6 ? uf_parse_ipv6(s, ip6) == 0 : uf_parse_ipv4(s, ip) == 0)
+		return 0;
+	uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv%d address", s, *is_ip6 ? 6 : 4);
+	return -1;
+}
+
 /* destinations[].ip: either family */
 int
 uf_cfg_parse_dest_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
 		     const char *kp, void *base)
 {
 	struct uf_cfg_dest *d = base;
-	const char *s = uf_cfg_scalar(p, v, kp);
 
-	if (s == NULL)
-		return -1;
 	d->ip = 0;
 	memset(&d->ip6, 0, sizeof(d->ip6));
-	d->is_ip6 = strchr(s, ':') != NULL; /* the family is the literal's form */
-	if (d->is_ip6 ? uf_parse_ipv6(s, &d->ip6) == 0 : uf_parse_ipv4(s, &d->ip) == 0)
-		return 0;
-	uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv%d address", s, d->is_ip6 ? 6 : 4);
-	return -1;
+	return parse_addr(p, v, kp, &d->is_ip6, &d->ip, &d->ip6);
 }
 
-/* listen.port: a port name, resolved once every port is known */
+/* listen.port, destinations[].port, listeners[].port: a port name, kept in the walk's state
+ * and resolved into the row's field once every port is known */
 int
-uf_cfg_parse_listen_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused,
-			 yaml_node_t *v, const char *kp, void *base __rte_unused)
+uf_cfg_parse_port_ref(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		      const char *kp, void *base __rte_unused)
 {
-	if (uf_cfg_scalar(p, v, kp) == NULL)
-		return -1;
-	p->st->listen_port = v;
-	return 0;
-}
+	struct uf_cfg_state *st = p->st;
 
-/* destinations[].port: the same */
-int
-uf_cfg_parse_dest_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused,
-		       yaml_node_t *v, const char *kp, void *base __rte_unused)
-{
 	if (uf_cfg_scalar(p, v, kp) == NULL)
 		return -1;
-	p->st->dest_port[p->st->item] = v;
+	if (strcmp(k->section, "listen") == 0)
+		st->listen_port = v;
+	else if (strcmp(k->section, "listeners[]") == 0)
+		st->lis_port[st->lis] = v;
+	else /* destinations[], a pool member among them */
+		st->dest_port[st->item] = v;
 	return 0;
 }
 
@@ -582,31 +588,14 @@ uf_cfg_parse_json(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused
 	return uf_cfg_get_str(p, v, kp, cfg->stats.json, sizeof(cfg->stats.json));
 }
 
-/* listeners[].port: a port name, resolved once every port is known */
-int
-uf_cfg_parse_lis_port(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused,
-		      yaml_node_t *v, const char *kp, void *base __rte_unused)
-{
-	if (uf_cfg_scalar(p, v, kp) == NULL)
-		return -1;
-	p->st->lis_port[p->st->lis] = v;
-	return 0;
-}
-
 int
 uf_cfg_parse_lis_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k __rte_unused, yaml_node_t *v,
 		    const char *kp, void *base)
 {
 	struct uf_cfg_listener *l = base;
-	const char *s = uf_cfg_scalar(p, v, kp);
 
-	if (s == NULL)
+	if (parse_addr(p, v, kp, &l->is_ip6, &l->ip, &l->ip6) < 0)
 		return -1;
-	l->is_ip6 = strchr(s, ':') != NULL; /* the family is the literal's form */
-	if (l->is_ip6 ? uf_parse_ipv6(s, &l->ip6) < 0 : uf_parse_ipv4(s, &l->ip) < 0) {
-		uf_cfg_perr(p, v, kp, "\"%s\" is not an IPv%d address", s, l->is_ip6 ? 6 : 4);
-		return -1;
-	}
 	l->has_ip = true;
 	l->ip_pos = uf_cfg_pos_of(v);
 	return 0;
