@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause
  * The log tap (uf_logtap.h): DPDK's log stream, redirected while a port is set up and
- * started, every line passed on unchanged.
+ * started, every line passed on unchanged. Where DPDK's log goes afterwards, and how it
+ * prints a line (--log-timestamp, --log-color from 24.11), is what it was before the tap:
+ * uf_compat.h, UF_OPENLOG_RESETS_FORMAT.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
@@ -9,6 +12,8 @@
 #include <rte_common.h>
 #include <rte_log.h>
 
+#include "uf_common.h"
+#include "uf_compat.h"
 #include "uf_logtap.h"
 
 /*
@@ -47,11 +52,38 @@ uf_logtap_begin(void)
 
 	memset(&tap, 0, sizeof(tap));
 	tap.prev = rte_log_get_stream();
+#if UF_OPENLOG_RESETS_FORMAT
+	/* DPDK prints to stderr (the stream it returns when none was set) with the format
+	 * rte_eal_init chose; any other stream is its own (syslog, the journal), which
+	 * replacing would close: left alone, untapped */
+	if (tap.prev != stderr) {
+		static bool said;
+
+		if (!said)
+			UF_LOG(NOTICE,
+			       "DPDK logs to syslog or the journal: its log is not tapped at port "
+			       "start, so a failure a PMD only logs there (start_err_in_log) is "
+			       "not caught");
+		said = true;
+		return;
+	}
+#endif
 	tap.f = fopencookie(&tap, "w", io);
 	if (tap.f == NULL)
 		return;
 	setvbuf(tap.f, NULL, _IOLBF, 0);
+#if UF_OPENLOG_RESETS_FORMAT
+	/* stderr itself, which rte_log_get_stream() reads at every line: the print function,
+	 * and with it the timestamp and colour, stays DPDK's (glibc's stderr is a variable) */
+	stderr = tap.f;
+	if (rte_log_get_stream() != tap.f) { /* a stream was set after all: untapped */
+		stderr = tap.prev;
+		fclose(tap.f);
+		tap.f = NULL;
+	}
+#else
 	rte_openlog_stream(tap.f);
+#endif
 }
 
 void
@@ -60,7 +92,11 @@ uf_logtap_end(char *first_err, size_t len)
 	if (tap.f == NULL)
 		return;
 	fflush(tap.f);
+#if UF_OPENLOG_RESETS_FORMAT
+	stderr = tap.prev;
+#else
 	rte_openlog_stream(tap.prev);
+#endif
 	fclose(tap.f);
 	tap.f = NULL;
 	if (first_err[0] == '\0' && tap.first_err[0] != '\0')
