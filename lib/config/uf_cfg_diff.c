@@ -14,6 +14,14 @@
 
 /* ---- the schema rows' comparators: the rows whose value is not one plain field ---- */
 
+/* two addresses of either family, each with its family: the same family and address */
+static bool
+same_addr(bool x_is_ip6, bool y_is_ip6, rte_be32_t x, rte_be32_t y, const struct uf_ip6 *x6,
+	  const struct uf_ip6 *y6)
+{
+	return x_is_ip6 == y_is_ip6 && (x_is_ip6 ? memcmp(x6, y6, 16) == 0 : x == y);
+}
+
 bool
 uf_cfg_same_extra_args(const void *a, const void *b)
 {
@@ -57,8 +65,8 @@ uf_cfg_same_port_service(const void *a, const void *b)
 	for (i = 0; i < x->n_svc; i++) {
 		const struct uf_cfg_svc *s = &x->svc[i], *t = &y->svc[i];
 
-		if (s->is_ip6 != t->is_ip6 || s->answer != t->answer ||
-		    (s->is_ip6 ? memcmp(s->ip6.b, t->ip6.b, 16) != 0 : s->ip != t->ip))
+		if (s->answer != t->answer ||
+		    !same_addr(s->is_ip6, t->is_ip6, s->ip, t->ip, &s->ip6, &t->ip6))
 			return false;
 	}
 	return true;
@@ -78,8 +86,7 @@ uf_cfg_same_dest_ip(const void *a, const void *b)
 {
 	const struct uf_cfg_dest *x = a, *y = b;
 
-	return x->is_ip6 == y->is_ip6 &&
-	       (x->is_ip6 ? memcmp(&x->ip6, &y->ip6, 16) == 0 : x->ip == y->ip);
+	return same_addr(x->is_ip6, y->is_ip6, x->ip, y->ip, &x->ip6, &y->ip6);
 }
 
 bool
@@ -109,9 +116,8 @@ uf_cfg_same_dest_source(const void *a, const void *b)
 
 	return x->source == y->source &&
 	       (x->source != UF_SRC_FIXED ||
-		(x->source_is_ip6 == y->source_is_ip6 &&
-		 (x->source_is_ip6 ? memcmp(&x->source_ip6, &y->source_ip6, 16) == 0
-				   : x->source_ip == y->source_ip)));
+		same_addr(x->source_is_ip6, y->source_is_ip6, x->source_ip, y->source_ip,
+			  &x->source_ip6, &y->source_ip6));
 }
 
 bool
@@ -119,8 +125,8 @@ uf_cfg_same_rule_from(const void *a, const void *b)
 {
 	const struct uf_cfg_rule *x = a, *y = b;
 
-	return x->is_ip6 == y->is_ip6 && x->len == y->len &&
-	       (x->is_ip6 ? memcmp(&x->prefix6, &y->prefix6, 16) == 0 : x->prefix == y->prefix);
+	return x->len == y->len &&
+	       same_addr(x->is_ip6, y->is_ip6, x->prefix, y->prefix, &x->prefix6, &y->prefix6);
 }
 
 bool
@@ -139,8 +145,8 @@ uf_cfg_same_lis_ip(const void *a, const void *b)
 {
 	const struct uf_cfg_listener *x = a, *y = b;
 
-	return x->has_ip == y->has_ip && x->is_ip6 == y->is_ip6 &&
-	       (x->is_ip6 ? memcmp(&x->ip6, &y->ip6, 16) == 0 : x->ip == y->ip);
+	return x->has_ip == y->has_ip &&
+	       same_addr(x->is_ip6, y->is_ip6, x->ip, y->ip, &x->ip6, &y->ip6);
 }
 
 /* a row whose items are compared elsewhere, as items of the flat lists: a pool's members
