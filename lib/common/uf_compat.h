@@ -37,4 +37,14 @@
 #define UF_ETHDEV_QUEUE_STAT_CNTRS 16
 #endif
 
+/*
+ * rte_openlog_stream(): up to 23.11 it sets the log stream and nothing else. From 24.11 it
+ * also resets how a line is printed to plain vfprintf, dropping the --log-timestamp and
+ * --log-color formats rte_eal_init chose, and closes a stream DPDK opened itself (--syslog,
+ * the journal when stderr is systemd's), with no API to restore either (lib/log/log.c in
+ * 24.11 and 25.11). The log tap (lib/port/uf_logtap.c) replaces the stream only where that
+ * keeps the rest.
+ */
+#define UF_OPENLOG_RESETS_FORMAT (RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0))
+
 #endif

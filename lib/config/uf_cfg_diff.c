@@ -12,6 +12,164 @@
 
 #include "uf_cfg_schema.h"
 
+/* ---- the schema rows' comparators: the rows whose value is not one plain field ---- */
+
+/* two addresses of either family, each with its family: the same family and address */
+static bool
+same_addr(bool x_is_ip6, bool y_is_ip6, rte_be32_t x, rte_be32_t y, const struct uf_ip6 *x6,
+	  const struct uf_ip6 *y6)
+{
+	return x_is_ip6 == y_is_ip6 && (x_is_ip6 ? memcmp(x6, y6, 16) == 0 : x == y);
+}
+
+bool
+uf_cfg_same_extra_args(const void *a, const void *b)
+{
+	const struct uf_config *x = a, *y = b;
+	int i;
+
+	if (x->eal.n_extra != y->eal.n_extra)
+		return false;
+	for (i = 0; i < x->eal.n_extra; i++)
+		if (strcmp(x->eal.extra_args[i], y->eal.extra_args[i]) != 0)
+			return false;
+	return true;
+}
+
+bool
+uf_cfg_same_port_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->ip == y->ip && x->prefix_len == y->prefix_len;
+}
+
+bool
+uf_cfg_same_port_ip6(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->n_ip6 == y->n_ip6 &&
+	       memcmp(x->ip6, y->ip6, (size_t)x->n_ip6 * sizeof(x->ip6[0])) == 0 &&
+	       memcmp(x->ip6_prefix_len, y->ip6_prefix_len, (size_t)x->n_ip6) == 0;
+}
+
+bool
+uf_cfg_same_port_service(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+	int i;
+
+	if (x->n_svc != y->n_svc)
+		return false;
+	for (i = 0; i < x->n_svc; i++) {
+		const struct uf_cfg_svc *s = &x->svc[i], *t = &y->svc[i];
+
+		if (s->answer != t->answer ||
+		    !same_addr(s->is_ip6, t->is_ip6, s->ip, t->ip, &s->ip6, &t->ip6))
+			return false;
+	}
+	return true;
+}
+
+bool
+uf_cfg_same_port_gw6(const void *a, const void *b)
+{
+	const struct uf_cfg_port *x = a, *y = b;
+
+	return x->has_gateway6 == y->has_gateway6 &&
+	       (!x->has_gateway6 || memcmp(&x->gateway6, &y->gateway6, 16) == 0);
+}
+
+bool
+uf_cfg_same_dest_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return same_addr(x->is_ip6, y->is_ip6, x->ip, y->ip, &x->ip6, &y->ip6);
+}
+
+bool
+uf_cfg_same_dest_mac(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->has_mac == y->has_mac &&
+	       (!x->has_mac || rte_is_same_ether_addr(&x->mac, &y->mac));
+}
+
+/* a pool entry stays the same entry (the k-th pool), a member in the same pool; the pool's
+ * own settings are compared in uf_config_diff (uf_cfg_diff.c), its members as destinations */
+bool
+uf_cfg_same_dest_pool(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->is_pool == y->is_pool && x->is_member == y->is_member &&
+	       (!(x->is_pool || x->is_member) || x->pool == y->pool);
+}
+
+bool
+uf_cfg_same_dest_source(const void *a, const void *b)
+{
+	const struct uf_cfg_dest *x = a, *y = b;
+
+	return x->source == y->source &&
+	       (x->source != UF_SRC_FIXED ||
+		same_addr(x->source_is_ip6, y->source_is_ip6, x->source_ip, y->source_ip,
+			  &x->source_ip6, &y->source_ip6));
+}
+
+bool
+uf_cfg_same_rule_from(const void *a, const void *b)
+{
+	const struct uf_cfg_rule *x = a, *y = b;
+
+	return x->len == y->len &&
+	       same_addr(x->is_ip6, y->is_ip6, x->prefix, y->prefix, &x->prefix6, &y->prefix6);
+}
+
+bool
+uf_cfg_same_rule_to(const void *a, const void *b)
+{
+	const struct uf_cfg_rule *x = a, *y = b;
+
+	return x->n_to == y->n_to && memcmp(x->to, y->to, x->n_to * sizeof(*x->to)) == 0;
+}
+
+/* listeners[] (uf_cfg_diff.c matches them by position): the address (the port is the row's
+ * field); their destinations and rules are items of the flat lists, compared there. Every
+ * listener key needs a restart: its rte_flow rule is made when the port starts. */
+bool
+uf_cfg_same_lis_ip(const void *a, const void *b)
+{
+	const struct uf_cfg_listener *x = a, *y = b;
+
+	return x->has_ip == y->has_ip &&
+	       same_addr(x->is_ip6, y->is_ip6, x->ip, y->ip, &x->ip6, &y->ip6);
+}
+
+/* a row whose items are compared elsewhere, as items of the flat lists: a pool's members
+ * (compared, matched, added and removed as destinations), a listener's destinations and
+ * rules (uf_config_diff compares each one's listener and place; a move between listeners is
+ * a hot change there, not a change of this listener: docs/configuration.md#reload) */
+bool
+uf_cfg_same_elsewhere(const void *a, const void *b)
+{
+	(void)a;
+	(void)b;
+	return true;
+}
+
+bool
+uf_cfg_same_stats_json(const void *a, const void *b)
+{
+	return strcmp(((const struct uf_config *)a)->stats.json,
+		      ((const struct uf_config *)b)->stats.json) == 0;
+}
+
+/* ---- the diff ---- */
+
 struct list_desc {
 	const char *name; /* the top-level key; its items are the section "NAME[]" */
 	int (*count)(const struct uf_config *c);

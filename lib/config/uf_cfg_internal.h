@@ -2,7 +2,11 @@
  * lib/config's own parts, shared by its files and its tests only:
  *  - uf_cfg_err.c:      errors as "FILE:LINE:COL: key: what" (the first one wins)
  *  - uf_cfg_yaml.c:     node helpers and the schema-driven mapping walker
- *  - uf_cfg_schema.c:   the table of keys (uf_cfg_schema.h) and their value parsers
+ *  - uf_cfg_schema.c:   the table of keys (uf_cfg_schema.h)
+ *  - uf_cfg_values.c:   the value parsers and checks of its rows
+ *  - uf_cfg_lists.c:    the lists of items (ports, destinations, rules, listeners)
+ *  - uf_cfg_doc.c:      the docs cells of its rows
+ *  - uf_cfg_diff.c:     reload: the diff, and the rows' comparators
  *  - uf_cfg_validate.c: the checks that need the whole document
  *  - uf_cfg_syntax.c:   IPv4, prefixes, MACs, PCI addresses, lcore lists (uf_config.h)
  *  - uf_config.c:       load, parse, free
@@ -98,5 +102,83 @@ int uf_cfg_walk_map(struct uf_cfg_pctx *p, yaml_node_t *map, const char *path, c
 /* What needs the whole document: presence, cross-references, duplicates, reachability,
  * rule shadowing. 0 or -1 with the error set. */
 int uf_cfg_validate(struct uf_cfg_pctx *p, yaml_node_t *root);
+
+/* ---- the schema rows' parsers and checks (uf_cfg_schema.h: struct uf_cfg_key, uf_cfg_parse_fn) ---- */
+
+struct uf_cfg_key;
+
+/* uf_cfg_values.c: values */
+int uf_cfg_check_lcores(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			const char *kp, void *base);
+int uf_cfg_check_file_prefix(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			     const char *kp, void *base);
+int uf_cfg_check_http_path(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			   const char *kp, void *base);
+int uf_cfg_parse_extra_args(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			    const char *kp, void *base);
+int uf_cfg_check_port_name(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			   const char *kp, void *base);
+int uf_cfg_check_device(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			const char *kp, void *base);
+int uf_cfg_parse_port_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			 const char *kp, void *base);
+int uf_cfg_parse_port_ip6(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			  const char *kp, void *base);
+int uf_cfg_parse_port_service(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			      const char *kp, void *base);
+int uf_cfg_parse_port_gw6(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			  const char *kp, void *base);
+int uf_cfg_parse_dest_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			 const char *kp, void *base);
+int uf_cfg_parse_port_ref(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			  const char *kp, void *base);
+int uf_cfg_parse_mac(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		     const char *kp, void *base);
+int uf_cfg_parse_source(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			const char *kp, void *base);
+int uf_cfg_parse_from(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		      const char *kp, void *base);
+int uf_cfg_parse_to(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		    const char *kp, void *base);
+int uf_cfg_parse_json(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		      const char *kp, void *base);
+int uf_cfg_parse_lis_ip(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			const char *kp, void *base);
+/* uf_cfg_lists.c: lists of items, the listen mapping */
+int uf_cfg_parse_members(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			 const char *kp, void *base);
+int uf_cfg_parse_pool(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		      const char *kp, void *base);
+int uf_cfg_parse_ports(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		       const char *kp, void *base);
+int uf_cfg_parse_listen(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			const char *kp, void *base);
+int uf_cfg_parse_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		       const char *kp, void *base);
+int uf_cfg_parse_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+		       const char *kp, void *base);
+int uf_cfg_parse_lis_dests(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			   const char *kp, void *base);
+int uf_cfg_parse_lis_rules(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			   const char *kp, void *base);
+int uf_cfg_parse_listeners(struct uf_cfg_pctx *p, const struct uf_cfg_key *k, yaml_node_t *v,
+			   const char *kp, void *base);
+
+/* ---- uf_cfg_diff.c: the rows' reload comparators (struct uf_cfg_key, `same`) ---- */
+
+bool uf_cfg_same_extra_args(const void *a, const void *b);
+bool uf_cfg_same_port_ip(const void *a, const void *b);
+bool uf_cfg_same_port_ip6(const void *a, const void *b);
+bool uf_cfg_same_port_service(const void *a, const void *b);
+bool uf_cfg_same_port_gw6(const void *a, const void *b);
+bool uf_cfg_same_dest_ip(const void *a, const void *b);
+bool uf_cfg_same_dest_mac(const void *a, const void *b);
+bool uf_cfg_same_dest_pool(const void *a, const void *b);
+bool uf_cfg_same_dest_source(const void *a, const void *b);
+bool uf_cfg_same_rule_from(const void *a, const void *b);
+bool uf_cfg_same_rule_to(const void *a, const void *b);
+bool uf_cfg_same_lis_ip(const void *a, const void *b);
+bool uf_cfg_same_elsewhere(const void *a, const void *b);
+bool uf_cfg_same_stats_json(const void *a, const void *b);
 
 #endif /* UF_CFG_INTERNAL_H */

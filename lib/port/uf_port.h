@@ -133,6 +133,10 @@ bool uf_port_link_get(const struct uf_port *p, struct rte_eth_link *link);
 #define UF_LINK_WAIT_LSC_MS 1000
 uint32_t uf_port_link_wait_ms(const struct uf_port *p, uint32_t wanted);
 
+/* Statistics (uf_port_stats.c). At start: the row's xstats and watched xstats resolved to
+ * ids for this port (by name, as this PMD version lists them). */
+void uf_port_resolve_xstats(struct uf_port *p);
+
 /*
  * Read the xstats named in the row into vals[] (n_xstats values; valid[i] false where a
  * guarded reading is implausible, or its id was dropped: guarded ids are read twice with
