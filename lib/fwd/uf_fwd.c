@@ -345,6 +345,83 @@ rx_svc4(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const stru
 	return UF_V_FORWARD;
 }
 
+#if UF_DP_SIMD
+/* the fast test's patterns of the plan's IPv4 service addresses, port by port */
+static __rte_noinline void
+svc_pats_build(struct uf_worker *w, const struct uf_plan *plan)
+{
+	uint16_t pi;
+	int k;
+
+	for (pi = 0; pi < w->n_ports; pi++) {
+		struct uf_port_id id = w->ports[pi].id;
+
+		w->n_svc_pat[pi] = plan->svc[pi].n4;
+		for (k = 0; k < plan->svc[pi].n4; k++) {
+			id.ip = plan->svc[pi].ip4[k];
+			uf_dp_pat_init(&w->svc_pat[pi][k], &id, false);
+		}
+	}
+	w->svc_plan = plan;
+	w->svc_version = plan->version;
+}
+
+/*
+ * A frame the fast test did not pass on a port of a plan with service addresses, one
+ * listener: does it pass the test of one of the port's IPv4 service addresses (the port's
+ * own pattern with that address, so the same checks and verdict as the careful path and
+ * uf_classify_svc give such a datagram)? Then info holds its facts, its partial checksum is
+ * completed and its UDP checksum made what it would be to the listener's address, as
+ * rx_svc4 does, without the careful walk and the second classification (the fleet's hot
+ * case: every datagram to the service address).
+ */
+static __rte_noinline bool
+rx_svc_fast(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const struct rte_mbuf *m,
+	    struct uf_rx_info *info, bool partial)
+{
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t ulen;
+	int k;
+
+	if (unlikely(plan != w->svc_plan || plan->version != w->svc_version))
+		svc_pats_build(w, plan);
+	for (k = 0; k < w->n_svc_pat[pi]; k++) {
+		if (!uf_dp_fast(f, m->data_len, m->ol_flags, &w->svc_pat[pi][k], &ulen))
+			continue;
+		uf_fast_info(info, f + RTE_ETHER_HDR_LEN, f + UF_HDR_LEN - UF_UDP_HDR, ulen);
+		/* a partial checksum is completed with the address it was sent to, first */
+		if (unlikely(partial) && uf_csum_complete(f, m->ol_flags, info))
+			w->ctr.csum_completed++;
+		info->udp_cksum = uf_udp_ck_redirect4(info->udp_cksum, plan->svc[pi].ip4[k],
+						      plan->in_dst_ip);
+		return true;
+	}
+	return false;
+}
+#endif
+
+/* A frame called not_for_us: a datagram to one of the port's service addresses that their
+ * fast test passes (one listener; the others wait for rx_others) */
+static __rte_always_inline bool
+rx_svc_take(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const struct rte_mbuf *m,
+	    struct uf_rx_info *info, enum uf_drop why, const bool multi, bool partial)
+{
+#if UF_DP_SIMD
+	return !multi && why == UF_DROP_NOT_FOR_US && unlikely(plan->svc != NULL) &&
+	       m->data_len >= UF_DP_SIMD_LEN && rx_svc_fast(w, plan, pi, m, info, partial);
+#else
+	RTE_SET_USED(w);
+	RTE_SET_USED(plan);
+	RTE_SET_USED(pi);
+	RTE_SET_USED(m);
+	RTE_SET_USED(info);
+	RTE_SET_USED(why);
+	RTE_SET_USED(multi);
+	RTE_SET_USED(partial);
+	return false;
+#endif
+}
+
 /*
  * The frames of a burst on port pi that the IPv4 classifier did not forward (other[k], for
  * the reason why[k]; cold: none is a datagram to one of the port's listeners), once per burst
@@ -539,6 +616,13 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 					uf_single_one(&one, m, &fi, false, form, cksum_on);
 				continue;
 			}
+			/* a plan with service addresses: one of their fast tests, before the
+			 * careful walk */
+			if (unlikely(plan->svc != NULL) && len >= UF_DP_SIMD_LEN &&
+			    rx_svc_fast(w, plan, pi, m, &one_in, partial)) {
+				uf_single_one(&one, m, &one_in, false, form, cksum_on);
+				continue;
+			}
 			v = classify_careful(f, len, m->ol_flags, pid, info, &why);
 		} else
 #endif
@@ -568,11 +652,14 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			if (v == UF_V_CONTROL) {
 				ctl_mark(w, pi, m);
 				ctl[nc++] = m;
-			} else { /* IPv6, a service address, or a drop: after the loop */
+				continue;
+			}
+			if (!rx_svc_take(w, plan, pi, m, info, why, multi, partial)) {
+				/* IPv6, a service address, or a drop: after the loop */
 				other[no] = m;
 				other_why[no++] = (uint8_t)why;
+				continue;
 			}
-			continue;
 		}
 		if (multi) {
 			w->lctr[li].rx++;

@@ -174,6 +174,13 @@ struct uf_worker {
 	 * one cost while no trace runs); frames it could not take (no buffer, ring full) */
 	uint8_t dtrace_armed;
 	uint64_t dtrace_missed;
+	/* service addresses (docs/architecture.md#service-addresses): the fast test's pattern
+	 * for each of port pi's IPv4 ones in the plan svc_plan (version svc_version), built when
+	 * a datagram first needs them (rx_svc_fast) */
+	const struct uf_plan *svc_plan;
+	uint64_t svc_version;
+	uint8_t n_svc_pat[UF_MAX_PORTS];
+	struct uf_dp_pat svc_pat[UF_MAX_PORTS][UF_MAX_PORT_SVC];
 } __rte_cache_aligned;
 
 /* The private area of a drop trace copy (uf_shared.dtrace_pool) */

@@ -58,6 +58,9 @@ struct scenario {
 	/* two listeners on port 0 (UDP 5000: the even destinations, 5001: the odd ones), the
 	 * inputs alternating between them: the multi classify loop, the views' engines */
 	bool listeners;
+	/* port 0 has the service address 198.18.0.99 and every other input is sent to it: the
+	 * frames and counters must be those of the same inputs to the port's own address */
+	bool svc;
 };
 
 /* what one run left behind */
@@ -114,7 +117,7 @@ input_frame(unsigned seq, const struct scenario *s)
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
 	ip->src_addr = rte_cpu_to_be_32(0xc6120002 + (seq & 3));
-	ip->dst_addr = rte_cpu_to_be_32(0xc612000a);
+	ip->dst_addr = rte_cpu_to_be_32(s->svc && seq % 2 == 1 ? 0xc6120063 : 0xc612000a);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	udp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + (seq & 63)));
 	udp->dst_port = rte_cpu_to_be_16((uint16_t)(5000 + (s->listeners ? seq % 2 : 0)));
@@ -142,10 +145,11 @@ make_cfg(const struct scenario *s)
 
 	o = snprintf(text, sizeof(text),
 		     "ports:\n"
-		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24%s }\n"
+		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24%s%s }\n"
 		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24%s }\n"
 		     "%sforward: { udp_checksum: %s, source_port: %s }\n",
 		     s->vlan && !s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
+		     s->svc ? ", service: [198.18.0.99]" : "",
 		     s->vlan && s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
 		     s->listeners ? "" : "listen: { port: p0, udp_port: 5000 }\n",
 		     s->zero_cksum ? "zero" : "compute", s->own_sport ? "7777" : "keep");
@@ -463,6 +467,17 @@ scenario(const struct scenario *s)
 	run(s, UF_ENG_GENERIC_VLAN, true, &o[1]);
 	check_ledger(s->name, &o[1], n_in, s->n_dests);
 	compare(s->name, "select", &o[1], &o[0]);
+	if (s->svc) {
+		/* the same inputs to the port's own address: the same frames, the same counters */
+		struct scenario own = *s;
+		struct outcome *ref = calloc(1, sizeof(*ref));
+
+		own.svc = false;
+		run(&own, UF_ENG_GENERIC_VLAN, false, ref);
+		compare(s->name, "to the service address", &o[0], ref);
+		free_outcome(ref);
+		free(ref);
+	}
 	for (k = 0; k < n_eng; k++) {
 		run(s, eng[k], false, &o[2 + k]);
 		check_ledger(s->name, &o[2 + k], n_in, s->n_dests);
@@ -576,6 +591,17 @@ main(int argc, char **argv)
 		  .big = true },
 		{ .name = "l2_n3_two_ports", .n_dests = 6, .listeners = true, .two_ports = true },
 		{ .name = "l2_n1_vlan", .n_dests = 2, .listeners = true, .vlan = true },
+		/* a service address (docs/configuration.md#service-addresses): N = 1's loop, the
+		 * two passes, a partial checksum completed against it, two listeners */
+		{ .name = "n1_svc", .n_dests = 1, .svc = true },
+		{ .name = "n1_svc_partial", .n_dests = 1, .svc = true, .partial = true },
+		{ .name = "n4_svc", .n_dests = 4, .svc = true },
+		{ .name = "n4_svc_zero_cksum_two_ports",
+		  .n_dests = 4,
+		  .svc = true,
+		  .zero_cksum = true,
+		  .two_ports = true },
+		{ .name = "l2_n2_svc", .n_dests = 4, .listeners = true, .svc = true },
 		/* 802.1Q: the tagged header (docs/configuration.md#vlans) in each specialisation */
 		{ .name = "n1_vlan", .n_dests = 1, .vlan = true },
 		{ .name = "n4_two_ports_vlan", .n_dests = 4, .two_ports = true, .vlan = true },

@@ -36,6 +36,9 @@ static uint16_t bench_vlan;
 /* uf_dp_bench -p: the input port completes partial checksums (its quirk row's partial_csum, as
  * net_pcap's, af_xdp's, af_packet's and virtio's say) */
 static bool bench_partial;
+/* uf_dp_bench -S: the port has the service address 198.18.0.99 and every datagram is sent to
+ * it (docs/configuration.md#service-addresses: the fleet's routed case) */
+static bool bench_svc;
 
 static size_t
 build_input(uint8_t *f, uint16_t payload, uint32_t seq)
@@ -55,7 +58,7 @@ build_input(uint8_t *f, uint16_t payload, uint32_t seq)
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
 	ip->src_addr = rte_cpu_to_be_32(0xc6120002);
-	ip->dst_addr = rte_cpu_to_be_32(0xc612000a);
+	ip->dst_addr = rte_cpu_to_be_32(bench_svc ? 0xc6120063 : 0xc612000a);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	udp->src_port = rte_cpu_to_be_16(40000 + (seq & 63));
 	udp->dst_port = rte_cpu_to_be_16(5000);
@@ -139,8 +142,9 @@ make_cfg(int n)
 		     bench_vlan != 0 ? bench_vlan : 1);
 	if (bench_vlan == 0) /* untagged: the key left out */
 		o = snprintf(text, sizeof(text),
-			     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24 }\n"
-			     "listen: { port: p, udp_port: 5000 }\ndestinations:\n");
+			     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24%s }\n"
+			     "listen: { port: p, udp_port: 5000 }\ndestinations:\n",
+			     bench_svc ? ", service: [198.18.0.99]" : "");
 	for (i = 0; i < n; i++)
 		o += snprintf(text + o, sizeof(text) - o,
 			      "  - { ip: 198.18.0.%d, udp_port: %d, mac: \"02:00:00:00:00:%02x\" }\n",

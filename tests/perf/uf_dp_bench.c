@@ -57,8 +57,10 @@ main(int argc, char **argv)
 	int c, k, r, rounds = 7, only = 0, only_fam = 0;
 	uint8_t frame[2048];
 
-	while ((c = getopt(argc, argv, "i:r:n:f:HgpV")) != -1) {
-		if (c == 'V') { /* a tagged port: tagged input, tagged copies */
+	while ((c = getopt(argc, argv, "i:r:n:f:HgpVS")) != -1) {
+		if (c == 'S') { /* every datagram to the port's service address */
+			bench_svc = true;
+		} else if (c == 'V') { /* a tagged port: tagged input, tagged copies */
 			bench_vlan = 100;
 		} else if (c == 'H') {        /* no hugepages: for valgrind --tool=callgrind */
 			eal[4] = "--no-huge"; /* instead of --in-memory */
@@ -92,7 +94,7 @@ main(int argc, char **argv)
 		struct uf_config *cfg;
 
 		if ((only != 0 && n != only) || (only_fam != 0 && fam != only_fam) ||
-		    (fam == 6 && bench_vlan != 0))
+		    (fam == 6 && (bench_vlan != 0 || bench_svc)))
 			continue;
 		cfg = fam == 4 ? make_cfg(n) : make_cfg6(n);
 		size_t len = fam == 4 ? build_input(frame, 32, 1) : build_input6(frame, 32, 1);
