@@ -52,6 +52,17 @@ COL_PORTS = (6000, 6001)
 # on a 2-CPU machine shared with the router, the senders and the sinks before the XDP
 # socket's ring fills (xsk.rx_ring_full)
 RING = "\n      rx_desc: 16384, mbufs: 32767"
+# The bed's control plane before udpfan's workers. Each host's worker busy-polls a CPU, and
+# on this 2-CPU machine the two workers take both, beside the router's bgpd/bfdd/zebra, the
+# hosts' BGP speakers and health checks, and udpfan's own telemetry and control threads;
+# on a production host the workers have cores of their own (docs/configuration.md, `eal.lcores`) and none of
+# those waits behind them. Without this, a keepalive, a BFD packet or a health check's
+# answer was late often enough on the loaded machine that the router dropped a host that
+# was not draining (hold timer, BFD, two failed checks): the rolling case's skips. SCHED_FIFO
+# at a low priority: they preempt a worker when they wake and sleep again at once; the
+# kernel's RT throttling (sched_rt_runtime_us) bounds them should one spin. udpfan's own
+# defaults are unchanged: only the bed's processes get it.
+PRIO = ["chrt", "-f", "10"]
 
 
 def fill(template, values):
@@ -151,6 +162,20 @@ stats: { interval_s: 0.5 }
         if self.uf.poll() is not None:
             raise AssertionError("udpfan on %s exited %d:\n%s" % (self.ns, self.uf.returncode,
                                                                  self.logtext()))
+        self.prioritize()
+
+    def prioritize(self):
+        """udpfan's threads but its workers (control, telemetry, EAL's) at PRIO: they answer
+        the health check and the router's ARP (sh's exec made udpfan the Popen's process)"""
+        task = "/proc/%d/task" % self.uf.pid
+        for tid in os.listdir(task):
+            try:
+                with open(os.path.join(task, tid, "comm")) as f:
+                    comm = f.read().strip()
+            except OSError:
+                continue
+            if "worker" not in comm:  # rte-worker-N (lcore-worker-N before DPDK 22.11)
+                sh(" ".join(PRIO[:-1] + ["-p", PRIO[-1], tid]), check=False)
 
     def logtext(self):
         with open(self.log) as f:
@@ -204,8 +229,8 @@ stats: { interval_s: 0.5 }
                                                                          "exabgp.log"),
                                   "exabgp.daemon.daemonize": "false",
                                   "exabgp.log.level": "INFO"})
-        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns, "/usr/sbin/exabgp",
-                                         conf], env=env, stdout=subprocess.DEVNULL,
+        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns] + PRIO +
+                                        ["/usr/sbin/exabgp", conf], env=env, stdout=subprocess.DEVNULL,
                                         stderr=open(os.path.join(self.wd, "exabgp.err"), "w"),
                                         start_new_session=True)
 
@@ -223,8 +248,8 @@ stats: { interval_s: 0.5 }
                                                 os.path.join(self.wd, "bird.pid"),
                                                 os.path.join(DEPLOY, "udpfan-bird-health"),
                                                 HEALTH, self.prefix, self.bird_sock))
-        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns, "sh", "-c", cmd],
-                                        stdout=subprocess.DEVNULL,
+        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns] + PRIO +
+                                        ["sh", "-c", cmd], stdout=subprocess.DEVNULL,
                                         stderr=open(os.path.join(self.wd, "bird.err"), "w"),
                                         start_new_session=True)
 
@@ -375,8 +400,9 @@ class Fleet:
                              "/dev/null"]),
                    ("bgpd", ["-z", zsock, "-f", "/dev/null", "-p", "179"])]
         for name, args in daemons:
-            p = subprocess.Popen(["ip", "netns", "exec", self.ns_rtr, os.path.join(FRR, name),
-                                  "-i", os.path.join(d, name + ".pid")] + common + args,
+            p = subprocess.Popen(["ip", "netns", "exec", self.ns_rtr] + PRIO +
+                                 [os.path.join(FRR, name), "-i",
+                                  os.path.join(d, name + ".pid")] + common + args,
                                  stdout=subprocess.DEVNULL,
                                  stderr=open(os.path.join(d, name + ".err"), "w"))
             self.procs.append(p)
