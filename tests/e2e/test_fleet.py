@@ -40,6 +40,10 @@ from testbed import wait_for
 from ufrun import Suite, SkipCase, tmpdir
 
 RATE = 10000
+# seconds between the senders' end and the sink's stop: what is still on its way reaches the
+# collectors within it (udpfan's workers hold up to 16384 frames in their rings for the
+# moment they get their CPU back)
+SETTLE = 2
 
 
 def need_tools():
@@ -112,7 +116,7 @@ def case_spread(kind, family="ipv4"):
     with running(kind, count, family=family) as (fl, sink, p):
         prom = kind == "af_xdp" and family == "ipv4" and fl.start_prometheus()
         sent = json.loads(p.communicate(timeout=120)[0])
-        res = sink.result()
+        res = sink.result(settle=SETTLE)
         if prom:
             # the fleet's sum as Prometheus sees it, two live exporters scraped every second
             q = "sum(udpfan_forwarded_total)"
@@ -194,7 +198,7 @@ def case_drain(kind, family="ipv4"):
         time.sleep(2)
         t_wd, late, st1 = drain_one(fl, h1, h2, RATE)
         out, _ = p.communicate(timeout=120)
-        res = sink.result()
+        res = sink.result(settle=SETTLE)
         st2 = h2.stop()
         check_exact(res, count, fl, [st1, st2])
     print("drain (%s): withdrawn from the router's FIB %.2f s after SIGTERM; host 1 received %d "
@@ -207,11 +211,12 @@ def case_drain(kind, family="ipv4"):
 
 def case_rolling(kind):
     """a rolling upgrade: drain host 1, start it again, it rejoins; then host 2"""
-    # drain_s 15: the withdrawal reached the router's FIB 1.2 to 13.0 s after SIGTERM over
-    # 26 drains on the 2 loaded CPUs (two health checks past their 3 s timeout, --fall 2,
-    # deploy/bgp/exabgp.conf.in); with 10 the drain could end before the withdrawal
-    drain_s = 15
-    count = 56 * RATE  # room for two drains and two slow rejoins (up to ~10 s each)
+    # drain_s 10, as the drain case: with the bed's control plane ahead of the workers
+    # (tests/lib/fleet.py, PRIO) the withdrawal reached the router's FIB 1.3 to 2.4 s after
+    # SIGTERM (before: up to 13.0 s, health checks past their 3 s timeout on the starved CPUs)
+    drain_s = 10
+    # each host: 1.5 s, its drain, its restart and rejoin (~2 to 4 s): ~28 s for both
+    count = 38 * RATE
     with running(kind, count, drain_s=drain_s) as (fl, sink, p):
         h1, h2 = fl.hosts
         sts = []
@@ -233,7 +238,7 @@ def case_rolling(kind):
             "too short a run"
         out, _ = p.communicate(timeout=200)
         print("rolling: both hosts upgraded in %.1f s" % (time.monotonic() - t_start))
-        res = sink.result()
+        res = sink.result(settle=SETTLE)
         sts += [h.stop() for h in fl.hosts]
         # a planned drain loses nothing; the loaded machine (2 CPUs, a spinning worker
         # per host) can also take the route of a host that is not draining out of the
@@ -265,7 +270,7 @@ def case_crash(kind):
         fl.wait_nexthops([h2.ip], 10)
         window = time.monotonic() - t0
         out, _ = p.communicate(timeout=120)
-        res = sink.result()
+        res = sink.result(settle=SETTLE)
         st2 = h2.stop()
     lost = {d: r["lost"] for d, r in res["destinations"].items()}
     fwd2 = st2["fwd"]["forwarded"]
@@ -297,7 +302,7 @@ def case_host_dies(speaker):
         fl.wait_nexthops([h2.ip], 10)
         window = time.monotonic() - t0
         p.communicate(timeout=120)
-        res = sink.result()
+        res = sink.result(settle=SETTLE)
         st2 = h2.stop()
         with open(os.path.join(fl.rundir, "frr.log")) as f:  # from the silence on (the
             # sessions' set-up can go down and up once before: BIRD's first connection)

@@ -61,8 +61,8 @@ COL_PORTS = (6000, 6001)
 RING = "\n      rx_desc: 16384, mbufs: 32767"
 # The bed's control plane before udpfan's workers. Each host's worker busy-polls a CPU, and
 # on this 2-CPU machine the two workers take both, beside the router's bgpd/bfdd/zebra, the
-# hosts' BGP speakers and health checks, and udpfan's own telemetry and control threads;
-# on a production host the workers have cores of their own (docs/configuration.md, `eal.lcores`) and none of
+# hosts' BGP speakers and health checks, and udpfan's own telemetry thread; on a production
+# host the workers have cores of their own (docs/configuration.md, `eal.lcores`) and none of
 # those waits behind them. Without this, a keepalive, a BFD packet or a health check's
 # answer was late often enough on the loaded machine that the router dropped a host that
 # was not draining (hold timer, BFD, two failed checks): the rolling case's skips. SCHED_FIFO
@@ -187,8 +187,11 @@ stats: { interval_s: 0.5 }
         self.prioritize()
 
     def prioritize(self):
-        """udpfan's threads but its workers (control, telemetry, EAL's) at PRIO: they answer
-        the health check and the router's ARP (sh's exec made udpfan the Popen's process)"""
+        """udpfan's telemetry thread (it answers the health check) and EAL's helper threads
+        at PRIO; not its workers, nor its control lcore (the main thread: 39 % of a CPU in
+        top here, taken at PRIO from the other host's worker on that CPU; a run with it at
+        PRIO lost 202 datagrams to that worker's XDP fill ring running empty when the
+        traffic moved to its host). sh's exec made udpfan the Popen's process"""
         task = "/proc/%d/task" % self.uf.pid
         for tid in os.listdir(task):
             try:
@@ -196,7 +199,8 @@ stats: { interval_s: 0.5 }
                     comm = f.read().strip()
             except OSError:
                 continue
-            if "worker" not in comm:  # rte-worker-N (lcore-worker-N before DPDK 22.11)
+            # rte-worker-N (lcore-worker-N before DPDK 22.11)
+            if "worker" not in comm and int(tid) != self.uf.pid:
                 sh(" ".join(PRIO[:-1] + ["-p", PRIO[-1], tid]), check=False)
 
     def logtext(self):
@@ -601,7 +605,13 @@ class Sink:
                         10):
             raise AssertionError("sink did not start")
 
-    def result(self, timeout=200):
+    def result(self, timeout=200, settle=None):
+        """the sink's JSON; with `settle` (the senders have ended): stopped by SIGTERM that
+        many seconds later instead of after --idle seconds of silence (the idle stop is there
+        for a sender that stalls mid-run, which a finished one cannot)"""
+        if settle is not None:
+            time.sleep(settle)
+            self.proc.send_signal(signal.SIGTERM)
         out, err = self.proc.communicate(timeout=timeout)
         if self.proc.returncode != 0:
             raise AssertionError("udpfan-sink exited %d: %s" % (self.proc.returncode, err))
