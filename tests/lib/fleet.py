@@ -35,7 +35,7 @@ import signal
 import subprocess
 import time
 
-from testbed import mac, sh, wait_for
+from testbed import mac, remove_namespaces, sh, wait_for
 from ufrun import UDPFAN, UF_SRC, final, ledger, read_stats
 
 DEPLOY = os.path.join(UF_SRC, "deploy", "bgp")
@@ -351,12 +351,7 @@ class Fleet:
         for p in self.procs:
             if p.poll() is None:
                 p.kill()
-        for ns in self.namespaces():
-            pids = sh("ip netns pids %s 2>/dev/null" % ns, check=False, capture=True) or ""
-            for pid in pids.split():
-                sh("kill -9 %s" % pid, check=False)
-        for ns in self.namespaces():
-            sh("ip netns del %s" % ns, check=False)
+        remove_namespaces(self.namespaces())
 
     def veth(self, ns_a, if_a, ns_b, if_b, mac_a=None):
         m = " address %s" % mac_a if mac_a else ""
