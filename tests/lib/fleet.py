@@ -19,6 +19,12 @@ Addresses (documentation and benchmark ranges; nothing is routed outside the nam
 udpfan's port on host K is 10.0.K.2/24, the router's end 10.0.K.1; the service address
 192.0.2.100 is announced by every ready host and is each port's service address
 (ports[].service, neighbor: silent: the router resolves the port's own address only).
+With `family=6` the service address is IPv6 (2001:db8:100::100): each port has
+2001:db8:10:K::2/64 beside its IPv4 address and carries the IPv6 service address; the
+speakers announce it over their IPv4 sessions (BGP IPv6 unicast, next hop the port's IPv6
+address, which the router resolves by Neighbour Discovery, answered by udpfan); the
+exporters send from 2001:db8:18:100::40.. through the router's IPv6 ECMP route; the
+collectors stay IPv4 (an IPv6 listener with IPv4 destinations).
 `svc="listener"` is the layout for a udpfan without service addresses: each host's port an
 address in 192.0.2.0/24 (192.0.2.K) and a listener on 192.0.2.100
 (docs/configuration.md#listeners), the router a /32 peer address per link.
@@ -29,7 +35,7 @@ import signal
 import subprocess
 import time
 
-from testbed import mac, sh, wait_for
+from testbed import mac, remove_namespaces, sh, wait_for
 from ufrun import UDPFAN, UF_SRC, final, ledger, read_stats
 
 DEPLOY = os.path.join(UF_SRC, "deploy", "bgp")
@@ -42,6 +48,7 @@ FRR = "/usr/lib/frr"
 SERVICE = "192.0.2.100"
 SERVICE6 = "2001:db8:100::100"
 EXP_NET = "198.18.100"
+EXP_NET6 = "2001:db8:18:100::"
 EXP_IP = EXP_NET + ".2"
 COL_IP = "198.51.100.21"
 ROUTER_AS = 65000
@@ -52,6 +59,17 @@ COL_PORTS = (6000, 6001)
 # on a 2-CPU machine shared with the router, the senders and the sinks before the XDP
 # socket's ring fills (xsk.rx_ring_full)
 RING = "\n      rx_desc: 16384, mbufs: 32767"
+# The bed's control plane before udpfan's workers. Each host's worker busy-polls a CPU, and
+# on this 2-CPU machine the two workers take both, beside the router's bgpd/bfdd/zebra, the
+# hosts' BGP speakers and health checks, and udpfan's own telemetry thread; on a production
+# host the workers have cores of their own (docs/configuration.md, `eal.lcores`) and none of
+# those waits behind them. Without this, a keepalive, a BFD packet or a health check's
+# answer was late often enough on the loaded machine that the router dropped a host that
+# was not draining (hold timer, BFD, two failed checks): the rolling case's skips. SCHED_FIFO
+# at a low priority: they preempt a worker when they wake and sleep again at once; the
+# kernel's RT throttling (sched_rt_runtime_us) bounds them should one spin. udpfan's own
+# defaults are unchanged: only the bed's processes get it.
+PRIO = ["chrt", "-f", "10"]
 
 
 def fill(template, values):
@@ -89,6 +107,10 @@ class Host:
             self.ip = "10.0.%d.2" % k
             self.gw = "10.0.%d.1" % k
             self.plen = 24
+        self.ip6 = "2001:db8:10:%d::2" % k
+        self.gw6 = "2001:db8:10:%d::1" % k
+        # the router's next hop for the service address: the port's address of its family
+        self.nh = self.ip6 if fleet.family == 6 else self.ip
         self.wd = os.path.join(fleet.wd, "h%d" % k)
         os.makedirs(self.wd, exist_ok=True)
         self.uf = None
@@ -101,7 +123,7 @@ class Host:
     # -- udpfan --
     def config(self, drain_s, kind, pool=False):
         """udpfan's config on this host: the same destinations on every host"""
-        ind = "      " if self.fleet.svc == "listener" else "  "
+        ind = "      " if self.fleet.svc == "listener" or self.fleet.family == 6 else "  "
         if pool:
             dests = ind + "- pool:\n%s    balance: hash-sender\n%s    members:\n" % (ind, ind)
             dests += "\n".join("%s      - { ip: %s, udp_port: %d, source: original }" %
@@ -111,7 +133,18 @@ class Host:
                               for p in COL_PORTS)
         dev = self.fleet.vdev(kind)
         lc = "0@%d,1@%d" % ((self.k + 1) % 2, self.k % 2)  # the workers on both CPUs
-        if self.fleet.svc == "listener":
+        if self.fleet.family == 6:
+            port = ("  - { name: dp, device: \"%s\", ip: %s/%d, gateway: %s,%s,\n"
+                    "      ip6: [\"%s/64\"], service: [ { ip: \"%s\", neighbor: silent } ] }" % (
+                        dev, self.ip, self.plen, self.gw, RING, self.ip6, SERVICE6))
+            # the port's own IPv4 address keeps a listener (one listener alone would be the
+            # one-listener path); datagrams to the service address go to the IPv6 one
+            # (docs/configuration.md#service-addresses)
+            listen = ("listeners:\n  - name: own\n    port: dp\n    udp_port: %d\n"
+                      "    destinations:\n%s\n"
+                      "  - name: v6\n    port: dp\n    ip: \"%s\"\n    udp_port: %d\n"
+                        "    destinations:\n%s" % (UDP_PORT, dests, self.ip6, UDP_PORT, dests))
+        elif self.fleet.svc == "listener":
             port = "  - { name: dp, device: \"%s\", ip: %s/%d, gateway: %s,%s }" % (
                 dev, self.ip, self.plen, self.gw, RING)
             # a second listener on the port's own address: with listeners[0] alone, the
@@ -151,6 +184,24 @@ stats: { interval_s: 0.5 }
         if self.uf.poll() is not None:
             raise AssertionError("udpfan on %s exited %d:\n%s" % (self.ns, self.uf.returncode,
                                                                  self.logtext()))
+        self.prioritize()
+
+    def prioritize(self):
+        """udpfan's telemetry thread (it answers the health check) and EAL's helper threads
+        at PRIO; not its workers, nor its control lcore (the main thread: 39 % of a CPU in
+        top here, taken at PRIO from the other host's worker on that CPU; a run with it at
+        PRIO lost 202 datagrams to that worker's XDP fill ring running empty when the
+        traffic moved to its host). sh's exec made udpfan the Popen's process"""
+        task = "/proc/%d/task" % self.uf.pid
+        for tid in os.listdir(task):
+            try:
+                with open(os.path.join(task, tid, "comm")) as f:
+                    comm = f.read().strip()
+            except OSError:
+                continue
+            # rte-worker-N (lcore-worker-N before DPDK 22.11)
+            if "worker" not in comm and int(tid) != self.uf.pid:
+                sh(" ".join(PRIO[:-1] + ["-p", PRIO[-1], tid]), check=False)
 
     def logtext(self):
         with open(self.log) as f:
@@ -195,17 +246,19 @@ stats: { interval_s: 0.5 }
         conf = os.path.join(self.wd, "exabgp.conf")
         with open(conf, "w") as f:
             f.write(fill("exabgp.conf.in", {
-                "SERVICE": SERVICE, "SERVICE_LEN": 32, "NEXT_HOP": self.ip,
+                "SERVICE": self.fleet.service, "SERVICE_LEN": 128 if self.fleet.family == 6
+                else 32, "NEXT_HOP": self.nh,
                 "UDPFAN_HEALTH": HEALTH, "FILE_PREFIX": self.prefix,
                 "ROUTER": self.mg_rtr_ip, "ROUTER_ID": self.mg_ip, "LOCAL": self.mg_ip,
-                "LOCAL_AS": HOST_AS, "ROUTER_AS": ROUTER_AS, "FAMILY": "ipv4 unicast"}))
+                "LOCAL_AS": HOST_AS, "ROUTER_AS": ROUTER_AS,
+                "FAMILY": "ipv%d unicast" % self.fleet.family}))
         env = dict(os.environ, **{"exabgp.daemon.user": "root", "exabgp.api.cli": "false",
                                   "exabgp.log.destination": os.path.join(self.wd,
                                                                          "exabgp.log"),
                                   "exabgp.daemon.daemonize": "false",
                                   "exabgp.log.level": "INFO"})
-        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns, "/usr/sbin/exabgp",
-                                         conf], env=env, stdout=subprocess.DEVNULL,
+        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns] + PRIO +
+                                        ["/usr/sbin/exabgp", conf], env=env, stdout=subprocess.DEVNULL,
                                         stderr=open(os.path.join(self.wd, "exabgp.err"), "w"),
                                         start_new_session=True)
 
@@ -223,8 +276,8 @@ stats: { interval_s: 0.5 }
                                                 os.path.join(self.wd, "bird.pid"),
                                                 os.path.join(DEPLOY, "udpfan-bird-health"),
                                                 HEALTH, self.prefix, self.bird_sock))
-        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns, "sh", "-c", cmd],
-                                        stdout=subprocess.DEVNULL,
+        self.speaker = subprocess.Popen(["ip", "netns", "exec", self.ns] + PRIO +
+                                        ["sh", "-c", cmd], stdout=subprocess.DEVNULL,
                                         stderr=open(os.path.join(self.wd, "bird.err"), "w"),
                                         start_new_session=True)
 
@@ -256,10 +309,13 @@ class Fleet:
     """`with Fleet(wd, hosts=2) as fl:` creates the namespaces and starts the router;
     fl.hosts[i].start_udpfan() / start_exabgp() start a host."""
 
-    def __init__(self, wd, prefix="uff", hosts=2, svc="service", collectors=1, bfd_hosts=()):
+    def __init__(self, wd, prefix="uff", hosts=2, svc="service", collectors=1, bfd_hosts=(),
+                 family=4):
         self.wd = wd
         self.p = prefix
         self.svc = svc
+        self.family = family
+        self.service = SERVICE6 if family == 6 else SERVICE
         self.ns_exp = prefix + "exp"
         self.ns_rtr = prefix + "rtr"
         self.ns_col = prefix + "col"
@@ -269,6 +325,7 @@ class Fleet:
         os.chmod(wd, 0o755)  # FRR's daemons (user frr) reach their run directory in it
         self.procs = []
         self.bfd_hosts = bfd_hosts
+        self.drops_base = None
 
     def namespaces(self):
         return [self.ns_exp, self.ns_rtr, self.ns_col] + [h.ns for h in self.hosts]
@@ -294,12 +351,7 @@ class Fleet:
         for p in self.procs:
             if p.poll() is None:
                 p.kill()
-        for ns in self.namespaces():
-            pids = sh("ip netns pids %s 2>/dev/null" % ns, check=False, capture=True) or ""
-            for pid in pids.split():
-                sh("kill -9 %s" % pid, check=False)
-        for ns in self.namespaces():
-            sh("ip netns del %s" % ns, check=False)
+        remove_namespaces(self.namespaces())
 
     def veth(self, ns_a, if_a, ns_b, if_b, mac_a=None):
         m = " address %s" % mac_a if mac_a else ""
@@ -325,6 +377,10 @@ class Fleet:
         self.nsx(self.ns_exp, "ip link set exp0 up")
         self.nsx(self.ns_exp, "ip route add default via %s.1" % EXP_NET)
         self.nsx(r, "ip addr add %s.1/24 dev re0" % EXP_NET)
+        if self.family == 6:  # nodad: the addresses usable at once, not after DAD's second
+            self.nsx(self.ns_exp, "ip addr add %s2/64 dev exp0 nodad" % EXP_NET6)
+            self.nsx(self.ns_exp, "ip -6 route add default via %s1" % EXP_NET6)
+            self.nsx(r, "ip addr add %s1/64 dev re0 nodad" % EXP_NET6)
         self.veth(self.ns_col, "col0", r, "rc0")
         for ip in self.col_ips:
             self.nsx(self.ns_col, "ip addr add %s/24 dev col0" % ip)
@@ -343,6 +399,8 @@ class Fleet:
                 self.nsx(r, "ip addr add %s/32 peer %s/32 dev %s" % (h.gw, h.ip, h.rtr_if))
             else:
                 self.nsx(r, "ip addr add %s/24 dev %s" % (h.gw, h.rtr_if))
+            if self.family == 6:
+                self.nsx(r, "ip addr add %s/64 dev %s nodad" % (h.gw6, h.rtr_if))
             self.veth(h.ns, "mg0", r, h.mg_rtr_if)
             h.nsx("ip addr add %s/30 dev mg0" % h.mg_ip)
             h.nsx("ip link set mg0 up")
@@ -370,13 +428,18 @@ class Fleet:
         common = ["--vty_socket", d, "-u", "frr", "-g", "frr", "--log",
                   "file:%s/frr-daemons.log" % d]
         zsock = os.path.join(d, "zserv.api")
-        daemons = [("zebra", ["-z", zsock, "-f", "/dev/null"]),
+        # --v6-rr-semantics: zebra replaces an IPv6 route in the kernel (NLM_F_REPLACE)
+        # instead of deleting and adding it; without it, the ECMP route's change at a drain
+        # left a moment with no IPv6 route (a drain_af_xdp_ipv6 run lost 1 datagram, counted
+        # in the router's Ip6InNoRoutes), IPv4 being replaced in place already
+        daemons = [("zebra", ["-z", zsock, "-f", "/dev/null", "--v6-rr-semantics"]),
                    ("bfdd", ["-z", zsock, "--bfdctl", os.path.join(d, "bfdd.sock"), "-f",
                              "/dev/null"]),
                    ("bgpd", ["-z", zsock, "-f", "/dev/null", "-p", "179"])]
         for name, args in daemons:
-            p = subprocess.Popen(["ip", "netns", "exec", self.ns_rtr, os.path.join(FRR, name),
-                                  "-i", os.path.join(d, name + ".pid")] + common + args,
+            p = subprocess.Popen(["ip", "netns", "exec", self.ns_rtr] + PRIO +
+                                 [os.path.join(FRR, name), "-i",
+                                  os.path.join(d, name + ".pid")] + common + args,
                                  stdout=subprocess.DEVNULL,
                                  stderr=open(os.path.join(d, name + ".err"), "w"))
             self.procs.append(p)
@@ -403,9 +466,10 @@ class Fleet:
             raise AssertionError("vtysh %s: %d\n%s" % (args, r.returncode, r.stdout))
         return r.stdout
 
-    def nexthops(self, prefix=SERVICE):
+    def nexthops(self, prefix=None):
         """the next hops of the service route in the router's kernel FIB (what forwarding
         uses), as a sorted list of addresses"""
+        prefix = prefix or self.service
         out = self.nsx(self.ns_rtr, "ip -j route show %s/32" % prefix if ":" not in prefix
                        else "ip -j -6 route show %s/128" % prefix, capture=True, check=False)
         try:
@@ -425,7 +489,8 @@ class Fleet:
         ok = wait_for(lambda: self.nexthops() == want, timeout, 0.05)
         if not ok:
             raise AssertionError("router's next hops for %s: %s, not %s\n%s\n%s\n%s" % (
-                SERVICE, self.nexthops(), want, self.vtysh("show bgp ipv4 unicast", check=False),
+                self.service, self.nexthops(), want,
+                self.vtysh("show bgp ipv%d unicast" % self.family, check=False),
                 self.bgp_summary(), self.vtysh("show bfd peers brief", check=False)))
 
     def kernel_drops(self):
@@ -445,7 +510,24 @@ class Fleet:
                             "exp0_tx_dropped": a["stats64"]["tx"]["dropped"],
                             "re0_rx": b["stats64"]["rx"]["packets"],
                             "re0_rx_dropped": b["stats64"]["rx"]["dropped"]}
+        # the router's own: datagrams it had no route for, or discarded (none is the
+        # machine's stall: a count here is the fleet's loss)
+        want = ("IpExtInNoRoutes", "IpOutNoRoutes", "IpInDiscards", "IpOutDiscards",
+                "Ip6InNoRoutes", "Ip6OutNoRoutes", "Ip6InDiscards", "Ip6OutDiscards",
+                "IcmpOutDestUnreachs", "Icmp6OutDestUnreachs")
+        nst = self.nsx(self.ns_rtr, "nstat -asz", capture=True, check=False) or ""
+        out["router"] = {ln.split()[0]: int(ln.split()[1]) for ln in nst.splitlines()
+                         if ln.split() and ln.split()[0] in want}
+        if self.drops_base:
+            out = {k: {c: n - self.drops_base.get(k, {}).get(c, 0) for c, n in v.items()}
+                   for k, v in out.items()}
         return out
+
+    def mark(self):
+        """the kernel's counters now: kernel_drops() counts from here (the drops before the
+        traffic, e.g. exp0's first frame while its peer was down, are not the traffic's)"""
+        self.drops_base = None
+        self.drops_base = self.kernel_drops()
 
     def unaccounted(self, sts, lost, res=None):
         """of `lost` datagrams (what the collectors missed), those the machine's stalls
@@ -459,9 +541,12 @@ class Fleet:
         if res is not None:
             ring += max(v.get("drops", 0) for v in res.get("sockets", {}).values())
         kern = sum(v.get("router_tx_dropped", 0) + v.get("dp0_rx_dropped", 0)
-                   for k, v in kd.items() if k != "exporters")
+                   for k, v in kd.items() if k not in ("exporters", "router"))
         kern += kd["exporters"]["exp0_tx_dropped"] + kd["exporters"]["re0_rx_dropped"]
-        return ring + kern, {"socket_rings": ring, "kernel": kern, "lost": lost}
+        where = {"%s.%s" % (k, c): n for k, v in kd.items() for c, n in v.items()
+                 if ("dropped" in c or k == "router") and n}
+        return ring + kern, {"socket_rings": ring, "kernel": kern, "lost": lost,
+                             "kernel_drops": where}
 
     def start_prometheus(self):
         """scripts/udpfan-exporter.py on each host (on its BGP address, port 9917) and a
@@ -519,20 +604,29 @@ class Sink:
                         10):
             raise AssertionError("sink did not start")
 
-    def result(self, timeout=200):
+    def result(self, timeout=200, settle=None):
+        """the sink's JSON; with `settle` (the senders have ended): stopped by SIGTERM that
+        many seconds later instead of after --idle seconds of silence (the idle stop is there
+        for a sender that stalls mid-run, which a finished one cannot)"""
+        if settle is not None:
+            time.sleep(settle)
+            self.proc.send_signal(signal.SIGTERM)
         out, err = self.proc.communicate(timeout=timeout)
         if self.proc.returncode != 0:
             raise AssertionError("udpfan-sink exited %d: %s" % (self.proc.returncode, err))
         return json.loads(out)
 
 
-def send(fleet, count, rate, senders=50, flows=4, start_seq=0, wait=True, dst=SERVICE):
-    """udp_send.py in the exporters' namespace: `senders` source addresses (198.18.100.40..)
-    x `flows` source ports, the datagrams in turn over them, to the service address"""
-    argv = [PY, os.path.join(TOOLS, "udp_send.py"), "--dst", dst, "--port", str(UDP_PORT),
+def send(fleet, count, rate, senders=50, flows=4, start_seq=0, wait=True, dst=None):
+    """udp_send.py in the exporters' namespace: `senders` source addresses (198.18.100.40..,
+    2001:db8:18:100::40.. in an IPv6 fleet) x `flows` source ports, the datagrams in turn over
+    them, to the service address"""
+    first = "%s40" % EXP_NET6 if fleet.family == 6 else "%s.40" % EXP_NET
+    argv = [PY, os.path.join(TOOLS, "udp_send.py"), "--dst", dst or fleet.service, "--port",
+            str(UDP_PORT),
             "--count", str(count), "--rate", str(rate), "--size", "64", "--flows",
-            str(flows), "--sport", "41000", "--start-seq", str(start_seq), "--bind",
-            "%s.40" % EXP_NET, "--bind-count", str(senders)]
+            str(flows), "--sport", "41000", "--start-seq", str(start_seq), "--bind", first,
+            "--bind-count", str(senders)]
     p = subprocess.Popen(["ip", "netns", "exec", fleet.ns_exp] + argv, stdout=subprocess.PIPE,
                          text=True)
     if not wait:
@@ -542,5 +636,11 @@ def send(fleet, count, rate, senders=50, flows=4, start_seq=0, wait=True, dst=SE
 
 
 def add_senders(fleet, senders=50):
+    if fleet.family == 6:
+        import ipaddress
+        first = ipaddress.ip_address(EXP_NET6 + "40")
+        fleet.nsx(fleet.ns_exp, "sh -c '%s'" % "; ".join(
+            "ip addr add %s/64 dev exp0 nodad" % (first + i) for i in range(senders)))
+        return
     fleet.nsx(fleet.ns_exp, "sh -c 'for i in $(seq 40 %d); do ip addr add %s.$i/24 dev exp0; "
               "done'" % (39 + senders, EXP_NET))

@@ -60,6 +60,17 @@ def sh(cmd, check=True, capture=False):
     return r.stdout if capture else r.returncode
 
 
+def remove_namespaces(names):
+    """the network namespaces deleted, whatever a failed test left running in them killed
+    first"""
+    for ns in names:
+        pids = sh("ip netns pids %s 2>/dev/null" % ns, check=False, capture=True) or ""
+        for pid in pids.split():
+            sh("kill -9 %s" % pid, check=False)
+    for ns in names:
+        sh("ip netns del %s" % ns, check=False)
+
+
 def mac(n):
     return "02:18:00:00:%02x:%02x" % (n >> 8, n & 0xFF)
 
@@ -123,13 +134,7 @@ class Testbed:
         return ns
 
     def destroy(self):
-        # whatever a failed test left running in the namespaces goes with them
-        for ns in self.namespaces():
-            pids = sh("ip netns pids %s 2>/dev/null" % ns, check=False, capture=True) or ""
-            for pid in pids.split():
-                sh("kill -9 %s" % pid, check=False)
-        for ns in self.namespaces():
-            sh("ip netns del %s" % ns, check=False)
+        remove_namespaces(self.namespaces())
 
     def __enter__(self):
         self.create()

@@ -2,6 +2,7 @@
 """Send sequence-numbered UDP datagrams (u64 LE sequence at the start of the payload) from a
 kernel socket: a bounded count, at a bounded rate. Prints a JSON summary."""
 import argparse
+import ipaddress
 import json
 import socket
 import struct
@@ -30,9 +31,9 @@ def main():
 
     socks = []
     binds = [args.bind]
-    if args.bind and args.bind_count > 1 and ":" not in args.bind:
-        first = struct.unpack("!I", socket.inet_aton(args.bind))[0]
-        binds = [socket.inet_ntoa(struct.pack("!I", first + k)) for k in range(args.bind_count)]
+    if args.bind and args.bind_count > 1:
+        first = ipaddress.ip_address(args.bind)  # IPv4 or IPv6
+        binds = [str(first + k) for k in range(args.bind_count)]
     # the family is the destination's: an IPv6 literal sends from an IPv6 socket
     fam = socket.AF_INET6 if ":" in args.dst else socket.AF_INET
     for addr in binds:
