@@ -75,7 +75,7 @@ uf_fan_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m
 		struct rte_mbuf *c = last ? m : bufs[j];
 		const uint16_t pad_to = w->txb[d->egress].pad_to;
 		const uint32_t hl = is6 ? (d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN : UF_HDR6_LEN)
-					    : d->tmpl.hdr_len;
+					: d->tmpl.hdr_len;
 		uint32_t len = hl + in->payload_len;
 		uint8_t *h;
 

@@ -48,20 +48,6 @@ unlinearized_drop(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m,
 	UF_DTRACE(w, pi, m, why);
 }
 
-/*
- * The careful path for a frame the fast test did not pass (uf_worker_rx's single pass), with
- * only the RX verdicts the port believes. Out of line: inlined, the loop computed the masked
- * flags for it on every frame, fast or not (callgrind: 1 instruction per datagram).
- */
-#if UF_DP_SIMD
-static __rte_noinline enum uf_verdict
-classify_careful(const uint8_t *f, uint32_t len, uint64_t ol_flags, const struct uf_port_id *pid,
-		 struct uf_rx_info *info, enum uf_drop *why)
-{
-	return uf_classify_full_ex(f, len, ol_flags & ~pid->rx_ck_ignore, pid, info, why, false);
-}
-#endif
-
 /* A control frame of a port on a device with tagged ports: its VLAN id rides along (a
  * frame of a device without any keeps its flags: the classifier passed no tag) */
 static inline void
@@ -400,24 +386,46 @@ rx_svc_fast(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const 
 }
 #endif
 
-/* A frame called not_for_us: a datagram to one of the port's service addresses that their
- * fast test passes (one listener; the others wait for rx_others) */
+#if UF_DP_SIMD
+/* classify_miss's mark (in *why) on a datagram to a service address (rx_svc_fast: its
+ * checksum done) */
+#define UF_WHY_SVC ((enum uf_drop)UF_DROP_MAX)
+
+/*
+ * N = 1: a frame the fast test did not pass. A datagram to one of the port's IPv4 service
+ * addresses that its fast test passes (rx_svc_fast: info filled, its checksum done) is
+ * forwarded with *why UF_WHY_SVC; any other frame is classified in full, with only the RX
+ * verdicts the port believes. Out of line, with the burst's plan from w->rx_plan; the loop
+ * takes either datagram in the same place (a second inlined uf_single_one there cost every
+ * datagram 16 instructions: callgrind).
+ */
+static __rte_noinline enum uf_verdict
+classify_miss(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, struct uf_rx_info *info,
+	      enum uf_drop *why, bool partial)
+{
+	const struct uf_plan *plan = w->rx_plan;
+	const struct uf_port_id *pid = &w->ports[pi].id;
+
+	*why = UF_DROP_MALFORMED;
+	if (unlikely(plan->svc != NULL) && m->data_len >= UF_DP_SIMD_LEN &&
+	    rx_svc_fast(w, plan, pi, m, info, partial)) {
+		*why = UF_WHY_SVC;
+		return UF_V_FORWARD;
+	}
+	return uf_classify_full_ex(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+				   m->ol_flags & ~pid->rx_ck_ignore, pid, info, why, false);
+}
+#endif
+
+/* N = 1: a datagram classify_miss took for a service address (its checksum done) */
 static __rte_always_inline bool
-rx_svc_take(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const struct rte_mbuf *m,
-	    struct uf_rx_info *info, enum uf_drop why, const bool multi, bool partial)
+svc_marked(const bool single, enum uf_drop why)
 {
 #if UF_DP_SIMD
-	return !multi && why == UF_DROP_NOT_FOR_US && unlikely(plan->svc != NULL) &&
-	       m->data_len >= UF_DP_SIMD_LEN && rx_svc_fast(w, plan, pi, m, info, partial);
+	return single && why == UF_WHY_SVC;
 #else
-	RTE_SET_USED(w);
-	RTE_SET_USED(plan);
-	RTE_SET_USED(pi);
-	RTE_SET_USED(m);
-	RTE_SET_USED(info);
+	RTE_SET_USED(single);
 	RTE_SET_USED(why);
-	RTE_SET_USED(multi);
-	RTE_SET_USED(partial);
 	return false;
 #endif
 }
@@ -461,8 +469,18 @@ rx_others(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct r
 		}
 		if (reason == UF_DROP_NOT_FOR_US && plan->svc != NULL) {
 			int li = 0;
-			const enum uf_verdict v =
-					rx_svc4(w, plan, pi, m, &svc_in[ns], &li, multi, partial);
+			enum uf_verdict v;
+
+#if UF_DP_SIMD
+			/* one listener: the service address's fast test first */
+			if (!multi && m->data_len >= UF_DP_SIMD_LEN &&
+			    rx_svc_fast(w, plan, pi, m, &svc_in[ns], partial)) {
+				svc_li[ns] = 0;
+				svc[ns++] = m;
+				continue;
+			}
+#endif
+			v = rx_svc4(w, plan, pi, m, &svc_in[ns], &li, multi, partial);
 
 			if (v == UF_V_FORWARD) {
 				svc_li[ns] = (uint8_t)li;
@@ -572,6 +590,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	uint16_t nd = 0, nc = 0, nf = 0, no = 0, i;
 
 	RTE_ASSERT(!(single && multi));
+	w->rx_plan = plan; /* for classify_miss */
 	if (multi)
 		memset(cnt, 0, sizeof(cnt));
 	if (single)
@@ -616,14 +635,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 					uf_single_one(&one, m, &fi, false, form, cksum_on);
 				continue;
 			}
-			/* a plan with service addresses: one of their fast tests, before the
-			 * careful walk */
-			if (unlikely(plan->svc != NULL) && len >= UF_DP_SIMD_LEN &&
-			    rx_svc_fast(w, plan, pi, m, &one_in, partial)) {
-				uf_single_one(&one, m, &one_in, false, form, cksum_on);
-				continue;
-			}
-			v = classify_careful(f, len, m->ol_flags, pid, info, &why);
+			v = classify_miss(w, pi, m, info, &why, partial);
 		} else
 #endif
 			v = uf_classify_dp_pat(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
@@ -644,7 +656,8 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 					   uf_csum_complete(f, m->ol_flags, info)) {
 					w->ctr.csum_completed++;
 				}
-			} else if (partial && uf_csum_complete_ph(f, m->ol_flags, info, ph_dst)) {
+			} else if (partial && !svc_marked(single, why) &&
+				   uf_csum_complete_ph(f, m->ol_flags, info, ph_dst)) {
 				w->ctr.csum_completed++;
 			}
 		}
@@ -654,12 +667,10 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 				ctl[nc++] = m;
 				continue;
 			}
-			if (!rx_svc_take(w, plan, pi, m, info, why, multi, partial)) {
-				/* IPv6, a service address, or a drop: after the loop */
-				other[no] = m;
-				other_why[no++] = (uint8_t)why;
-				continue;
-			}
+			/* IPv6, a service address, or a drop: after the loop */
+			other[no] = m;
+			other_why[no++] = (uint8_t)why;
+			continue;
 		}
 		if (multi) {
 			w->lctr[li].rx++;

@@ -178,6 +178,7 @@ struct uf_worker {
 	 * for each of port pi's IPv4 ones in the plan svc_plan (version svc_version), built when
 	 * a datagram first needs them (rx_svc_fast) */
 	const struct uf_plan *svc_plan;
+	const struct uf_plan *rx_plan; /* the plan of the burst being classified */
 	uint64_t svc_version;
 	uint8_t n_svc_pat[UF_MAX_PORTS];
 	struct uf_dp_pat svc_pat[UF_MAX_PORTS][UF_MAX_PORT_SVC];

@@ -58,9 +58,13 @@ struct scenario {
 	/* two listeners on port 0 (UDP 5000: the even destinations, 5001: the odd ones), the
 	 * inputs alternating between them: the multi classify loop, the views' engines */
 	bool listeners;
-	/* port 0 has the service address 198.18.0.99 and every other input is sent to it: the
-	 * frames and counters must be those of the same inputs to the port's own address */
+	/* port 0 has the service address 198.18.0.99 and every input is sent to it (the fleet's
+	 * routed case): the frames and counters must be those of the same inputs to the port's
+	 * own address. (A datagram to it that its fast test does not take, and with N > 1 any
+	 * mixed with datagrams to the port's own address, leaves after the burst's others:
+	 * docs/architecture.md#service-addresses.) */
 	bool svc;
+	bool svc_ref; /* the reference run of a svc scenario: its inputs to the port's own address */
 };
 
 /* what one run left behind */
@@ -84,6 +88,10 @@ payload_of(unsigned seq, const struct scenario *s)
 
 	if (p > 900 && !s->big)
 		p = 300;
+	/* to a service address, a datagram the fast test cannot take (a frame under 48 bytes)
+	 * leaves after the burst's others: here every one can, so the order is the reference's */
+	if ((s->svc || s->svc_ref) && p < 6)
+		p = 6;
 	return p;
 }
 
@@ -117,7 +125,7 @@ input_frame(unsigned seq, const struct scenario *s)
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
 	ip->src_addr = rte_cpu_to_be_32(0xc6120002 + (seq & 3));
-	ip->dst_addr = rte_cpu_to_be_32(s->svc && seq % 2 == 1 ? 0xc6120063 : 0xc612000a);
+	ip->dst_addr = rte_cpu_to_be_32(s->svc ? 0xc6120063 : 0xc612000a);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	udp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + (seq & 63)));
 	udp->dst_port = rte_cpu_to_be_16((uint16_t)(5000 + (s->listeners ? seq % 2 : 0)));
@@ -473,6 +481,7 @@ scenario(const struct scenario *s)
 		struct outcome *ref = calloc(1, sizeof(*ref));
 
 		own.svc = false;
+		own.svc_ref = true;
 		run(&own, UF_ENG_GENERIC_VLAN, false, ref);
 		compare(s->name, "to the service address", &o[0], ref);
 		free_outcome(ref);
