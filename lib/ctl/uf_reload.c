@@ -80,14 +80,10 @@ static int
 resolve_dests(struct uf_resolve *r, const struct uf_config *cfg, const struct uf_neigh_table *old,
 	      uint64_t now_ms)
 {
-	struct uf_neigh_params np = {
-		.reachable_ms = cfg->arp.reachable_s * 1000,
-		.retry_ms = cfg->arp.retry_ms,
-		.max_probes = cfg->arp.max_probes,
-		.live_ms = cfg->arp.liveness_ms,
-		.live_misses = cfg->arp.liveness_misses,
-	};
+	struct uf_neigh_params np;
 	int i;
+
+	uf_neigh_params_of(cfg, &np);
 
 	uf_neigh_init(&r->neigh, &np);
 	for (i = 0; i < cfg->n_dests; i++)

@@ -131,16 +131,21 @@ uf_resolve_rules_free(struct uf_resolve *r)
 	}
 }
 
+void
+uf_neigh_params_of(const struct uf_config *cfg, struct uf_neigh_params *np)
+{
+	memset(np, 0, sizeof(*np));
+	np->reachable_ms = cfg->arp.reachable_s * 1000;
+	np->retry_ms = cfg->arp.retry_ms;
+	np->max_probes = cfg->arp.max_probes;
+	np->live_ms = cfg->arp.liveness_ms;
+	np->live_misses = cfg->arp.liveness_misses;
+}
+
 int
 uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, struct uf_err *err)
 {
-	struct uf_neigh_params np = {
-		.reachable_ms = cfg->arp.reachable_s * 1000,
-		.retry_ms = cfg->arp.retry_ms,
-		.max_probes = cfg->arp.max_probes,
-		.live_ms = cfg->arp.liveness_ms,
-		.live_misses = cfg->arp.liveness_misses,
-	};
+	struct uf_neigh_params np;
 	int i;
 
 	memset(r, 0, sizeof(*r));
@@ -148,6 +153,7 @@ uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket, s
 	if (uf_resolve_rules(r, cfg, socket, err) != 0)
 		return -ENOMEM;
 
+	uf_neigh_params_of(cfg, &np);
 	uf_neigh_init(&r->neigh, &np);
 	r->n_slots = (uint16_t)cfg->n_dests;
 	for (i = 0; i < cfg->n_dests; i++) {

@@ -62,6 +62,9 @@ int uf_resolve_rules(struct uf_resolve *r, const struct uf_config *cfg, int sock
 /* Free r's rule tables. */
 void uf_resolve_rules_free(struct uf_resolve *r);
 
+/* The neighbour table's parameters from the config's arp section (start and reload). */
+void uf_neigh_params_of(const struct uf_config *cfg, struct uf_neigh_params *np);
+
 /* The rule tables (on socket) and every destination's next hop. 0, or -errno with err. */
 int uf_resolve_init(struct uf_resolve *r, const struct uf_config *cfg, int socket,
 		    struct uf_err *err);
