@@ -116,12 +116,12 @@ uf_fan_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m
  * (each call site passes literals, and the compiler drops what a specialisation does not
  * use):
  *
- *   simple_plan  no rules, set 0 simple (every member resolved, none sampled). The set is
+ *   simple  no rules, set 0 simple (every member resolved, none sampled). The set is
  *                read once per burst, its copy list is its member list, the copy buffers
  *                come raw from one bulk get per burst (uf_mbuf_tx_init sets every field as
  *                it writes each copy), and forwarded, fanout, copies_attempted and each
  *                destination's copies are added once per burst.
- *   one_egress   with simple_plan: every member leaves through one port; that TX buffer's
+ *   one_egress   with simple: every member leaves through one port; that TX buffer's
  *                fill level stays in a register for the whole burst.
  *   vlan         a destination's template may be tagged: the header's form per copy.
  *   form         what every template is (uf_set.hdr_form), so no copy tests its mode.
@@ -139,14 +139,14 @@ uf_fan_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m
 static __rte_always_inline void
 uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
 	       const struct uf_rx_info *ins, const struct uf_rx6_info *ins6, uint16_t n,
-	       struct uf_lis_ctr *lc, const bool simple_plan, const bool one_egress,
-	       const bool vlan, const enum uf_hdr_form form, const bool mixed)
+	       struct uf_lis_ctr *lc, const bool simple, const bool one_egress, const bool vlan,
+	       const enum uf_hdr_form form, const bool mixed)
 {
 	const bool cksum = plan->udp_cksum;
 	/* read once: a store into a TX buffer's uint16_t dest[] may alias w->burst */
 	const uint16_t burst = w->burst;
-	struct uf_set_view plan_set;               /* simple_plan: set 0, for the whole burst */
-	const struct uf_dest_rt *plan_last = NULL; /* simple_plan: its in-place copy's */
+	struct uf_set_view plan_set;               /* simple: set 0, for the whole burst */
+	const struct uf_dest_rt *plan_last = NULL; /* simple: its in-place copy's */
 	struct uf_txbuf *egress_txb = NULL;        /* one_egress: the one TX buffer, and its fill */
 	uint16_t egress_fill = 0, egress_pad = 0;
 	/* one_egress: set 0's destinations, looked up once per burst */
@@ -159,9 +159,9 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	uint32_t n_sampled_all = 0;
 	uint16_t i, j;
 
-	RTE_ASSERT(simple_plan || !one_egress);
-	RTE_ASSERT(!mixed || (!simple_plan && form == UF_HDR_ANY));
-	if (simple_plan) {
+	RTE_ASSERT(simple || !one_egress);
+	RTE_ASSERT(!mixed || (!simple && form == UF_HDR_ANY));
+	if (simple) {
 		uf_set_view(&plan_set, w, plan, &plan->sets[0], false);
 		plan_last = &plan->dests[plan_set.members[plan_set.n - 1]];
 		if (one_egress) {
@@ -197,7 +197,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 
 		if (in6)
 			uf_rx_info_from6(&ins6[i], &stand_in);
-		if (!simple_plan) {
+		if (!simple) {
 			const struct uf_set *s = &plan->sets[0];
 
 			if (in6 ? plan->n_rules6 > 0 : plan->lpm != NULL) {
@@ -248,7 +248,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		/* buffers: header mbufs for all when chaining, else copies for all but the last */
 		chain = !mixed && in->payload_len >= set->chain_min && n_copies > 1;
 		want = chain ? n_copies : (uint16_t)(n_copies > 0 ? n_copies - 1 : 0);
-		if (simple_plan && !chain && likely(stash_used + want <= n_stash)) {
+		if (simple && !chain && likely(stash_used + want <= n_stash)) {
 			bufs = stash + stash_used;
 			stash_used += want;
 			got = want;
@@ -264,7 +264,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		}
 
 		n_forwarded++;
-		if (!simple_plan) {
+		if (!simple) {
 			n_fanout += set->n;
 			n_attempted += n_copies + n_unresolved;
 			uf_select_done(w, unresolved, n_unresolved, sampled, n_sampled, n_failover);
@@ -278,7 +278,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		if (unlikely(missed > 0)) {
 			/* the copies that found no buffer: the first ones */
 			for (j = 0; j < missed; j++) {
-				if (!simple_plan) /* a simple plan counts copies per burst */
+				if (!simple) /* a simple plan counts copies per burst */
 					w->dctr[copy_to[j]].copies++;
 				w->dctr[copy_to[j]].tx_drop++;
 			}
@@ -326,8 +326,8 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 				h->pkt_len = uf_hdr_len(&d->tmpl, vlan) + in->payload_len;
 				h->nb_segs = 2;
 				h->next = m;
-				uf_fan_emit(w, d, h, !simple_plan, one_egress, egress_txb,
-					    &egress_fill, burst);
+				uf_fan_emit(w, d, h, !simple, one_egress, egress_txb, &egress_fill,
+					    burst);
 			}
 			continue;
 		}
@@ -372,28 +372,26 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 
 			uf_copy_one(bufs[j], d, &pl, &dg, cksum,
 				    one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan, form);
-			uf_fan_emit(w, d, bufs[j], !simple_plan, one_egress, egress_txb,
-				    &egress_fill, burst);
+			uf_fan_emit(w, d, bufs[j], !simple, one_egress, egress_txb, &egress_fill,
+				    burst);
 		}
 		{
 			/* the last copy never misses a buffer: a simple plan's is known */
 			const struct uf_dest_rt *d =
-					simple_plan ? plan_last
-						    : &plan->dests[copy_to[n_copies - 1]];
+					simple ? plan_last : &plan->dests[copy_to[n_copies - 1]];
 
 			uf_inplace(m, d, in, 0, &dg, cksum,
 				   one_egress ? egress_pad : w->txb[d->egress].pad_to, vlan, form);
-			uf_fan_emit(w, d, m, !simple_plan, one_egress, egress_txb, &egress_fill,
-				    burst);
+			uf_fan_emit(w, d, m, !simple, one_egress, egress_txb, &egress_fill, burst);
 		}
 	}
 
 	if (one_egress)
 		egress_txb->n = egress_fill;
-	if (simple_plan && unlikely(stash_used < n_stash)) /* datagrams dropped or chained */
+	if (simple && unlikely(stash_used < n_stash)) /* datagrams dropped or chained */
 		rte_mempool_put_bulk(w->copy_pool, (void **)(stash + stash_used),
 				     n_stash - stash_used); /* raw, as they came */
-	if (simple_plan && likely(n_forwarded > 0)) {
+	if (simple && likely(n_forwarded > 0)) {
 		/* every datagram forwarded gave each member one copy (attempted) */
 		for (j = 0; j < plan_set.n; j++)
 			w->dctr[plan_set.members[j]].copies += n_forwarded;
@@ -426,7 +424,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 
 /*
  * N = 1 of a simple plan: every datagram becomes its own, only copy, rewritten in place. What
- * uf_fanout_body's simple_plan specialisation does for one member, without what a single copy
+ * uf_fanout_body's simple specialisation does for one member, without what a single copy
  * never needs (no buffer to take, no chaining, no copy list): the size check (too_big), the
  * header write, the TX buffer (room for the whole burst made at the start: no full-buffer
  * test per datagram), and the counters per burst.
