@@ -213,8 +213,7 @@ class Collector:
                 if v is not None:  # null: an implausible reading, unavailable
                     (xg if name in GAUGE_XSTATS else xs).add_metric([pname, name], v)
         yield xs
-        if xg.samples:
-            yield xg
+        yield xg  # declared without samples where no port has levels: the dashboard's panel
         busy = GaugeMetricFamily("udpfan_lcore_busy_ratio", "cycles in loop passes that "
                                  "received something / all cycles (busy-poll CPU is always "
                                  "100%; this is the useful part)", labels=["lcore"])

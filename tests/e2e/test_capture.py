@@ -5,6 +5,9 @@ dumpcap: dpdk-dumpcap, a secondary process on udpfan's file_prefix, captures the
 and TX while udpfan forwards a bounded stream; the pcapng file, read with tshark, holds every
 datagram received (inbound, to the listener) and every copy sent (outbound, to each sink),
 payloads as sent, and agrees with udpfan's counters and the sinks'.
+pdump: dpdk-pdump, the other capture tool of the framework, attaches the same way and writes
+each direction to its own pcap file (through net_pcap); every datagram in and every copy out,
+as sent.
 in_memory: under eal.in_memory there is nothing a secondary process can attach to: udpfan
 says so in its log and dpdk-dumpcap fails with EAL's own error.
 droptrace: /udpfan/droptrace,N writes the next N dropped frames to a pcapng file
@@ -73,6 +76,15 @@ def dumpcap(wd, argv):
     return p, log
 
 
+def forwarding(tb, wd):
+    """two sinks and udpfan forwarding to them, every destination resolved"""
+    sinks = [Sink(tb, ns, [6000], wd, idle=3) for ns in tb.sink_ns]
+    uf = Udpfan(tb, config(tb), wd)
+    assert uf.wait_stats(lambda s: all(d["state"] == "reachable" for d in s["destinations"]),
+                         10), uf.latest()
+    return sinks, uf
+
+
 def read(path):
     with open(path) as f:
         return f.read()
@@ -84,10 +96,7 @@ def case_dumpcap():
     count, size = 40, 32
     out = os.path.join(wd, "lan.pcapng")
     with Testbed(prefix="ufc", sinks=2) as tb:
-        sinks = [Sink(tb, ns, [6000], wd, idle=3) for ns in tb.sink_ns]
-        uf = Udpfan(tb, config(tb), wd)
-        assert uf.wait_stats(lambda s: all(d["state"] == "reachable"
-                                           for d in s["destinations"]), 10), uf.latest()
+        sinks, uf = forwarding(tb, wd)
         # the datagrams in and the copies out: count x (1 + 2 sinks) frames
         p, log = dumpcap(wd, ["-i", "net_af_packet0", "-f", "udp port 5000 or udp port 6000",
                               "-c", str(3 * count), "-w", out])
@@ -126,6 +135,51 @@ def case_dumpcap():
         assert all(fr[1] == FWD_IP and fr[3] == "6000" for fr in mine), mine[:3]
         assert sorted(seq_of(fr[5]) for fr in mine) == list(range(count)), mine[:3]
         assert all(bytes.fromhex(fr[5])[8:] == payload for fr in mine)
+
+
+def case_pdump():
+    if shutil.which("dpdk-pdump") is None:
+        raise AssertionError("dpdk-pdump is missing: scripts/setup.sh deps installs it")
+    wd = tmpdir()
+    count, size = 40, 32
+    rx_f, tx_f = os.path.join(wd, "rx.pcap"), os.path.join(wd, "tx.pcap")
+    log = os.path.join(wd, "pdump.log")
+    with Testbed(prefix="ufc", sinks=2) as tb:
+        sinks, uf = forwarding(tb, wd)
+        # a secondary process on udpfan's prefix; port 0 is the one port, lan
+        p = subprocess.Popen(["dpdk-pdump", "--file-prefix=" + PREFIX, "--", "--pdump",
+                              "port=0,queue=*,rx-dev=%s,tx-dev=%s" % (rx_f, tx_f)],
+                             stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        try:
+            # net_pcap opens its files when the capture starts; then a moment to register
+            assert wait_for(lambda: (os.path.exists(rx_f) and os.path.exists(tx_f))
+                            or p.poll() is not None, 20), read(log)
+            assert p.poll() is None, "dpdk-pdump exited %s:\n%s" % (p.returncode, read(log))
+            time.sleep(1)
+            sent = send(tb, count, 200, size=size)
+            res = [sk.result()["6000"] for sk in sinks]
+        finally:
+            p.send_signal(2)  # SIGINT: it flushes and closes the files
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(timeout=10)
+        st = uf.stop()
+    assert p.returncode == 0, "dpdk-pdump exited %d:\n%s" % (p.returncode, read(log))
+    assert sent["sent"] == count, sent
+    f = st["fwd"]
+    assert f["forwarded"] == count and f["tx_ok"] == 2 * count, f
+    assert all(r["received"] == count for r in res), res
+    payload = bytes(size - 8)
+    rx = tshark(rx_f, "ip.src", "ip.dst", "udp.dstport", "udp.payload", filt="udp.port == 5000")
+    assert sorted(seq_of(fr[3]) for fr in rx) == list(range(count)), (len(rx), read(log))
+    assert all(fr[1] == FWD_IP and bytes.fromhex(fr[3])[8:] == payload for fr in rx), rx[:3]
+    tx = tshark(tx_f, "ip.src", "ip.dst", "udp.dstport", "udp.payload", filt="udp.port == 6000")
+    for ip in tb.sink_ip:
+        mine = [fr for fr in tx if fr[1] == ip]
+        assert sorted(seq_of(fr[3]) for fr in mine) == list(range(count)), (ip, len(mine))
+        assert all(fr[0] == FWD_IP and bytes.fromhex(fr[3])[8:] == payload for fr in mine)
 
 
 def case_in_memory():
@@ -227,6 +281,7 @@ def case_droptrace():
 def main():
     s = Suite(root=True)
     s.run(case_dumpcap)
+    s.run(case_pdump)
     s.run(case_in_memory)
     s.run(case_droptrace)
     s.finish()
