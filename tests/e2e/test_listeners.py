@@ -177,7 +177,10 @@ listeners:
                 "      - { from: 198.18.0.2/32, to: [0] }\n")
         before = text % (tb.vdev("af_packet"), FWD_IP, s[0], moved, "", s[2], "")
         after = text % (tb.vdev("af_packet"), FWD_IP, s[0], "", moved, s[2], rule)
-        sinks = [Sink(tb, ns, [6000, 6001], wd, listing=True) for ns in tb.sink_ns]
+        # a sink the move leaves without a datagram waits its timeout for a first one: 40 s
+        # covers start-up, resolution and the reload (at most 20 s) before the sends
+        sinks = [Sink(tb, ns, [6000, 6001], wd, timeout=40, listing=True)
+                 for ns in tb.sink_ns]
         uf = Udpfan(tb, before, wd)
         assert uf.wait_stats(lambda st: all(d["state"] == "reachable"
                                             for d in st["destinations"]), 10), uf.latest()
