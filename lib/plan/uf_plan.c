@@ -198,18 +198,18 @@ uf_plan_engine_serves(const struct uf_plan *plan, enum uf_engine e)
 enum uf_engine
 uf_plan_engine(const struct uf_plan *plan)
 {
-	/* the most specialised first */
+	/* the most specialised first; generic_vlan serves every IPv4 view */
 	static const enum uf_engine order[] = {
-		UF_ENG_MIXED,          UF_ENG_SINGLE_KEEP, UF_ENG_SINGLE_OWN,
-		UF_ENG_SINGLE,         UF_ENG_SINGLE_VLAN, UF_ENG_ONE_EGRESS_KEEP,
-		UF_ENG_ONE_EGRESS_OWN, UF_ENG_ONE_EGRESS,  UF_ENG_ONE_EGRESS_VLAN,
-		UF_ENG_SIMPLE,         UF_ENG_SIMPLE_VLAN, UF_ENG_GENERIC,
+		UF_ENG_SINGLE_KEEP, UF_ENG_SINGLE_OWN,      UF_ENG_SINGLE,
+		UF_ENG_SINGLE_VLAN, UF_ENG_ONE_EGRESS_KEEP, UF_ENG_ONE_EGRESS_OWN,
+		UF_ENG_ONE_EGRESS,  UF_ENG_ONE_EGRESS_VLAN, UF_ENG_SIMPLE,
+		UF_ENG_SIMPLE_VLAN, UF_ENG_GENERIC,
 	};
 	unsigned int i;
 
 	if (plan->has6)
 		return UF_ENG_MIXED;
-	for (i = 1; i < RTE_DIM(order); i++)
+	for (i = 0; i < RTE_DIM(order); i++)
 		if (uf_plan_engine_serves(plan, order[i]))
 			return order[i];
 	return UF_ENG_GENERIC_VLAN;
