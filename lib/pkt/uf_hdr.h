@@ -194,8 +194,10 @@ struct uf_hdr_dg {
 	/* a plain copy's header is its template's OR these (zero where the template has a
 	 * field, the datagram's field where the template has 0): bytes 0-15 (TOS at 15),
 	 * 16-31 (total length, id), 26-41 (UDP length at 38; ov_sport: and the sender's
-	 * UDP port at 34, for a template that keeps it) */
-	__m128i ov[3], ov_sport;
+	 * UDP port at 34, for a template that keeps it). A tagged copy (4 bytes further on):
+	 * bytes 16-31 (ov_tag: TOS at 19, total length, id) and 30-45 (ov[2], ov_sport: the
+	 * same offsets in that window) */
+	__m128i ov[3], ov_sport, ov_tag;
 #endif
 };
 
@@ -221,6 +223,9 @@ uf_hdr_dg_init(struct uf_hdr_dg *g, const struct uf_rx_info *in, uint32_t p_sum)
 	g->ov[1] = _mm_cvtsi32_si128((int)((uint32_t)g->tot | (uint32_t)g->ip_id << 16));
 	g->ov[2] = _mm_insert_epi16(_mm_setzero_si128(), g->ulen, 6);
 	g->ov_sport = _mm_insert_epi16(g->ov[2], g->sport, 4);
+	/* only a tagged fan-out reads it; the others' stores of it are dead */
+	g->ov_tag = _mm_cvtsi64_si128((int64_t)((uint64_t)g->tos << 24 | (uint64_t)g->tot << 32 |
+						(uint64_t)g->ip_id << 48));
 #endif
 }
 
@@ -280,6 +285,27 @@ uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *
 		_mm_storeu_si128((__m128i *)h, _mm_or_si128(t0, g->ov[0]));
 		_mm_storeu_si128((__m128i *)(h + 16), v1);
 		_mm_storeu_si128((__m128i *)(h + 26), v2);
+		return;
+	}
+	/* the same for a tagged template with our source IP: the Ethernet header and tag
+	 * (bytes 0-15) as they are, then the windows at 16 and 30 (bytes 30-31 twice) */
+	if (l2 == UF_ETH_VLAN_LEN && likely(!keep_src_ip)) {
+		const __m128i t0 = _mm_loadu_si128((const __m128i *)t->hdr),
+			      t1 = _mm_loadu_si128((const __m128i *)(t->hdr + 16)),
+			      t2 = _mm_loadu_si128((const __m128i *)(t->hdr + 30));
+		__m128i v1, v2;
+
+		ipck = (uint16_t)~uf_ck_fold32(t->ip_base + g->ip_sum);
+		uck = (uint16_t)~uf_ck_fold32(t->udp_delta +
+					      (keep_sport ? g->u_sum : g->u_sum_plain));
+		if (uck == 0)
+			uck = 0xffff;
+		v1 = _mm_insert_epi16(_mm_or_si128(t1, g->ov_tag), ipck, 6); /* byte 28 */
+		v2 = _mm_insert_epi16(_mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]),
+				      udp_cksum ? uck : 0, 7); /* byte 44 */
+		_mm_storeu_si128((__m128i *)h, t0);
+		_mm_storeu_si128((__m128i *)(h + 16), v1);
+		_mm_storeu_si128((__m128i *)(h + 30), v2);
 		return;
 	}
 #endif

@@ -288,7 +288,7 @@ combo_str(const struct combo *c, char *buf, size_t len)
 }
 
 static void
-make_tmpl(struct uf_tmpl *t, const struct combo *c)
+make_tmpl_tci(struct uf_tmpl *t, const struct combo *c, bool vlan, uint16_t tci)
 {
 	struct uf_tmpl_spec s;
 
@@ -306,7 +306,15 @@ make_tmpl(struct uf_tmpl *t, const struct combo *c)
 	s.ttl = c->ttl;
 	s.in_dst_ip = be32(OUR_IP);
 	s.in_dst_port = be16(OUR_UDP);
+	s.vlan = vlan;
+	s.vlan_tci = tci;
 	uf_tmpl_build(t, &s);
+}
+
+static void
+make_tmpl(struct uf_tmpl *t, const struct combo *c)
+{
+	make_tmpl_tci(t, c, false, 0);
 }
 
 /* The rx_info of an input frame built by build_udp, filled by hand (not by uf_classify). */
@@ -390,6 +398,27 @@ write_copy(uint8_t *out, uint8_t *in_frame, const struct combo *c, const uint8_t
 					   t.keep_sport ? UF_HDR_PLAIN_KEEP_SPORT
 							: UF_HDR_PLAIN_OWN_SPORT);
 			CHECK(memcmp(out, any, 42) == 0, "form and UF_HDR_ANY differ");
+		}
+		{
+			/* the tagged template (the vector form where it keeps our source IP,
+			 * else the field writes) and the one-copy form: the untagged header
+			 * with the 802.1Q tag after the MAC addresses, nothing else */
+			struct uf_tmpl tt;
+			uint8_t tag[46], one[46], want[46];
+
+			make_tmpl_tci(&tt, c, true, 0xa00b);
+			memset(tag, 0xee, sizeof(tag));
+			memset(one, 0xee, sizeof(one));
+			uf_hdr_write_dg_l2(tag, &tt, &g, c->out_cksum, UF_ETH_VLAN_LEN, UF_HDR_ANY);
+			uf_hdr_write_l2(one, &tt, &info, p, c->out_cksum, UF_ETH_VLAN_LEN,
+					UF_HDR_ANY);
+			memcpy(want, any, 12);
+			want[12] = 0x81, want[13] = 0x00, want[14] = 0xa0, want[15] = 0x0b;
+			memcpy(want + 16, any + 12, 30);
+			CHECK(tt.hdr_len == 46 && memcmp(tag, want, 46) == 0,
+			      "tagged header (shared parts) differs from the untagged one + tag");
+			CHECK(memcmp(one, want, 46) == 0,
+			      "tagged header (one copy) differs from the untagged one + tag");
 		}
 		memcpy(out, any, 42);
 	} else {
