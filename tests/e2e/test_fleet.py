@@ -29,6 +29,8 @@ running scripts/udpfan-health, from the deploy/bgp/ templates.
               whichever host they cross; after a crash and the host's return, the same one
   host_dies   udpfan killed and the host's BGP speaker frozen: BIRD with BFD, ExaBGP with
               the hold timer; the time until the router stops using the host, the loss
+  rolling_af_xdp_ipv6, crash_af_xdp_ipv6
+              rolling and crash with the IPv6 service address
   netflow     softflowd -> the fleet -> nfcapd on both collector ports: nfdump counts every
               flow softflowd exported at each
 
@@ -293,7 +295,7 @@ def case_health(kind, family="ipv4"):
     assert fleet_sum(sts, "tx_ok") == 2 * count, [st["fwd"] for st in sts]
 
 
-def case_rolling(kind):
+def case_rolling(kind, family="ipv4"):
     """a rolling upgrade: drain host 1, start it again, it rejoins; then host 2"""
     # drain_s 10, as the drain case: with the bed's control plane ahead of the workers
     # (tests/lib/fleet.py, PRIO) the withdrawal reached the router's FIB 1.3 to 2.4 s after
@@ -301,7 +303,7 @@ def case_rolling(kind):
     drain_s = 10
     # each host: 1.5 s, its drain, its restart and rejoin (~2 to 4 s): ~28 s for both
     count = 38 * RATE
-    with running(kind, count, drain_s=drain_s) as (fl, sink, p):
+    with running(kind, count, drain_s=drain_s, family=family) as (fl, sink, p):
         h1, h2 = fl.hosts
         sts = []
         t_start = time.monotonic()
@@ -343,24 +345,24 @@ def case_rolling(kind):
                                                             for st in sts]
 
 
-def case_crash(kind):
+def case_crash(kind, family="ipv4"):
     """kill -9 of udpfan on host 1 (its BGP speaker lives on: the health check withdraws)"""
     count = 8 * RATE
-    with running(kind, count) as (fl, sink, p):
+    with running(kind, count, family=family) as (fl, sink, p):
         h1, h2 = fl.hosts
         time.sleep(2)
         t0 = time.monotonic()
         h1.kill9()
-        fl.wait_nexthops([h2.ip], 10)
+        fl.wait_nexthops([h2.nh], 10)
         window = time.monotonic() - t0
         out, _ = p.communicate(timeout=120)
         res = sink.result(settle=SETTLE)
         st2 = h2.stop()
     lost = {d: r["lost"] for d, r in res["destinations"].items()}
     fwd2 = st2["fwd"]["forwarded"]
-    print("crash: the router stopped using host 1 %.2f s after kill -9 (exabgp-healthcheck "
-          "interval 1 s, fall 2; BGP hold 3 s not needed: the speaker withdrew); lost %s of "
-          "%d, host 2 forwarded %d" % (window, lost, count, fwd2))
+    print("crash (%s): the router stopped using host 1 %.2f s after kill -9 (exabgp-healthcheck"
+          " interval 1 s, fall 2; BGP hold 3 s not needed: the speaker withdrew); lost %s of "
+          "%d, host 2 forwarded %d" % (family, window, lost, count, fwd2))
     for d, r in res["destinations"].items():
         assert r["duplicated"] == 0, r
         # every loss is host 1's share of the window (its half of RATE); host 2 lost none:
@@ -369,21 +371,21 @@ def case_crash(kind):
         assert r["received"] + r["lost"] == count, r
 
 
-def case_host_dies(speaker):
+def case_host_dies(speaker, family="ipv4"):
     """host 1 dies without a word: udpfan killed and its BGP speaker frozen (SIGSTOP: no
     keepalive, no BFD; the links up). BIRD's session has BFD (3 x 100 ms); ExaBGP has none:
     the hold timer (3 s) takes it out"""
     if speaker == "bird" and not shutil.which("bird"):
         raise SkipCase("bird not installed")
     count = 8 * RATE
-    with running("af_xdp", count, speaker=speaker) as (fl, sink, p):
+    with running("af_xdp", count, speaker=speaker, family=family) as (fl, sink, p):
         h1, h2 = fl.hosts
         time.sleep(2)
         t0 = time.monotonic()
         t_silent = int(time.time())  # frr.log's lines count whole seconds
         h1.silence()
         h1.kill9()
-        fl.wait_nexthops([h2.ip], 10)
+        fl.wait_nexthops([h2.nh], 10)
         window = time.monotonic() - t0
         p.communicate(timeout=120)
         res = sink.result(settle=SETTLE)
@@ -397,9 +399,9 @@ def case_host_dies(speaker):
         raise SkipCase("host 2's session went down too (%d times: BFD or hold timer on the "
                        "loaded machine), so host 1's window does not explain the %d lost" %
                        (flaps, lost))
-    print("host dies (%s): the router stopped using host 1 %.2f s after it went silent "
+    print("host dies (%s, %s): the router stopped using host 1 %.2f s after it went silent "
           "(%s); lost %d of %d, host 2 forwarded %d" % (
-              speaker, window, "BFD 3 x 100 ms" if speaker == "bird" else "BGP hold 3 s",
+              speaker, family, window, "BFD 3 x 100 ms" if speaker == "bird" else "BGP hold 3 s",
               lost, count, st2["fwd"]["forwarded"]))
     for r in res["destinations"].values():
         assert r["duplicated"] == 0 and r["received"] + r["lost"] == count, r
@@ -550,6 +552,8 @@ def main():
     s.run(case_health, "af_xdp", "ipv6")
     s.run(case_rolling, "af_xdp")
     s.run(case_crash, "af_xdp")
+    s.run(case_rolling, "af_xdp", "ipv6")
+    s.run(case_crash, "af_xdp", "ipv6")
     s.run(case_pool_rejoin, "af_xdp")
     s.run(case_host_dies, "bird")
     s.run(case_host_dies, "exabgp")
