@@ -29,8 +29,9 @@ running scripts/udpfan-health, from the deploy/bgp/ templates.
               whichever host they cross; after a crash and the host's return, the same one
   host_dies   udpfan killed and the host's BGP speaker frozen: BIRD with BFD, ExaBGP with
               the hold timer; the time until the router stops using the host, the loss
-  rolling_af_xdp_ipv6, crash_af_xdp_ipv6
-              rolling and crash with the IPv6 service address
+  rolling_af_xdp_ipv6, crash_af_xdp_ipv6, host_dies_bird_ipv6
+              rolling, crash and host_dies (BIRD with BFD, its ipv6 channel) with the IPv6
+              service address
   netflow     softflowd -> the fleet -> nfcapd on both collector ports: nfdump counts every
               flow softflowd exported at each
 
@@ -557,6 +558,7 @@ def main():
     s.run(case_pool_rejoin, "af_xdp")
     s.run(case_host_dies, "bird")
     s.run(case_host_dies, "exabgp")
+    s.run(case_host_dies, "bird", "ipv6")
     s.run(case_netflow)
     s.finish()
 

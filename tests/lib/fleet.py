@@ -271,7 +271,9 @@ stats: { interval_s: 0.5 }
         self.bird_sock = os.path.join(self.wd, "bird.ctl")
         with open(conf, "w") as f:
             f.write(fill("bird.conf.in", {
-                "SERVICE": SERVICE, "NEXT_HOP": self.ip, "RUNDIR": self.wd,
+                "SERVICE": self.fleet.service, "SERVICE_LEN": 128 if self.fleet.family == 6
+                else 32, "CHANNEL": "ipv%d" % self.fleet.family, "NEXT_HOP": self.ip,
+                "NEXT_HOP6": self.ip6, "RUNDIR": self.wd,
                 "ROUTER": self.mg_rtr_ip, "ROUTER_ID": self.mg_ip, "LOCAL": self.mg_ip,
                 "LOCAL_AS": HOST_AS, "ROUTER_AS": ROUTER_AS, "BGP_IFACE": "mg0"}))
         cmd = ("/usr/sbin/bird -f -c %s -s %s -P %s & "
