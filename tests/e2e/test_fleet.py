@@ -14,6 +14,11 @@ running scripts/udpfan-health, from the deploy/bgp/ templates.
               the same two with an IPv6 service address (2001:db8:100::100, IPv6 senders):
               the speakers announce it as BGP IPv6 unicast, the router's IPv6 ECMP route
               spreads it; drain loses nothing
+  health      udpfan's port health responder on both hosts: curl and HAProxy (tcp-check and
+              httpchk backends, a server per host's port address) in the router's namespace
+              see 200 / UP while the traffic runs; SIGTERM on host 1: its HTTP check 503 and
+              DOWN, host 2's 200 and UP, 0 lost; the probes only in the healthcheck counters
+              (`_ipv6`: the IPv6 bed, curl -6 to each port's IPv6 address too)
   rolling     drain host 1, restart it, it rejoins; then host 2 the same: 0 lost (a skip
               when the loaded machine took a host's route out of the router outside its
               drain: a health check past its timeout, a BGP hold timer; the logs say which)
@@ -24,6 +29,9 @@ running scripts/udpfan-health, from the deploy/bgp/ templates.
               whichever host they cross; after a crash and the host's return, the same one
   host_dies   udpfan killed and the host's BGP speaker frozen: BIRD with BFD, ExaBGP with
               the hold timer; the time until the router stops using the host, the loss
+  rolling_af_xdp_ipv6, crash_af_xdp_ipv6, host_dies_bird_ipv6
+              rolling, crash and host_dies (BIRD with BFD, its ipv6 channel) with the IPv6
+              service address
   netflow     softflowd -> the fleet -> nfcapd on both collector ports: nfdump counts every
               flow softflowd exported at each
 
@@ -53,10 +61,10 @@ def need_tools():
             raise SkipCase("%s not installed (frr, exabgp: scripts/setup.sh deps)" % b)
 
 
-def up(fl, kind="af_xdp", drain_s=10, pool=False, speaker="exabgp"):
+def up(fl, kind="af_xdp", drain_s=10, pool=False, speaker="exabgp", health=False):
     """both hosts forwarding and announcing; the router has a next hop for each"""
     for h in fl.hosts:
-        h.start_udpfan(drain_s=drain_s, kind=kind, pool=pool)
+        h.start_udpfan(drain_s=drain_s, kind=kind, pool=pool, health=health)
         h.start_bird() if speaker == "bird" else h.start_exabgp()
     fl.wait_nexthops([h.nh for h in fl.hosts], 30)
     for h in fl.hosts:  # the router resolves each host once before the traffic
@@ -67,16 +75,17 @@ def up(fl, kind="af_xdp", drain_s=10, pool=False, speaker="exabgp"):
 
 
 @contextlib.contextmanager
-def running(kind, count, drain_s=10, speaker="exabgp", family="ipv4"):
+def running(kind, count, drain_s=10, speaker="exabgp", family="ipv4", health=False):
     """the set-up of the cases that act while the traffic runs: the bed with both hosts up
-    and announcing (BIRD with BFD on both sessions, or ExaBGP), a sink expecting 0..count-1
-    on both collector ports, and the exporters sending `count` datagrams at RATE to the
-    service address (IPv4 or IPv6), not waited for; yields (fleet, sink, sender)"""
+    and announcing (BIRD with BFD on both sessions, or ExaBGP; with `health`, udpfan's port
+    health responder on), a sink expecting 0..count-1 on both collector ports, and the
+    exporters sending `count` datagrams at RATE to the service address (IPv4 or IPv6), not
+    waited for; yields (fleet, sink, sender)"""
     need_tools()
     with Fleet(tmpdir(), bfd_hosts=(1, 2) if speaker == "bird" else (),
                family=6 if family == "ipv6" else 4) as fl:
         add_senders(fl)
-        up(fl, kind, drain_s=drain_s, speaker=speaker)
+        up(fl, kind, drain_s=drain_s, speaker=speaker, health=health)
         sink = Sink(fl, "sink", expect=(0, count - 1))
         fl.mark()
         yield fl, sink, send(fl, count, RATE, wait=False)
@@ -143,12 +152,14 @@ def case_spread(kind, family="ipv4"):
                    if d["udp_port"] == port) == count, port
 
 
-def drain_one(fl, h, other, rate, drain_s=10):
+def drain_one(fl, h, other, rate, drain_s=10, during=None):
     """SIGTERM on h (drain_s 10) while the traffic runs: (seconds until the router's FIB has
     only `other`, datagrams h received after a stats interval that began after that: 0
-    once nothing is in flight)"""
+    once nothing is in flight); `during(t0)` runs right after the SIGTERM"""
     t0 = time.monotonic()
     h.drain()
+    if during:
+        during(t0)
     fl.wait_nexthops([other.nh], drain_s)
     t_wd = time.monotonic() - t0
     after = time.time() + 0.1
@@ -209,7 +220,83 @@ def case_drain(kind, family="ipv4"):
     assert st1["fwd"]["forwarded"] > 0 and st2["fwd"]["forwarded"] > count // 2
 
 
-def case_rolling(kind):
+def case_health(kind, family="ipv4"):
+    """udpfan's port health responder inside the fleet: curl and HAProxy (a tcp-check and an
+    httpchk backend, one server per host's port address) in the router's namespace probe
+    each host while the traffic runs through the router's ECMP; SIGTERM on host 1 turns its
+    HTTP check 503 and DOWN, host 2's stays 200 and UP, and nothing is lost"""
+    if shutil.which("haproxy") is None:
+        raise SkipCase("haproxy not installed (scripts/setup.sh deps)")
+    import subprocess
+    from fleet import HEALTH_PORT, PRIO
+    from ufhealth import curl, haproxy_config, show_stat, url
+    count = 10 * RATE
+    with running(kind, count, family=family, health=True) as (fl, sink, p):
+        h1, h2 = fl.hosts
+        sock = os.path.join(fl.wd, "haproxy.sock")
+        cfg = os.path.join(fl.wd, "haproxy.cfg")
+        with open(cfg, "w") as f:
+            f.write(haproxy_config(sock, [
+                (name, name, [("h%d" % h.k, h.ip, HEALTH_PORT) for h in fl.hosts])
+                for name in ("tcp", "http")]))
+        # at the bed's priority, as the router's other daemons (tests/lib/fleet.py, PRIO)
+        hap = subprocess.Popen(["ip", "netns", "exec", fl.ns_rtr] + PRIO +
+                               ["haproxy", "-db", "-f", cfg], stdout=subprocess.DEVNULL,
+                               stderr=open(os.path.join(fl.wd, "haproxy.log"), "w"))
+        fl.procs.append(hap)
+        every = {"%s/h%d" % (b, h.k): "UP" for b in ("tcp", "http") for h in fl.hosts}
+        assert wait_for(lambda: os.path.exists(sock) and show_stat(sock) == every, 10), \
+            show_stat(sock) if os.path.exists(sock) else "no stats socket"
+        ready = [curl(fl.ns_rtr, url(h.ip, HEALTH_PORT)) for h in fl.hosts]
+        if fl.family == 6:  # the ports' IPv6 addresses answer too
+            ready += [curl(fl.ns_rtr, url(h.ip6, HEALTH_PORT), v6=True) for h in fl.hosts]
+        assert ready == [(200, "ready")] * len(ready), ready
+        time.sleep(1)
+        seen = {}
+
+        def during(t0):
+            want = dict(every, **{"http/h1": "DOWN"})
+            ok = wait_for(lambda: show_stat(sock) == want, 8)
+            seen["down"] = time.monotonic() - t0
+            seen["stat"] = show_stat(sock)
+            seen["curl"] = [curl(fl.ns_rtr, url(h.ip, HEALTH_PORT)) for h in fl.hosts]
+            assert ok, "%.2f s after SIGTERM: %r" % (seen["down"], seen["stat"])
+
+        t_wd, late, st1 = drain_one(fl, h1, h2, RATE, during=during)
+        p.communicate(timeout=120)
+        res = sink.result(settle=SETTLE)
+        st2 = h2.stop()
+        hap.kill()
+        hap.wait()
+        check_exact(res, count, fl, [st1, st2])
+    sts = [st1, st2]
+    hcs = [st["healthcheck"] for st in sts]
+    print("health (%s): HAProxy marked host 1's HTTP check DOWN %.2f s after SIGTERM (TCP "
+          "checks and host 2 UP: %r); curl then %r; withdrawn from the router's FIB %.2f s "
+          "after SIGTERM, %d to host 1 after that; hosts forwarded %s; healthcheck %r" % (
+              family, seen["down"], seen["stat"], seen["curl"], t_wd, late,
+              [st["fwd"]["forwarded"] for st in sts], hcs))
+    assert seen["curl"] == [(503, "draining"), (200, "ready")], seen["curl"]
+    assert late == 0, late
+    assert hcs[0]["http_503"] >= 2 and all(hc["http_200"] > 0 and hc["syn"] > 0 for hc in hcs)
+    # the probes are in the healthcheck counters only: nothing forwarded, sent or dropped
+    # because of them (each host's ledger balanced: Host.wait_stopped)
+    for st, hc in zip(sts, hcs):
+        for k in ("bad_cookie", "malformed", "rate_limited"):
+            assert hc[k] == 0, hc
+        assert st["fwd"]["control"] >= sum(hc.values()), (st["fwd"]["control"], hc)
+        # the bed's own few: the router's IPv6 frames on the link (neighbour and multicast
+        # listener messages), not_ipv4 where the port has no IPv6 address, not_for_us (other
+        # groups) where it has: 2 to 6 per host with or without the probes (a probe is 3 to
+        # 5 segments, ~40 of them per host here); any other drop would be a probe's
+        drop = st["fwd"]["drop"]
+        assert not any(n for k, n in drop.items() if k not in ("not_ipv4", "not_for_us")) \
+            and drop["not_ipv4"] + drop["not_for_us"] <= 8, drop
+    assert fleet_sum(sts, "forwarded") == count, [st["fwd"] for st in sts]
+    assert fleet_sum(sts, "tx_ok") == 2 * count, [st["fwd"] for st in sts]
+
+
+def case_rolling(kind, family="ipv4"):
     """a rolling upgrade: drain host 1, start it again, it rejoins; then host 2"""
     # drain_s 10, as the drain case: with the bed's control plane ahead of the workers
     # (tests/lib/fleet.py, PRIO) the withdrawal reached the router's FIB 1.3 to 2.4 s after
@@ -217,7 +304,7 @@ def case_rolling(kind):
     drain_s = 10
     # each host: 1.5 s, its drain, its restart and rejoin (~2 to 4 s): ~28 s for both
     count = 38 * RATE
-    with running(kind, count, drain_s=drain_s) as (fl, sink, p):
+    with running(kind, count, drain_s=drain_s, family=family) as (fl, sink, p):
         h1, h2 = fl.hosts
         sts = []
         t_start = time.monotonic()
@@ -259,24 +346,24 @@ def case_rolling(kind):
                                                             for st in sts]
 
 
-def case_crash(kind):
+def case_crash(kind, family="ipv4"):
     """kill -9 of udpfan on host 1 (its BGP speaker lives on: the health check withdraws)"""
     count = 8 * RATE
-    with running(kind, count) as (fl, sink, p):
+    with running(kind, count, family=family) as (fl, sink, p):
         h1, h2 = fl.hosts
         time.sleep(2)
         t0 = time.monotonic()
         h1.kill9()
-        fl.wait_nexthops([h2.ip], 10)
+        fl.wait_nexthops([h2.nh], 10)
         window = time.monotonic() - t0
         out, _ = p.communicate(timeout=120)
         res = sink.result(settle=SETTLE)
         st2 = h2.stop()
     lost = {d: r["lost"] for d, r in res["destinations"].items()}
     fwd2 = st2["fwd"]["forwarded"]
-    print("crash: the router stopped using host 1 %.2f s after kill -9 (exabgp-healthcheck "
-          "interval 1 s, fall 2; BGP hold 3 s not needed: the speaker withdrew); lost %s of "
-          "%d, host 2 forwarded %d" % (window, lost, count, fwd2))
+    print("crash (%s): the router stopped using host 1 %.2f s after kill -9 (exabgp-healthcheck"
+          " interval 1 s, fall 2; BGP hold 3 s not needed: the speaker withdrew); lost %s of "
+          "%d, host 2 forwarded %d" % (family, window, lost, count, fwd2))
     for d, r in res["destinations"].items():
         assert r["duplicated"] == 0, r
         # every loss is host 1's share of the window (its half of RATE); host 2 lost none:
@@ -285,21 +372,21 @@ def case_crash(kind):
         assert r["received"] + r["lost"] == count, r
 
 
-def case_host_dies(speaker):
+def case_host_dies(speaker, family="ipv4"):
     """host 1 dies without a word: udpfan killed and its BGP speaker frozen (SIGSTOP: no
     keepalive, no BFD; the links up). BIRD's session has BFD (3 x 100 ms); ExaBGP has none:
     the hold timer (3 s) takes it out"""
     if speaker == "bird" and not shutil.which("bird"):
         raise SkipCase("bird not installed")
     count = 8 * RATE
-    with running("af_xdp", count, speaker=speaker) as (fl, sink, p):
+    with running("af_xdp", count, speaker=speaker, family=family) as (fl, sink, p):
         h1, h2 = fl.hosts
         time.sleep(2)
         t0 = time.monotonic()
         t_silent = int(time.time())  # frr.log's lines count whole seconds
         h1.silence()
         h1.kill9()
-        fl.wait_nexthops([h2.ip], 10)
+        fl.wait_nexthops([h2.nh], 10)
         window = time.monotonic() - t0
         p.communicate(timeout=120)
         res = sink.result(settle=SETTLE)
@@ -313,9 +400,9 @@ def case_host_dies(speaker):
         raise SkipCase("host 2's session went down too (%d times: BFD or hold timer on the "
                        "loaded machine), so host 1's window does not explain the %d lost" %
                        (flaps, lost))
-    print("host dies (%s): the router stopped using host 1 %.2f s after it went silent "
+    print("host dies (%s, %s): the router stopped using host 1 %.2f s after it went silent "
           "(%s); lost %d of %d, host 2 forwarded %d" % (
-              speaker, window, "BFD 3 x 100 ms" if speaker == "bird" else "BGP hold 3 s",
+              speaker, family, window, "BFD 3 x 100 ms" if speaker == "bird" else "BGP hold 3 s",
               lost, count, st2["fwd"]["forwarded"]))
     for r in res["destinations"].values():
         assert r["duplicated"] == 0 and r["received"] + r["lost"] == count, r
@@ -462,11 +549,16 @@ def main():
     s.run(case_drain, "af_xdp")
     s.run(case_spread, "af_xdp", "ipv6")
     s.run(case_drain, "af_xdp", "ipv6")
+    s.run(case_health, "af_xdp")
+    s.run(case_health, "af_xdp", "ipv6")
     s.run(case_rolling, "af_xdp")
     s.run(case_crash, "af_xdp")
+    s.run(case_rolling, "af_xdp", "ipv6")
+    s.run(case_crash, "af_xdp", "ipv6")
     s.run(case_pool_rejoin, "af_xdp")
     s.run(case_host_dies, "bird")
     s.run(case_host_dies, "exabgp")
+    s.run(case_host_dies, "bird", "ipv6")
     s.run(case_netflow)
     s.finish()
 

@@ -16,11 +16,12 @@ still answers during the drain)."""
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 
+import ufhealth
 from testbed import FWD_IP, FWD_IP6, Testbed, wait_for
+from ufhealth import haproxy_config, show_stat
 from ufrun import Suite, tmpdir
 from uflive import Udpfan, dest_lines
 
@@ -41,16 +42,11 @@ health: { tcp_port: %d, http_path: /healthz }
 
 
 def curl(tb, url, v6=False):
-    """(HTTP status, body) of one GET from the sender's namespace; (0, "") when it failed"""
-    out = subprocess.run(["ip", "netns", "exec", tb.ns_src, "curl", "-s", "-g", "-m", "3",
-                          "-6" if v6 else "-4", "-w", "\n%{http_code}", url],
-                         capture_output=True, text=True)
-    body, _, code = out.stdout.rpartition("\n")
-    return int(code or 0), body.strip()
+    return ufhealth.curl(tb.ns_src, url, v6)
 
 
 def url(ip6=False, path="/healthz"):
-    return "http://%s:%d%s" % ("[%s]" % FWD_IP6 if ip6 else FWD_IP, PORT, path)
+    return ufhealth.url(FWD_IP6 if ip6 else FWD_IP, PORT, path)
 
 
 def case_curl_drain(kind):
@@ -87,48 +83,6 @@ def case_curl_drain(kind):
     assert f["control"] >= sum(hc.values()), (f["control"], hc)
 
 
-HAPROXY_CFG = """global
-    stats socket %(sock)s mode 600 level admin
-defaults
-    timeout connect 1s
-    timeout client 5s
-    timeout server 5s
-    timeout check 1s
-backend tcp
-    mode tcp
-    option tcp-check
-    server fan %(ip)s:%(port)d check inter 300 fall 2 rise 1
-backend http
-    mode http
-    option httpchk GET /healthz
-    server fan %(ip)s:%(port)d check inter 300 fall 2 rise 1
-backend http6
-    mode http
-    option httpchk GET /healthz
-    server fan [%(ip6)s]:%(port)d check inter 300 fall 2 rise 1
-"""
-
-
-def show_stat(sock):
-    """{backend: status} of the servers, from haproxy's `show stat` CSV"""
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(2)
-    s.connect(sock)
-    s.sendall(b"show stat\n")
-    data = b""
-    while True:
-        b = s.recv(65536)
-        if not b:
-            break
-        data += b
-    s.close()
-    lines = data.decode().splitlines()
-    head = lines[0].lstrip("# ").split(",")
-    px, sv, stc = head.index("pxname"), head.index("svname"), head.index("status")
-    return {c[px]: c[stc] for c in (ln.split(",") for ln in lines[1:] if ln)
-            if len(c) > stc and c[sv] == "fan"}
-
-
 def case_haproxy_drain(kind):
     if shutil.which("haproxy") is None:
         raise AssertionError("haproxy is missing (scripts/setup.sh deps)")
@@ -137,7 +91,9 @@ def case_haproxy_drain(kind):
     sock = os.path.join(wd, "haproxy.sock")
     cfg = os.path.join(wd, "haproxy.cfg")
     with open(cfg, "w") as fh:
-        fh.write(HAPROXY_CFG % {"sock": sock, "ip": FWD_IP, "ip6": FWD_IP6, "port": PORT})
+        fh.write(haproxy_config(sock, [("tcp", "tcp", [("fan", FWD_IP, PORT)]),
+                                       ("http", "http", [("fan", FWD_IP, PORT)]),
+                                       ("http6", "http", [("fan", FWD_IP6, PORT)])]))
     with Testbed(prefix="ufe", sinks=1, ipv6=True) as tb:
         uf = Udpfan(tb, config(tb, kind, drain), wd)
         assert uf.wait_stats(lambda s: s["health"]["state"] == "ready" and
@@ -145,12 +101,12 @@ def case_haproxy_drain(kind):
         hap = tb.popen(tb.ns_src, ["haproxy", "-db", "-f", cfg], stdout=subprocess.DEVNULL,
                        stderr=open(os.path.join(wd, "haproxy.log"), "w"))
         try:
-            up = {"tcp": "UP", "http": "UP", "http6": "UP"}
+            up = {"tcp/fan": "UP", "http/fan": "UP", "http6/fan": "UP"}
             assert wait_for(lambda: os.path.exists(sock) and show_stat(sock) == up, 10), \
                 show_stat(sock) if os.path.exists(sock) else "no stats socket"
             t0 = time.monotonic()
             uf.proc.send_signal(signal.SIGTERM)
-            want = {"tcp": "UP", "http": "DOWN", "http6": "DOWN"}
+            want = {"tcp/fan": "UP", "http/fan": "DOWN", "http6/fan": "DOWN"}
             ok = wait_for(lambda: show_stat(sock) == want, drain - 1)
             dt = time.monotonic() - t0
             seen = show_stat(sock)

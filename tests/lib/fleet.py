@@ -54,6 +54,7 @@ COL_IP = "198.51.100.21"
 ROUTER_AS = 65000
 HOST_AS = 65010
 UDP_PORT = 5000
+HEALTH_PORT = 8080  # the port health responder's TCP port, with `health=True`
 COL_PORTS = (6000, 6001)
 # 16384 RX descriptors: at the bed's 5 to 10 kpps per host, a worker may wait ~2 s for a CPU
 # on a 2-CPU machine shared with the router, the senders and the sinks before the XDP
@@ -121,8 +122,9 @@ class Host:
         return sh("ip netns exec %s %s" % (self.ns, cmd), **kw)
 
     # -- udpfan --
-    def config(self, drain_s, kind, pool=False):
-        """udpfan's config on this host: the same destinations on every host"""
+    def config(self, drain_s, kind, pool=False, health=False):
+        """udpfan's config on this host: the same destinations on every host; with `health`,
+        the port health responder on HEALTH_PORT (docs/configuration.md#health)"""
         ind = "      " if self.fleet.svc == "listener" or self.fleet.family == 6 else "  "
         if pool:
             dests = ind + "- pool:\n%s    balance: hash-sender\n%s    members:\n" % (ind, ind)
@@ -165,16 +167,17 @@ ports:
 %s
 control: { drain_s: %d }
 stats: { interval_s: 0.5 }
-""" % (lc, self.prefix, port, listen, drain_s)
+%s""" % (lc, self.prefix, port, listen, drain_s,
+         "health: { tcp_port: %d, http_path: /healthz }\n" % HEALTH_PORT if health else "")
 
-    def start_udpfan(self, drain_s=10, kind="af_xdp", pool=False):
+    def start_udpfan(self, drain_s=10, kind="af_xdp", pool=False, health=False):
         self.runs += 1
         name = "udpfan%d" % self.runs
         cfg = os.path.join(self.wd, name + ".yaml")
         self.stats = os.path.join(self.wd, name + ".jsonl")
         self.log = os.path.join(self.wd, name + ".log")
         with open(cfg, "w") as f:
-            f.write(self.config(drain_s, kind, pool))
+            f.write(self.config(drain_s, kind, pool, health))
         cmd = "mount -t bpf bpf /sys/fs/bpf 2>/dev/null; exec %s -c %s --stats-json %s" % (
             UDPFAN, cfg, self.stats)
         self.uf = subprocess.Popen(["ip", "netns", "exec", self.ns, "sh", "-c", cmd],
@@ -268,7 +271,9 @@ stats: { interval_s: 0.5 }
         self.bird_sock = os.path.join(self.wd, "bird.ctl")
         with open(conf, "w") as f:
             f.write(fill("bird.conf.in", {
-                "SERVICE": SERVICE, "NEXT_HOP": self.ip, "RUNDIR": self.wd,
+                "SERVICE": self.fleet.service, "SERVICE_LEN": 128 if self.fleet.family == 6
+                else 32, "CHANNEL": "ipv%d" % self.fleet.family, "NEXT_HOP": self.ip,
+                "NEXT_HOP6": self.ip6, "RUNDIR": self.wd,
                 "ROUTER": self.mg_rtr_ip, "ROUTER_ID": self.mg_ip, "LOCAL": self.mg_ip,
                 "LOCAL_AS": HOST_AS, "ROUTER_AS": ROUTER_AS, "BGP_IFACE": "mg0"}))
         cmd = ("/usr/sbin/bird -f -c %s -s %s -P %s & "
