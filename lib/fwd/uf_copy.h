@@ -125,8 +125,26 @@ static_assert(offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, pa
 	      "mbuf: packet_type, pkt_len, data_len, vlan_tci, hash in 16 bytes");
 #endif
 
+/* a copy's length as uf_mbuf_tx_init stores it: the 16 bytes from packet_type on, where
+ * the CPU has them; made once for all the copies of a datagram that share it */
+#if UF_DP_SIMD
+typedef __m128i uf_mbuf_len_t;
+#else
+typedef uint32_t uf_mbuf_len_t;
+#endif
+
+static __rte_always_inline uf_mbuf_len_t
+uf_mbuf_len(uint32_t len)
+{
+#if UF_DP_SIMD
+	return _mm_set_epi32(0, (int)len, (int)len, 0);
+#else
+	return len;
+#endif
+}
+
 static __rte_always_inline void
-uf_mbuf_tx_init(struct rte_mbuf *c, uint32_t len)
+uf_mbuf_tx_init_l(struct rte_mbuf *c, uf_mbuf_len_t l)
 {
 #if UF_DP_SIMD
 	/* two 16-byte stores: data_off, refcnt 1 (as it is), nb_segs 1, port, ol_flags 0; and
@@ -135,19 +153,25 @@ uf_mbuf_tx_init(struct rte_mbuf *c, uint32_t len)
 			 _mm_set_epi64x(0, (int64_t)((uint64_t)RTE_MBUF_PORT_INVALID << 48 |
 						     (uint64_t)1 << 32 | (uint64_t)1 << 16 |
 						     RTE_PKTMBUF_HEADROOM)));
-	_mm_storeu_si128((__m128i *)&c->packet_type, _mm_set_epi32(0, (int)len, (int)len, 0));
+	_mm_storeu_si128((__m128i *)&c->packet_type, l);
 #else
 	c->data_off = RTE_PKTMBUF_HEADROOM;
 	c->nb_segs = 1;
 	c->port = RTE_MBUF_PORT_INVALID;
 	c->ol_flags = 0;
 	c->packet_type = 0;
-	c->pkt_len = len;
-	c->data_len = (uint16_t)len;
+	c->pkt_len = l;
+	c->data_len = (uint16_t)l;
 	c->vlan_tci = 0;
 #endif
 	c->vlan_tci_outer = 0;
 	c->tx_offload = 0;
+}
+
+static __rte_always_inline void
+uf_mbuf_tx_init(struct rte_mbuf *c, uint32_t len)
+{
+	uf_mbuf_tx_init_l(c, uf_mbuf_len(len));
 }
 
 static __rte_always_inline void
@@ -175,7 +199,8 @@ uf_copy_one(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_payl
  * header, two 16-byte moves, the mbuf fields. */
 static __rte_always_inline void
 uf_copy_small(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_payload *pl,
-	      const struct uf_hdr_dg *g, bool udp_cksum, uint32_t len, const enum uf_hdr_form form)
+	      const struct uf_hdr_dg *g, bool udp_cksum, uint32_t len, uf_mbuf_len_t ml,
+	      const enum uf_hdr_form form)
 {
 	uint8_t *h = (uint8_t *)c->buf_addr + RTE_PKTMBUF_HEADROOM;
 
@@ -183,7 +208,7 @@ uf_copy_small(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_pa
 	uf_hdr_write_v(h, &d->tmpl, NULL, 0, g, udp_cksum, false, form);
 	memcpy(h + UF_HDR_LEN, pl->a, 16);
 	memcpy(h + len - 16, pl->b, 16);
-	uf_mbuf_tx_init(c, len);
+	uf_mbuf_tx_init_l(c, ml);
 }
 
 /* Rewrite the received mbuf into the last copy: no allocation, no payload copy. */

@@ -346,13 +346,14 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		    likely(pl.n - 16 <= 16 && UF_HDR_LEN + pl.n >= egress_pad && missed == 0 &&
 			   egress_fill + n_copies <= burst)) {
 			const uint32_t flen = UF_HDR_LEN + pl.n;
+			const uf_mbuf_len_t ml = uf_mbuf_len(flen);
 			struct rte_mbuf **slot = egress_txb->m + egress_fill;
 			uint16_t *dslot = egress_txb->dest + egress_fill;
 
 			for (j = 0; j + 1 < n_copies; j++) {
 				const struct uf_dest_rt *d = egress_dests[j];
 
-				uf_copy_small(bufs[j], d, &pl, &dg, cksum, flen, form);
+				uf_copy_small(bufs[j], d, &pl, &dg, cksum, flen, ml, form);
 				slot[j] = bufs[j];
 				dslot[j] = d->idx;
 			}
