@@ -15,7 +15,8 @@
  *   test_memif_quiesce           skips (77) where the loaded net_memif does not quiesce
  *                                (uf_unmap_guard_pmd_quiesces(): Debian's 22.11, any
  *                                unpatched build)
- *   test_memif_quiesce force     runs all the same: on an unpatched PMD, to see the race
+ *   test_memif_quiesce force [N] runs all the same (N rounds): on an unpatched PMD, to see
+ *                                the race
  *
  * Needs EAL without hugepages: --no-huge --no-pci, lcores 0 and 1 (eal suite).
  */
@@ -198,6 +199,7 @@ main(int argc, char **argv)
 			vdev,
 			NULL };
 	bool force = argc > 1 && strcmp(argv[1], "force") == 0;
+	int rounds = force && argc > 2 ? atoi(argv[2]) : ROUNDS;
 	uint64_t rx0, disconnects = 0, rounds_rx = 0;
 	struct rte_mempool *mp;
 	unsigned int lcore;
@@ -237,7 +239,7 @@ main(int argc, char **argv)
 	lcore = rte_get_next_lcore(-1, 1, 0);
 	if (rte_eal_remote_launch(worker, mp, lcore) != 0)
 		return 1;
-	for (r = 0; r < ROUNDS && !fail; r++) {
+	for (r = 0; r < rounds && !fail; r++) {
 		pid = spawn_peer(sock);
 		if (pid < 0 || wait_link(0, 1) != 0) {
 			fprintf(stderr, "round %d: the peer did not connect\n", r);
@@ -265,8 +267,8 @@ main(int argc, char **argv)
 	printf("memif_quiesce: %" PRIu64 " disconnects under a bursting worker of %d rounds, "
 	       "%" PRIu64 " rounds with frames received, rx %" PRIu64 " tx %" PRIu64
 	       " bursts %" PRIu64 ", no fault\n",
-	       disconnects, ROUNDS, rounds_rx, rx_total, tx_total, bursts);
-	if (disconnects != ROUNDS || rounds_rx != ROUNDS)
+	       disconnects, rounds, rounds_rx, rx_total, tx_total, bursts);
+	if (disconnects != (uint64_t)rounds || rounds_rx != (uint64_t)rounds)
 		fail = 1;
 	rte_eth_dev_stop(0);
 	rte_eth_dev_close(0);
