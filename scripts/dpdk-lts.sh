@@ -28,9 +28,23 @@ DRIVERS="bus/pci,bus/vdev,bus/auxiliary,mempool/ring,mempool/stack,net/af_packet
 DRIVERS="$DRIVERS,net/ena,net/e1000,net/i40e,net/iavf,net/ice,net/ixgbe,net/memif,net/null"
 DRIVERS="$DRIVERS,net/pcap,net/ring,net/tap,net/vhost,net/virtio,net/vmxnet3,common/iavf"
 
+# The fixes udpfan carries for a version's PMDs (docs/testing.md#dpdk-lts), applied in name
+# order after extracting: the stamp names their hash, so a changed patch rebuilds
+patches_of() { # version -> the patch files, one a line
+	ls patches/dpdk/"$1"/*.patch 2>/dev/null | sort || true
+}
+patches_key() { # version -> "" (none) or "patches <sha256 of their names and contents>"
+	local p
+	p=$(patches_of "$1")
+	[ -n "$p" ] || return 0
+	# shellcheck disable=SC2086
+	echo "patches $( (echo $p; cat $p) | sha256sum | cut -d' ' -f1)"
+}
+
 build_dpdk() { # version -> prefix
-	local v=$1 tar pfx=$CACHE/$1 src
-	if [ -f "$pfx/.built" ]; then
+	local v=$1 tar pfx=$CACHE/$1 src key p
+	key=$(patches_key "$v")
+	if [ -f "$pfx/.built" ] && [ "$(cat "$pfx/.built")" = "$key" ]; then
 		echo "$pfx"
 		return
 	fi
@@ -41,19 +55,27 @@ build_dpdk() { # version -> prefix
 	fi
 	src=$CACHE/src/$(basename "$tar" .tar.xz)
 	mkdir -p "$CACHE/src"
-	[ -d "$src" ] || tar xf "$tar" -C "$CACHE/src"
-	echo "dpdk-lts: building $(basename "$tar" .tar.xz) into $pfx (once per machine)" >&2
-	rm -rf "$src/build"
+	# a fresh source and prefix: an earlier build's may carry other patches
+	rm -rf "$src" "$pfx"
+	tar xf "$tar" -C "$CACHE/src"
+	: >"$CACHE/build-$v.log"
+	for p in $(patches_of "$v"); do
+		patch -d "$src" -p1 --forward --batch <"$p" >>"$CACHE/build-$v.log" 2>&1 || {
+			echo "dpdk-lts: $p does not apply to $(basename "$tar" .tar.xz): $CACHE/build-$v.log" >&2
+			return 1
+		}
+	done
+	echo "dpdk-lts: building $(basename "$tar" .tar.xz)${key:+ with $(patches_of "$v" | wc -l) patch(es)} into $pfx (once per machine)" >&2
 	# Debian's python3 first: it has pyelftools (setup.sh), which 25.11's buildtools
 	# require of the python3 meson finds; a python3 earlier in PATH (pyenv) may lack it
 	PATH=/usr/bin:$PATH meson setup "$src/build" "$src" --prefix="$pfx" --libdir=lib -Dtests=false \
 		-Denable_docs=false -Ddisable_apps='*' -Dexamples= -Denable_drivers="$DRIVERS" \
-		-Dplatform=generic -Dmax_lcores=128 >"$CACHE/build-$v.log" 2>&1
+		-Dplatform=generic -Dmax_lcores=128 >>"$CACHE/build-$v.log" 2>&1
 	PATH=/usr/bin:$PATH ninja -C "$src/build" install >>"$CACHE/build-$v.log" 2>&1 || {
 		echo "dpdk-lts: DPDK $v failed to build: $CACHE/build-$v.log" >&2
 		return 1
 	}
-	touch "$pfx/.built"
+	echo "$key" >"$pfx/.built"
 	echo "$pfx"
 }
 

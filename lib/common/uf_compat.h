@@ -47,4 +47,15 @@
  */
 #define UF_OPENLOG_RESETS_FORMAT (RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0))
 
+/*
+ * net_memif's disconnect waits for the bursts before it unmaps the rings only where the DPDK
+ * build carries udpfan's patch (patches/dpdk/<version>/, docs/pmd-quirks.md, "Unmapped under
+ * a running worker"); no upstream release does. The patched PMD exports this function
+ * (returning 1) and installs rte_pmd_memif.h. udpfan asks the PMD that runs, not the headers
+ * it was built with (a build against patched 24.11 may run with Debian 13's unpatched
+ * librte_net_memif.so.25): uf_unmap_guard_pmd_quiesces() looks the symbol up in the loaded
+ * library.
+ */
+#define UF_MEMIF_QUIESCE_SYMBOL "rte_pmd_memif_quiesces_on_disconnect"
+
 #endif

@@ -297,11 +297,22 @@ port_init(struct uf_port *p, const struct uf_config *cfg, uint16_t idx,
 	}
 	p->quirk = uf_quirk_lookup(p->info.driver_name);
 	/* net_memif unmaps its rings on EAL's interrupt thread when the peer goes: the munmap()
-	 * guard waits for the workers there while such a port exists (docs/pmd-quirks.md,
+	 * guard waits for the workers there while such a port exists, unless the PMD that runs
+	 * waits for the bursts itself (the patch udpfan carries for DPDK; docs/pmd-quirks.md,
 	 * "Unmapped under a running worker") */
 	if (!p->unmap_guarded && strcmp(p->info.driver_name, "net_memif") == 0) {
-		uf_unmap_guard_port_add();
-		p->unmap_guarded = true;
+		if (uf_unmap_guard_pmd_quiesces(p->info.driver_name)) {
+			UF_LOG(INFO,
+			       "port %s: net_memif quiesces its bursts before unmapping: "
+			       "munmap() guard not armed",
+			       pc->name);
+		} else {
+			uf_unmap_guard_port_add();
+			p->unmap_guarded = true;
+			UF_LOG(INFO,
+			       "port %s: net_memif unmaps under the workers: munmap() guard armed",
+			       pc->name);
+		}
 	}
 	req.cur_mtu = netdev_mtu(p->info.if_index);
 	ret = uf_quirk_decide(p->quirk, &p->info, &req, &p->plan, why, sizeof(why));

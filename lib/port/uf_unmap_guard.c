@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -12,6 +17,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "uf_common.h"
+#include "uf_compat.h"
 #include "uf_unmap_guard.h"
 
 /*
@@ -156,4 +162,42 @@ void
 uf_unmap_guard_timeout_set(uint32_t ms)
 {
 	__atomic_store_n(&guard_timeout_ms, ms, __ATOMIC_RELAXED);
+}
+
+/* dl_iterate_phdr(): the path of the loaded librte_net_memif.so* (EAL loads the PMDs from its
+ * driver directory with dlopen(), without RTLD_GLOBAL, so dlsym(RTLD_DEFAULT) misses them) */
+static int
+find_memif_lib(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const char *name = info->dlpi_name, *base = strrchr(name, '/');
+
+	(void)size;
+	base = base != NULL ? base + 1 : name;
+	if (strncmp(base, "librte_net_memif.so", strlen("librte_net_memif.so")) != 0)
+		return 0;
+	snprintf(arg, PATH_MAX, "%s", name);
+	return 1;
+}
+
+bool
+uf_unmap_guard_pmd_quiesces(const char *driver_name)
+{
+	char path[PATH_MAX] = "";
+	int (*fn)(void);
+	void *h = NULL;
+	bool yes;
+
+	if (driver_name == NULL || strcmp(driver_name, "net_memif") != 0)
+		return false;
+	/* linked in (a static build that exports it, a program linked with the PMD) */
+	fn = (int (*)(void))dlsym(RTLD_DEFAULT, UF_MEMIF_QUIESCE_SYMBOL);
+	if (fn == NULL && dl_iterate_phdr(find_memif_lib, path) != 0) {
+		h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+		if (h != NULL)
+			fn = (int (*)(void))dlsym(h, UF_MEMIF_QUIESCE_SYMBOL);
+	}
+	yes = fn != NULL && fn() == 1;
+	if (h != NULL)
+		dlclose(h); /* the RTLD_NOLOAD reference only: EAL's stays */
+	return yes;
 }

@@ -9,6 +9,7 @@
 #ifndef UF_UNMAP_GUARD_H
 #define UF_UNMAP_GUARD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rte_rcu_qsbr;
@@ -28,6 +29,11 @@ struct rte_rcu_qsbr *uf_unmap_guard_qsbr(void);
  * armed while there is one. */
 void uf_unmap_guard_port_add(void);
 void uf_unmap_guard_port_del(void);
+
+/* Whether the PMD behind driver_name, as loaded in this process, waits for the bursts before
+ * it unmaps (net_memif with the carried patch, uf_compat.h UF_MEMIF_QUIESCE_SYMBOL): then the
+ * guard need not be armed for its ports. False for every other driver, and where unsure. */
+bool uf_unmap_guard_pmd_quiesces(const char *driver_name);
 
 /* munmap()'s hook: 1 if it waited for a grace period of the workers, 0 if there was nothing
  * to wait for (disarmed, not EAL's interrupt thread, no RCU variable, or a munmap() of the

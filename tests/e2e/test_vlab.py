@@ -22,8 +22,8 @@ the suites `vhost` and `memif`):
                  in it within udpfan's tx_drop: a sink sharing a CPU can overrun a ring)
   peer_flaps     (memif) the sink is killed and started again 5 times under traffic: each
                  time net_memif unmaps the rings on EAL's interrupt thread while the worker
-                 polls them (udpfan's munmap() guard waits for the worker there,
-                 docs/pmd-quirks.md): udpfan never dies, every flap is counted, the ledger
+                 polls them (udpfan's munmap() guard waits for the worker there, or the
+                 patched PMD itself, docs/pmd-quirks.md): udpfan never dies, every flap is counted, the ledger
                  balances and the last sink gets the tail
   two_workers    2 queue pairs, 2 workers (vhost: queues=2; memif: the client takes the
                  server's queue count): the generator spreads its flows over both queues,
@@ -241,9 +241,16 @@ def case_peer_flaps():
               "udpfan received all %d" % count, g, f)
         check(st["ports"]["lan"]["link_downs"] >= FLAPS, "every flap is counted (link_downs %d)"
               % st["ports"]["lan"]["link_downs"], st["ports"]["lan"])
-        waits = lab.log_all("udpfan").count("munmap() guard: the workers left their bursts")
-        check(waits >= FLAPS, "the munmap() guard waited for the worker at each flap (%d)" %
-              waits)
+        log = lab.log_all("udpfan")
+        if "net_memif quiesces its bursts before unmapping" in log:
+            # the DPDK build carries the net_memif patch: the PMD waits itself, no guard
+            check("guard armed" not in log and
+                  "munmap() guard: the workers left their bursts" not in log,
+                  "the PMD quiesces: the munmap() guard is not armed and never waits")
+        else:
+            waits = log.count("munmap() guard: the workers left their bursts")
+            check(waits >= FLAPS, "the munmap() guard waited for the worker at each flap (%d)"
+                  % waits)
         for i in range(2):
             d = st["destinations"][i]
             got = dest(s, DEST_PORT + i)
