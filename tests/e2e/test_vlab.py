@@ -23,8 +23,8 @@ the suites `vhost` and `memif`):
   peer_flaps     (memif) the sink is killed and started again 5 times under traffic: each
                  time net_memif unmaps the rings on EAL's interrupt thread while the worker
                  polls them (udpfan's munmap() guard waits for the worker there, or the
-                 patched PMD itself, docs/pmd-quirks.md): udpfan never dies, every flap is counted, the ledger
-                 balances and the last sink gets the tail
+                 patched PMD itself, docs/pmd-quirks.md): udpfan never dies, every flap
+                 is counted, the ledger balances and the last sink gets the tail
   two_workers    2 queue pairs, 2 workers (vhost: queues=2; memif: the client takes the
                  server's queue count): the generator spreads its flows over both queues,
                  each worker carries traffic, per-flow order kept at the sink
