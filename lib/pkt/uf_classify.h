@@ -231,14 +231,15 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
 }
 
 /*
- * The fast test's fixed fields (x86 with SSE4.1: RTE_ARCH_X86 and __SSE4_1__): bytes 0..47
+ * The fast test's fixed fields (x86 with SSE4.1: RTE_ARCH_X86 and __SSE4_1__, unless meson's
+ * simd=false defines UF_NO_SIMD: docs/testing.md#scalar): bytes 0..47
  * of a frame as three 16-byte words, each XORed with what it must hold and tested under a
  * mask (PTEST), so the destination MAC, the EtherType, version/IHL, the fragment bits, the
  * protocol, our IP and our UDP port of one frame cost a dozen instructions, not one compare
  * each. Built once per burst (uf_dp_pat_init); where the vector unit is missing the scalar
  * test below does the same with the same verdicts (docs/benchmarks.md#instructions-per-datagram).
  */
-#if defined(RTE_ARCH_X86) && defined(__SSE4_1__)
+#if defined(RTE_ARCH_X86) && defined(__SSE4_1__) && !defined(UF_NO_SIMD)
 #include <smmintrin.h>
 #define UF_DP_SIMD 1
 #define UF_DP_SIMD_LEN 48 /* a frame this long is read as three words */
