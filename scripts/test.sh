@@ -8,7 +8,7 @@
 #
 # With arguments, only `meson test -C build ARGS` runs (one test, one suite). UF_TEST_SAN=0
 # skips the sanitizer and fuzz steps; UF_FUZZ_SECONDS (default 30) bounds each fuzzer;
-# UF_TEST_LTS=0 skips the DPDK 24.11 leg.
+# UF_TEST_LTS=0 skips the DPDK 24.11 leg; UF_TEST_SCALAR=0 the scalar (-Dsimd=false) leg.
 # The last line is "N passed, N failed, N skipped" over every step; the exit status is
 # non-zero if any step failed.
 set -euo pipefail
@@ -76,6 +76,21 @@ if [ $# -eq 0 ] && [ "${UF_TEST_SAN:-1}" != 0 ]; then
 		echo "test: no clang: the sanitizer and fuzz steps are skipped" >&2
 		skipped=$((skipped + 1))
 		steps+=("asan, fuzz: skipped (no clang: scripts/setup.sh deps)")
+	fi
+fi
+
+# the scalar leg (docs/testing.md#scalar): the tree built with -Dsimd=false (the data path
+# without SSE4.1) and -Werror, its unit suite and the eal tests in the suite "scalar"
+if [ $# -eq 0 ] && [ "${UF_TEST_SCALAR:-1}" != 0 ]; then
+	if [ ! -f build-scalar/build.ninja ]; then
+		meson setup build-scalar -Dsimd=false -Dwerror=true >/dev/null
+	fi
+	if out=$(ninja -C build-scalar 2>&1); then
+		step scalar -C build-scalar --print-errorlogs --num-processes 1 --suite unit --suite scalar
+	else
+		failed=$((failed + 1))
+		printf '%s\n' "$out" | tail -40
+		steps+=("scalar: build failed")
 	fi
 fi
 
