@@ -96,6 +96,12 @@ uf_payload_copy(uint8_t *dst, const struct uf_payload *pl)
 	}
 }
 
+#if UF_DP_SIMD
+#include "arch/uf_copy_x86.h"
+#else
+#include "arch/uf_copy_generic.h"
+#endif
+
 /*
  * A copy buffer's mbuf fields, all of them, for a frame of len bytes in one segment at the
  * default headroom: what rte_pktmbuf_reset and the length stores did in two passes over the
@@ -104,66 +110,10 @@ uf_payload_copy(uint8_t *dst, const struct uf_payload *pl)
  * (__rte_mbuf_raw_sanity_check); nb_segs is written anyway (it shares a word with data_off).
  * Adjacent constant stores merge into wide ones.
  */
-#if UF_DP_SIMD
-/* the two 16-byte runs uf_mbuf_tx_init writes whole; a DPDK release that moves a field
- * fails here, at build time */
-static_assert(offsetof(struct rte_mbuf, refcnt) == offsetof(struct rte_mbuf, data_off) + 2 &&
-			      offsetof(struct rte_mbuf, nb_segs) ==
-					      offsetof(struct rte_mbuf, data_off) + 4 &&
-			      offsetof(struct rte_mbuf, port) ==
-					      offsetof(struct rte_mbuf, data_off) + 6 &&
-			      offsetof(struct rte_mbuf, ol_flags) ==
-					      offsetof(struct rte_mbuf, data_off) + 8,
-	      "mbuf: data_off, refcnt, nb_segs, port, ol_flags in 16 bytes");
-static_assert(offsetof(struct rte_mbuf, pkt_len) == offsetof(struct rte_mbuf, packet_type) + 4 &&
-			      offsetof(struct rte_mbuf, data_len) ==
-					      offsetof(struct rte_mbuf, packet_type) + 8 &&
-			      offsetof(struct rte_mbuf, vlan_tci) ==
-					      offsetof(struct rte_mbuf, packet_type) + 10 &&
-			      offsetof(struct rte_mbuf, hash) ==
-					      offsetof(struct rte_mbuf, packet_type) + 12,
-	      "mbuf: packet_type, pkt_len, data_len, vlan_tci, hash in 16 bytes");
-#endif
-
-/* a copy's length as uf_mbuf_tx_init stores it: the 16 bytes from packet_type on, where
- * the CPU has them; made once for all the copies of a datagram that share it */
-#if UF_DP_SIMD
-typedef __m128i uf_mbuf_len_t;
-#else
-typedef uint32_t uf_mbuf_len_t;
-#endif
-
-static __rte_always_inline uf_mbuf_len_t
-uf_mbuf_len(uint32_t len)
-{
-#if UF_DP_SIMD
-	return _mm_set_epi32(0, (int)len, (int)len, 0);
-#else
-	return len;
-#endif
-}
-
 static __rte_always_inline void
 uf_mbuf_tx_init_l(struct rte_mbuf *c, uf_mbuf_len_t l)
 {
-#if UF_DP_SIMD
-	/* two 16-byte stores: data_off, refcnt 1 (as it is), nb_segs 1, port, ol_flags 0; and
-	 * packet_type 0, pkt_len, data_len, vlan_tci 0, the RSS hash 0 */
-	_mm_storeu_si128((__m128i *)&c->data_off,
-			 _mm_set_epi64x(0, (int64_t)((uint64_t)RTE_MBUF_PORT_INVALID << 48 |
-						     (uint64_t)1 << 32 | (uint64_t)1 << 16 |
-						     RTE_PKTMBUF_HEADROOM)));
-	_mm_storeu_si128((__m128i *)&c->packet_type, l);
-#else
-	c->data_off = RTE_PKTMBUF_HEADROOM;
-	c->nb_segs = 1;
-	c->port = RTE_MBUF_PORT_INVALID;
-	c->ol_flags = 0;
-	c->packet_type = 0;
-	c->pkt_len = l;
-	c->data_len = (uint16_t)l;
-	c->vlan_tci = 0;
-#endif
+	uf_mbuf_tx_init_arch(c, l);
 	c->vlan_tci_outer = 0;
 	c->tx_offload = 0;
 }

@@ -533,6 +533,16 @@ uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const st
 	m->ol_flags = 0;
 	*s->next++ = m; /* its destination: uf_single_end */
 }
+#else
+/* never called: UF_DP_SIMD is 0 (worker_rx_port_body) */
+static __rte_always_inline void
+uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const struct uf_rx_info *in)
+{
+	RTE_SET_USED(s);
+	RTE_SET_USED(m);
+	RTE_SET_USED(f);
+	RTE_SET_USED(in);
+}
 #endif
 
 /* every datagram queued was forwarded, one copy each; lc: as uf_fanout_body's */

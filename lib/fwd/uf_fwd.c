@@ -384,12 +384,27 @@ rx_svc_fast(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const 
 	}
 	return false;
 }
+#else
+/* never called: UF_DP_SIMD is 0 (rx_others) */
+static inline bool
+rx_svc_fast(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, const struct rte_mbuf *m,
+	    struct uf_rx_info *info, bool partial)
+{
+	RTE_SET_USED(w);
+	RTE_SET_USED(plan);
+	RTE_SET_USED(pi);
+	RTE_SET_USED(m);
+	RTE_SET_USED(info);
+	RTE_SET_USED(partial);
+	return false;
+}
 #endif
 
-#if UF_DP_SIMD
 /* classify_miss's mark (in *why) on a datagram to a service address (rx_svc_fast: its
  * checksum done) */
 #define UF_WHY_SVC ((enum uf_drop)UF_DROP_MAX)
+
+#if UF_DP_SIMD
 
 /*
  * N = 1: a frame the fast test did not pass. A datagram to one of the port's IPv4 service
@@ -415,19 +430,27 @@ classify_miss(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, struct
 	return uf_classify_full_ex(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
 				   m->ol_flags & ~pid->rx_ck_ignore, pid, info, why, false);
 }
+#else
+/* never called: UF_DP_SIMD is 0 (worker_rx_port_body) */
+static inline enum uf_verdict
+classify_miss(struct uf_worker *w, uint16_t pi, const struct rte_mbuf *m, struct uf_rx_info *info,
+	      enum uf_drop *why, bool partial)
+{
+	RTE_SET_USED(w);
+	RTE_SET_USED(pi);
+	RTE_SET_USED(m);
+	RTE_SET_USED(info);
+	RTE_SET_USED(partial);
+	*why = UF_DROP_MALFORMED;
+	return UF_V_DROP;
+}
 #endif
 
 /* N = 1: a datagram classify_miss took for a service address (its checksum done) */
 static __rte_always_inline bool
 svc_marked(const bool single, enum uf_drop why)
 {
-#if UF_DP_SIMD
-	return single && why == UF_WHY_SVC;
-#else
-	RTE_SET_USED(single);
-	RTE_SET_USED(why);
-	return false;
-#endif
+	return UF_DP_SIMD && single && why == UF_WHY_SVC;
 }
 
 /*
@@ -471,15 +494,14 @@ rx_others(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct r
 			int li = 0;
 			enum uf_verdict v;
 
-#if UF_DP_SIMD
-			/* one listener: the service address's fast test first */
-			if (!multi && m->data_len >= UF_DP_SIMD_LEN &&
+			/* one listener: the service address's fast test first (with the vector
+			 * unit: UF_DP_SIMD) */
+			if (UF_DP_SIMD && !multi && uf_dp_vec_len(m->data_len) &&
 			    rx_svc_fast(w, plan, pi, m, &svc_in[ns], partial)) {
 				svc_li[ns] = 0;
 				svc[ns++] = m;
 				continue;
 			}
-#endif
 			v = rx_svc4(w, plan, pi, m, &svc_in[ns], &li, multi, partial);
 
 			if (v == UF_V_FORWARD) {
@@ -613,15 +635,14 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			drop[nd++] = m;
 			continue;
 		}
-#if UF_DP_SIMD
-		if (single) {
+		if (UF_DP_SIMD && single) {
 			/* a frame that passes the fast test goes on with its facts in registers
 			 * (payload_off a constant: no move); any other is classified in full */
 			const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 			const uint32_t len = m->data_len;
 			uint32_t ulen;
 
-			if (likely(len >= UF_DP_SIMD_LEN &&
+			if (likely(uf_dp_vec_len(len) &&
 				   uf_dp_fast(f, len, m->ol_flags, &pat, &ulen))) {
 				struct uf_rx_info fi;
 
@@ -637,7 +658,6 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			}
 			v = classify_miss(w, pi, m, info, &why, partial);
 		} else
-#endif
 			v = uf_classify_dp_pat(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
 					       m->ol_flags, pid, &pat, info, &why, multi);
 		if (likely(v == UF_V_FORWARD)) {

@@ -240,67 +240,21 @@ uf_classify_full(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf
  * test below does the same with the same verdicts (docs/benchmarks.md#instructions-per-datagram).
  */
 #if defined(RTE_ARCH_X86) && defined(__SSE4_1__) && !defined(UF_NO_SIMD)
-#include <smmintrin.h>
-#define UF_DP_SIMD 1
-#define UF_DP_SIMD_LEN 48 /* a frame this long is read as three words */
+#include "arch/uf_simd_x86.h"
 #else
-#define UF_DP_SIMD 0
+#include "arch/uf_simd_generic.h"
 #endif
 
 struct uf_dp_pat {
-#if UF_DP_SIMD
-	__m128i want[3], mask[3]; /* want: already masked */
-#endif
-	/* port->max_len, or 0 where the port does not listen: no frame passes */
-	uint32_t max_len;
+	UF_DP_PAT_ARCH /* the fast test's fixed fields (arch/uf_simd_*.h) */
+			/* port->max_len, or 0 where the port does not listen: no frame passes */
+			uint32_t max_len;
 	/* the RX flags that send a frame to the careful path (BAD, NONE: the BAD bit; a
 	 * stripped tag) and the IPv4 GOOD bit, less those the port does not believe
 	 * (port->rx_ck_ignore): the fast test's masks, in place of constants; ck_keep: every
 	 * flag but those, for the caller's partial-checksum test */
 	uint64_t ck_bad, ck_good, ck_keep;
 };
-
-static __rte_always_inline void
-uf_dp_pat_init(struct uf_dp_pat *p, const struct uf_port_id *port, const bool any_dst)
-{
-#if UF_DP_SIMD
-	uint8_t want[48], mask[48];
-	const rte_be16_t ethertype = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4),
-			 frag = rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK);
-	const uint32_t ip = RTE_ETHER_HDR_LEN, udp = RTE_ETHER_HDR_LEN + UF_IPV4_HDR_MIN;
-	int k;
-
-	memset(want, 0, sizeof(want));
-	memset(mask, 0, sizeof(mask));
-	memcpy(want, port->mac.addr_bytes, RTE_ETHER_ADDR_LEN);
-	memset(mask, 0xff, RTE_ETHER_ADDR_LEN);
-	memcpy(want + UF_ETH_TYPE, &ethertype, 2);
-	memset(mask + UF_ETH_TYPE, 0xff, 2);
-	want[ip + UF_IP_VHL] = UF_IPV4_VHL_NO_OPT;
-	mask[ip + UF_IP_VHL] = 0xff;
-	memcpy(mask + ip + UF_IP_FRAG, &frag, 2); /* want 0: not a fragment */
-	want[ip + UF_IP_PROTO] = IPPROTO_UDP;
-	mask[ip + UF_IP_PROTO] = 0xff;
-	if (!any_dst) {
-		memcpy(want + ip + UF_IP_DST, &port->ip, 4);
-		memset(mask + ip + UF_IP_DST, 0xff, 4);
-		memcpy(want + udp + UF_UDP_DPORT, &port->listen_udp, 2);
-		memset(mask + udp + UF_UDP_DPORT, 0xff, 2);
-	}
-	for (k = 0; k < 3; k++) {
-		p->want[k] = _mm_loadu_si128((const __m128i *)(want + 16 * k));
-		p->mask[k] = _mm_loadu_si128((const __m128i *)(mask + 16 * k));
-	}
-#else
-	RTE_SET_USED(any_dst);
-#endif
-	p->max_len = port->listen ? port->max_len : 0;
-	p->ck_bad = (RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD |
-		     RTE_MBUF_F_RX_VLAN_STRIPPED) &
-		    ~port->rx_ck_ignore;
-	p->ck_good = RTE_MBUF_F_RX_IP_CKSUM_GOOD & ~port->rx_ck_ignore;
-	p->ck_keep = ~port->rx_ck_ignore;
-}
 
 /* what the fast test passed gives: an untagged IPv4 datagram without options, UDP length ulen */
 static __rte_always_inline void
@@ -316,52 +270,22 @@ uf_fast_info(struct uf_rx_info *info, const uint8_t *ip, const uint8_t *udp, uin
 }
 
 #if UF_DP_SIMD
-/*
- * The fast test for what nearly every frame is: Ethernet/IPv4 without options to our MAC, IP
- * and UDP port, not a fragment, the UDP length filling the IP payload, lengths within the
- * frame and the MTU, header checksum right. The conditions are combined without branching
- * between them (callgrind: 100 instructions per frame with the reason-by-reason walk, 45 with
- * this). True: the frame passed, its UDP length in *ulen (uf_fast_info gives the rest); false:
- * uf_classify_full finds the verdict and its reason (the same verdicts either way). The frame
- * is at least UF_DP_SIMD_LEN long (three 16-byte loads). `pat`: uf_dp_pat_init's for this port
- * and any_dst.
- */
-static __rte_always_inline bool
-uf_dp_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_dp_pat *pat,
-	   uint32_t *ulen_out)
-{
-	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
-	/* no IP options: the UDP header follows 20 bytes in */
-	const uint8_t *udp = ip + UF_IPV4_HDR_MIN;
-	const __m128i x0 = _mm_and_si128(
-			_mm_xor_si128(_mm_loadu_si128((const __m128i *)f), pat->want[0]),
-			pat->mask[0]);
-	const __m128i x1 = _mm_and_si128(
-			_mm_xor_si128(_mm_loadu_si128((const __m128i *)(f + 16)), pat->want[1]),
-			pat->mask[1]);
-	const __m128i x2 = _mm_and_si128(
-			_mm_xor_si128(_mm_loadu_si128((const __m128i *)(f + 32)), pat->want[2]),
-			pat->mask[2]);
-	const __m128i x = _mm_or_si128(_mm_or_si128(x0, x1), x2);
-	/* the BAD bit is set in both BAD and NONE (IP and L4 alike), so a frame the NIC found
-	 * bad, or says it could not check ("none": rare, left to uf_classify_full), or whose tag
-	 * it stripped, takes the careful path; a verdict the port does not believe is not in
-	 * pat->ck_bad nor pat->ck_good (uf_dp_pat_init) */
-	const uint64_t bad_ck = rx_ck & pat->ck_bad;
-	const uint32_t tot = uf_be16(uf_rd16(ip + UF_IP_LEN)),
-		       ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
-
-	RTE_ASSERT(len >= UF_DP_SIMD_LEN);
-	*ulen_out = ulen;
-	/* ulen + 20 == tot and ulen >= 8: tot >= 28 and ulen <= tot - 20 follow */
-	if (unlikely(!_mm_testz_si128(x, x)))
-		return false;
-	return likely(bad_ck == 0 && ulen + UF_IPV4_HDR_MIN == tot && ulen >= UF_UDP_HDR &&
-		      RTE_ETHER_HDR_LEN + tot <= len && len <= pat->max_len &&
-		      ((rx_ck & pat->ck_good) != 0 || /* BAD bit clear: GOOD */
-		       uf_ipv4_hdr_ok_45(ip)));
-}
+#include "arch/uf_classify_x86.h"
+#else
+#include "arch/uf_classify_generic.h"
 #endif
+
+static __rte_always_inline void
+uf_dp_pat_init(struct uf_dp_pat *p, const struct uf_port_id *port, const bool any_dst)
+{
+	uf_dp_pat_init_arch(p, port, any_dst);
+	p->max_len = port->listen ? port->max_len : 0;
+	p->ck_bad = (RTE_MBUF_F_RX_IP_CKSUM_BAD | RTE_MBUF_F_RX_L4_CKSUM_BAD |
+		     RTE_MBUF_F_RX_VLAN_STRIPPED) &
+		    ~port->rx_ck_ignore;
+	p->ck_good = RTE_MBUF_F_RX_IP_CKSUM_GOOD & ~port->rx_ck_ignore;
+	p->ck_keep = ~port->rx_ck_ignore;
+}
 
 /*
  * The fast test (uf_dp_fast; without SSE4.1, or for a frame too short for its loads, the same
@@ -377,8 +301,7 @@ uf_classify_dp_pat(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct 
 	/* no IP options: the UDP header follows 20 bytes in */
 	const uint8_t *udp = ip + UF_IPV4_HDR_MIN;
 
-#if UF_DP_SIMD
-	if (likely(len >= UF_DP_SIMD_LEN)) {
+	if (likely(uf_dp_vec_len(len))) {
 		uint32_t ulen;
 
 		if (likely(uf_dp_fast(f, len, rx_ck, pat, &ulen))) {
@@ -388,7 +311,6 @@ uf_classify_dp_pat(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct 
 		return uf_classify_full_ex(f, len, rx_ck & pat->ck_keep, port, info, reason,
 					   any_dst);
 	}
-#endif
 	if (likely(len >= UF_HDR_LEN)) {
 		/* as above: BAD set in BAD and NONE; the port's own masks */
 		const uint64_t bad_ck = rx_ck & pat->ck_bad;

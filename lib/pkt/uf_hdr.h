@@ -190,16 +190,26 @@ struct uf_hdr_dg {
 	rte_be32_t src_ip;
 	rte_be16_t tot, ulen, ip_id, sport;
 	uint8_t tos;
-#if UF_DP_SIMD
-	/* a plain copy's header is its template's OR these (zero where the template has a
-	 * field, the datagram's field where the template has 0): bytes 0-15 (TOS at 15),
-	 * 16-31 (total length, id), 26-41 (UDP length at 38; ov_sport: and the sender's
-	 * UDP port at 34, for a template that keeps it). A tagged copy (4 bytes further on):
-	 * bytes 16-31 (ov_tag: TOS at 19, total length, id) and 30-45 (ov[2], ov_sport: the
-	 * same offsets in that window) */
-	__m128i ov[3], ov_sport, ov_tag;
-#endif
+	UF_HDR_DG_ARCH /* the copies' header words (arch/uf_simd_*.h) */
 };
+
+/*
+ * What every template of a set shares, known when the plan is built (uf_set.hdr_form), so
+ * that the fan-out of a simple plan is specialised for it and tests nothing per copy: ANY
+ * (each template says), or every one plain (untagged, our source IP) and keeping the
+ * sender's UDP port (the default), or every one plain with a port of ours.
+ */
+enum uf_hdr_form {
+	UF_HDR_ANY = 0,
+	UF_HDR_PLAIN_KEEP_SPORT,
+	UF_HDR_PLAIN_OWN_SPORT,
+};
+
+#if UF_DP_SIMD
+#include "arch/uf_hdr_x86.h"
+#else
+#include "arch/uf_hdr_generic.h"
+#endif
 
 static __rte_always_inline void
 uf_hdr_dg_init(struct uf_hdr_dg *g, const struct uf_rx_info *in, uint32_t p_sum)
@@ -218,28 +228,8 @@ uf_hdr_dg_init(struct uf_hdr_dg *g, const struct uf_rx_info *in, uint32_t p_sum)
 	g->u_sum = p_sum + uf_ck_neg32(g->src_ip);
 	g->u_sport = uf_ck_neg16(g->sport);
 	g->u_sum_plain = g->u_sum + g->u_sport;
-#if UF_DP_SIMD
-	g->ov[0] = _mm_insert_epi8(_mm_setzero_si128(), g->tos, 15);
-	g->ov[1] = _mm_cvtsi32_si128((int)((uint32_t)g->tot | (uint32_t)g->ip_id << 16));
-	g->ov[2] = _mm_insert_epi16(_mm_setzero_si128(), g->ulen, 6);
-	g->ov_sport = _mm_insert_epi16(g->ov[2], g->sport, 4);
-	/* only a tagged fan-out reads it; the others' stores of it are dead */
-	g->ov_tag = _mm_cvtsi64_si128((int64_t)((uint64_t)g->tos << 24 | (uint64_t)g->tot << 32 |
-						(uint64_t)g->ip_id << 48));
-#endif
+	uf_hdr_dg_init_arch(g);
 }
-
-/*
- * What every template of a set shares, known when the plan is built (uf_set.hdr_form), so
- * that the fan-out of a simple plan is specialised for it and tests nothing per copy: ANY
- * (each template says), or every one plain (untagged, our source IP) and keeping the
- * sender's UDP port (the default), or every one plain with a port of ours.
- */
-enum uf_hdr_form {
-	UF_HDR_ANY = 0,
-	UF_HDR_PLAIN_KEEP_SPORT,
-	UF_HDR_PLAIN_OWN_SPORT,
-};
 
 /*
  * Write one copy's header at `h` (l2 + 28 bytes, l2 the template's Ethernet header with or
@@ -262,53 +252,8 @@ uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *
 
 	RTE_ASSERT(form == UF_HDR_ANY ||
 		   (t->plain && l2 == RTE_ETHER_HDR_LEN && t->keep_sport == keep_sport));
-#if UF_DP_SIMD
-	/* a plain template (untagged, our source IP: the common one): three 16-byte ORs of
-	 * the template and the datagram's fields, the two checksums put in, three stores
-	 * (bytes 26-31 twice, the same values) in place of the 42-byte copy and six field
-	 * stores. Same bytes (fanout_diff, eal; test_pkt) */
-	if (form != UF_HDR_ANY || (l2 == RTE_ETHER_HDR_LEN && likely(t->plain))) {
-		const __m128i t0 = _mm_loadu_si128((const __m128i *)t->hdr),
-			      t1 = _mm_loadu_si128((const __m128i *)(t->hdr + 16)),
-			      t2 = _mm_loadu_si128((const __m128i *)(t->hdr + 26));
-		__m128i v1, v2;
-
-		ipck = (uint16_t)~uf_ck_fold32(t->ip_base + g->ip_sum);
-		uck = (uint16_t)~uf_ck_fold32(t->udp_delta +
-					      (keep_sport ? g->u_sum : g->u_sum_plain));
-		if (uck == 0)
-			uck = 0xffff;
-		v1 = _mm_insert_epi16(_mm_or_si128(t1, g->ov[1]), ipck, 4); /* byte 24 */
-		/* without a UDP checksum the template's 0 stays: no branch per copy */
-		v2 = _mm_insert_epi16(_mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]),
-				      udp_cksum ? uck : 0, 7); /* byte 40 */
-		_mm_storeu_si128((__m128i *)h, _mm_or_si128(t0, g->ov[0]));
-		_mm_storeu_si128((__m128i *)(h + 16), v1);
-		_mm_storeu_si128((__m128i *)(h + 26), v2);
+	if (uf_hdr_write_dg_arch(h, t, g, udp_cksum, l2, form, keep_src_ip, keep_sport))
 		return;
-	}
-	/* the same for a tagged template with our source IP: the Ethernet header and tag
-	 * (bytes 0-15) as they are, then the windows at 16 and 30 (bytes 30-31 twice) */
-	if (l2 == UF_ETH_VLAN_LEN && likely(!keep_src_ip)) {
-		const __m128i t0 = _mm_loadu_si128((const __m128i *)t->hdr),
-			      t1 = _mm_loadu_si128((const __m128i *)(t->hdr + 16)),
-			      t2 = _mm_loadu_si128((const __m128i *)(t->hdr + 30));
-		__m128i v1, v2;
-
-		ipck = (uint16_t)~uf_ck_fold32(t->ip_base + g->ip_sum);
-		uck = (uint16_t)~uf_ck_fold32(t->udp_delta +
-					      (keep_sport ? g->u_sum : g->u_sum_plain));
-		if (uck == 0)
-			uck = 0xffff;
-		v1 = _mm_insert_epi16(_mm_or_si128(t1, g->ov_tag), ipck, 6); /* byte 28 */
-		v2 = _mm_insert_epi16(_mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]),
-				      udp_cksum ? uck : 0, 7); /* byte 44 */
-		_mm_storeu_si128((__m128i *)h, t0);
-		_mm_storeu_si128((__m128i *)(h + 16), v1);
-		_mm_storeu_si128((__m128i *)(h + 30), v2);
-		return;
-	}
-#endif
 	/* branches on the template's mode, not masks: per destination they always go the
 	 * same way and predict perfectly, and the common mode skips the work (callgrind: 35
 	 * fewer instructions per copy than the masked form) */
@@ -339,50 +284,6 @@ uf_hdr_write_dg_l2(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg *
 	if (udp_cksum)
 		udp->dgram_cksum = uck;
 }
-
-#if UF_DP_SIMD
-/*
- * N = 1, in place, for a frame the fast test passed (no IP options: the headers are where the
- * copy's go) and a plain template that keeps the sender's UDP port (the default form): the
- * copy's header is the template ORed with what the frame keeps, under three byte masks (TOS
- * without ECN, total length and id; the sender's port and the UDP length), then the two
- * checksums put in: three loads of the frame, three ANDs, three ORs, three stores, where the
- * template's copy and six field stores were (uf_hdr_write_l2). The same bytes (fanout_diff,
- * eal, which compares it with the generic path). `p_sum`: uf_in_sum() of the input.
- */
-static __rte_always_inline void
-uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint32_t p_sum, rte_be32_t src_ip)
-{
-	const __m128i f0 = _mm_loadu_si128((const __m128i *)f),
-		      f1 = _mm_loadu_si128((const __m128i *)(f + 16)),
-		      f2 = _mm_loadu_si128((const __m128i *)(f + 26));
-	/* what the frame keeps: byte 15 (TOS) less ECN; bytes 16-19 (total length, id); in
-	 * the window at 26, bytes 8-9 (34: the UDP source port) and 12-13 (38: UDP length) */
-	const __m128i k0 = _mm_insert_epi8(_mm_setzero_si128(), 0xfc, 15),
-		      k1 = _mm_cvtsi32_si128(-1), k2 = _mm_set_epi16(0, -1, 0, -1, 0, 0, 0, 0);
-	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
-	/* tos_word, tot, id: as uf_hdr_write_l2 sums them, read where they are */
-	const uint32_t ipsum = t->ip_base + uf_tos_word(ip[UF_IP_TOS] & 0xfc) +
-			       uf_rd16(ip + UF_IP_LEN) + uf_rd16(ip + UF_IP_ID);
-	const uint32_t usum = p_sum + t->udp_delta + uf_ck_neg32(src_ip);
-	uint16_t ipck = (uint16_t)~uf_ck_fold32(ipsum), uck = (uint16_t)~uf_ck_fold32(usum);
-	__m128i v1, v2;
-
-	RTE_ASSERT(t->plain && t->keep_sport);
-	if (uck == 0)
-		uck = 0xffff;
-	v1 = _mm_insert_epi16(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t->hdr + 16)),
-					   _mm_and_si128(f1, k1)),
-			      ipck, 4); /* byte 24 */
-	v2 = _mm_insert_epi16(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t->hdr + 26)),
-					   _mm_and_si128(f2, k2)),
-			      uck, 7); /* byte 40 */
-	_mm_storeu_si128((__m128i *)f, _mm_or_si128(_mm_loadu_si128((const __m128i *)t->hdr),
-						    _mm_and_si128(f0, k0)));
-	_mm_storeu_si128((__m128i *)(f + 16), v1);
-	_mm_storeu_si128((__m128i *)(f + 26), v2);
-}
-#endif
 
 /*
  * The same for one copy alone, from the input's fields: `p_sum` is uf_in_sum() of the input.
