@@ -21,7 +21,7 @@ PKGS=(dpdk dpdk-dev libdpdk-dev libnuma-dev libyaml-dev libxdp-dev libbpf-dev me
       pkg-config gcc iproute2 ethtool iputils-ping tcpdump python3 python3-yaml
       python3-prometheus-client clang-format-14 gnuplot-nox clang-14 libclang-rt-14-dev
       python3-jsonschema libsystemd-dev systemd groff-base man-db debhelper dpkg-dev mmdebstrap
-      git qemu-system-x86 e2fsprogs python3-pyelftools libpcap-dev prometheus haproxy curl
+      patch git qemu-system-x86 e2fsprogs python3-pyelftools libpcap-dev prometheus haproxy curl
       frr exabgp bird2 softflowd nfdump tshark)
 
 # The Kubernetes API schemas tests/deploy/test_k8s.py validates deploy/k8s/ against, offline:
