@@ -281,13 +281,13 @@ def compare(docs, run):
         rows, t5, tt = new_scaling(run["scaling"])
         old = sc.get("rows", {})
         L.append("")
-        L.append("-- Bench 3: scaling (docs: %s, %s, commit %s; %s) --" % (
+        L.append("-- Bench 3: scaling, each cell docs -> new (new/docs) (docs: %s, %s, commit "
+                 "%s; %s) --" % (
             sc.get("what", "?"), sc.get("date", "?"), sc.get("commit", "?"),
             sc.get("machine", "?")))
-        L.append("%-3s %-28s %-28s %-28s %-28s %s" % (
+        L.append("%-3s %-28s %-28s %-28s %-28s%s" % (
             "W", "N=1 in Mpps/CPU-s", "N=1 in wall Mpps", "N=4 out Mpps/CPU-s",
-            "N=4 out wall Mpps", "efficiency N=1 / N=4 (docs -> new)"))
-        L.append("%-3s %s" % ("", "   ".join(["docs -> new (new/docs)"] * 4)))
+            "N=4 out wall Mpps", "efficiency N=1 / N=4"))
         one_new, one_old = rows.get(1, {}), old.get(1, {})
         js = []
         for w in sorted(rows):
