@@ -62,12 +62,15 @@ run() {
 	# links, not copies: a plugin loaded under a second path would register its driver
 	# twice and the vdevs would not probe
 	for p in $PLUGINS; do
+		# a host with Debian's DPDK 22.11 has these plugins: its files are left alone
+		[ -f "$pmds/librte_$p.so.23.0" ] && [ ! -L "$pmds/librte_$p.so.23.0" ] && continue
 		ln -sf "$B/lib/librte_$p.so.23" "$pmds/librte_$p.so"
 	done
 	ln -sf "$B/dpdk-testpmd" /tmp/udpfan-portable-bin/dpdk-testpmd
 	export PATH=/tmp/udpfan-portable-bin:$PATH LD_LIBRARY_PATH=$B/lib UDPFAN=$B/udpfan \
 		UDPFAN_GEN=$B/udpfan-gen TESTPMD=$B/dpdk-testpmd UF_BUNDLE=$B PYTHONUNBUFFERED=1
-	echo 2048 >/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+	local nr=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+	[ "$(cat $nr)" -ge "${HUGEPAGES:-2048}" ] || echo "${HUGEPAGES:-2048}" >$nr
 	mkdir -p /dev/hugepages
 	mountpoint -q /dev/hugepages || mount -t hugetlbfs nodev /dev/hugepages
 	{ nproc; lscpu; grep -i huge /proc/meminfo; uname -a; head -2 /etc/os-release; uptime; } \
