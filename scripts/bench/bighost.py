@@ -250,7 +250,8 @@ def new_scaling(sj):
 def new_latency(summ):
     rows = {}
     for r in summ["table"]:
-        rows["%s@%s" % (r["contender"], r["pps"])] = {k: r[k][0] for k in LAT_COLS}
+        rows["%s@%s" % (r["contender"], r["pps"])] = dict({k: r[k][0] for k in LAT_COLS},
+                                                          noisy=r.get("noisy", 0))
     return rows
 
 
@@ -328,15 +329,18 @@ def compare(docs, run):
                  "run: %s round(s)) --" % (lat.get("date", "?"), lat.get("rounds", "?"),
                                            run.get("lat_rounds", "?")))
         L.append("%-11s %7s  %s" % ("contender", "rate", "  ".join(
-            "%-19s" % c for c in ("p50", "p90", "p99", "p99 gen unstalled", "p99.9",
+            "%-24s" % c for c in ("p50", "p90", "p99", "p99 gen unstalled", "p99.9",
                                   "warm-up p99"))))
         js = []
-        for key in sorted(rows, key=lambda k: (int(k.split("@")[1]), k)):
+        order = ["udpfan-1", "udpfan-4", "testpmd-io"]
+        for key in sorted(rows, key=lambda k: (int(k.split("@")[1]), order.index(
+                k.split("@")[0]) if k.split("@")[0] in order else 9)):
             c, rate = key.split("@")
             n, o = rows[key], old.get(key, {})
-            L.append("%-11s %7s  %s" % (c, rate, "  ".join(
-                "%-19s" % ("%s->%s (%s)" % (f2(o.get(k), "%.1f"), f2(n.get(k), "%.1f"),
-                                            ratio(n.get(k), o.get(k)))) for k in LAT_COLS)))
+            L.append("%-11s %7s  %s%s" % (c, rate, "  ".join(
+                "%-24s" % ("%s->%s (%s)" % (f2(o.get(k), "%.1f"), f2(n.get(k), "%.1f"),
+                                            ratio(n.get(k), o.get(k)))) for k in LAT_COLS),
+                " (%d of its rounds NOISY)" % n["noisy"] if n.get("noisy") else ""))
             js.append({"contender": c, "rate": int(rate), "new": n, "docs": o})
         # the goal: udpfan N = 1's p99 within 1 us of testpmd io's, per rate
         for rate in sorted({int(k.split("@")[1]) for k in rows}):

@@ -59,15 +59,21 @@ run() {
 	# the CPUs first: a host too small is refused before anything is set up
 	python3 scripts/bench/bighost.py --plan --workers "${W:-1,2,4,8}" $shared
 	mkdir -p "$out" "$pmds" /tmp/udpfan-portable-bin
-	# links, not copies: a plugin loaded under a second path would register its driver
-	# twice and the vdevs would not probe
-	for p in $PLUGINS; do
-		# a host with Debian's DPDK 22.11 has these plugins: its files are left alone
-		[ -f "$pmds/librte_$p.so.23.0" ] && [ ! -L "$pmds/librte_$p.so.23.0" ] && continue
-		ln -sf "$B/lib/librte_$p.so.23" "$pmds/librte_$p.so"
-	done
+	local libs=$B/lib
+	if [ -f "$pmds/librte_bus_vdev.so.23.0" ] && [ ! -L "$pmds/librte_bus_vdev.so.23.0" ]; then
+		# DPDK 22.11 is installed here (Debian's): its libraries and plugins with the
+		# bundle's binaries; a bundle library beside the installed plugins would load twice
+		libs=
+		echo "portable: DPDK 22.11 installed here: its libraries and plugins are used"
+	else
+		# links, not copies: a plugin loaded under a second path would register its driver
+		# twice and the vdevs would not probe
+		for p in $PLUGINS; do
+			ln -sf "$B/lib/librte_$p.so.23" "$pmds/librte_$p.so"
+		done
+	fi
 	ln -sf "$B/dpdk-testpmd" /tmp/udpfan-portable-bin/dpdk-testpmd
-	export PATH=/tmp/udpfan-portable-bin:$PATH LD_LIBRARY_PATH=$B/lib UDPFAN=$B/udpfan \
+	export PATH=/tmp/udpfan-portable-bin:$PATH LD_LIBRARY_PATH=$libs UDPFAN=$B/udpfan \
 		UDPFAN_GEN=$B/udpfan-gen TESTPMD=$B/dpdk-testpmd UF_BUNDLE=$B PYTHONUNBUFFERED=1
 	local nr=/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 	[ "$(cat $nr)" -ge "${HUGEPAGES:-2048}" ] || echo "${HUGEPAGES:-2048}" >$nr
