@@ -273,6 +273,94 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 	}
 }
 
+static __rte_noinline void worker_rx_port_rest(struct uf_worker *w, const struct uf_plan *plan,
+					       uint16_t pi, struct rte_mbuf **pkts, uint16_t n);
+
+/*
+ * A burst on a port of a plan whose one listener is IPv6 (plan->fast6;
+ * docs/architecture.md#ipv6): the datagrams to the listener that its fast test takes
+ * (uf_classify6_fast: what uf_classify6 and the listener's lookup would decide, in a few
+ * compares) go to the view's engine at once: with `single` (the single6 engine) each one
+ * rewritten in place as it is found (uf_single6_one), else together after the loop. Every
+ * other frame (IPv4, NDP, anything the fast test does not decide, a service address) goes
+ * through the one classify loop after them. The same frames and counters as that loop alone
+ * (fanout_diff, eal), but for the order of a burst's datagrams that took different paths.
+ */
+static __rte_always_inline void
+worker_rx_port6_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		     struct rte_mbuf **pkts, uint16_t n, const bool single)
+{
+	const struct uf_port6_id *p6 = &w->port6[pi];
+	const uint64_t ignore = w->ports[pi].id.rx_ck_ignore;
+	const bool partial = w->ports[pi].id.partial_csum;
+	struct rte_mbuf *fast[UF_MAX_BURST], *rest[UF_MAX_BURST];
+	struct uf_rx6_info in6[UF_MAX_BURST];
+	const struct uf_tmpl6 *t6 = NULL;
+	struct uf_single one;
+	struct uf_fast6 pat;
+	uint16_t nk = 0, nr = 0, i;
+	const int k = plan->lis6_pi[0] == pi && p6->listen &&
+						      (p6->listen_udp == 0 ||
+						       p6->listen_udp == plan->in_dst_port)
+				      ? uf_port6_addr(p6, plan->in_dst_ip6.b)
+				      : -1;
+
+	if (k < 0) { /* not the listener's port */
+		worker_rx_port_rest(w, plan, pi, pkts, n);
+		return;
+	}
+	uf_fast6_init(&pat, p6, &plan->in_dst_ip6, (uint8_t)k, plan->in_dst_port);
+	if (single) {
+		uf_single_begin(&one, w, plan, n, true);
+		t6 = &plan->d6[one.di].t6;
+	}
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+		const uint64_t ol = m->ol_flags & ~ignore;
+		struct uf_rx6_info one_in, *info = single ? &one_in : &in6[nk];
+
+		if (i + PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		if (likely(m->nb_segs == 1) &&
+		    likely(uf_classify6_fast(f, m->data_len, ol, &pat, info))) {
+			/* as worker_rx6 */
+			if (unlikely(partial) && uf_csum6_complete(f, ol, info))
+				w->ctr.csum_completed++;
+			if (single)
+				uf_single6_one(&one, t6, m, info);
+			else
+				fast[nk] = m;
+			nk++;
+		} else {
+			rest[nr++] = m;
+		}
+	}
+	w->ctr.rx += nk;
+	if (single)
+		uf_single_end(w, &one, NULL);
+	else if (likely(nk > 0))
+		uf_fanout_generic(w, plan, fast, NULL, in6, nk, NULL);
+	if (unlikely(nr > 0))
+		worker_rx_port_rest(w, plan, pi, rest, nr);
+}
+
+static __rte_noinline void
+worker_rx_port6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port6_body(w, plan, pi, pkts, n, false);
+}
+
+static __rte_noinline void
+worker_rx_port6_single(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		       struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port6_body(w, plan, pi, pkts, n, true);
+}
+
 /* an IPv6 frame worker_rx6 can take: the IPv4 classifier called it not_ipv4 (one segment,
  * no tag left: the others have other reasons) */
 static inline bool
@@ -616,7 +704,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	if (multi)
 		memset(cnt, 0, sizeof(cnt));
 	if (single)
-		uf_single_begin(&one, w, plan, n);
+		uf_single_begin(&one, w, plan, n, false);
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
@@ -781,10 +869,33 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	case UF_ENG_SINGLE:
 		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0);
 		break;
+	case UF_ENG_SINGLE6:
+		if (plan->fast6) {
+			worker_rx_port6_single(w, plan, pi, pkts, n);
+			break;
+		}
+		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0);
+		break;
+	case UF_ENG_MIXED:
+	case UF_ENG_MIXED_SIMPLE:
+	case UF_ENG_MIXED_ONE_EGRESS:
+		if (plan->fast6) {
+			worker_rx_port6(w, plan, pi, pkts, n);
+			break;
+		}
+		/* fall through */
 	default:
 		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0);
 		break;
 	}
+}
+
+/* the frames of a burst worker_rx_port6 left: the one classify loop */
+static __rte_noinline void
+worker_rx_port_rest(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		    struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0);
 }
 
 /* worker_rx_port for one tagged port's frames: one instance, called from worker_rx_vlan's two
