@@ -628,6 +628,51 @@ uf_single6_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m
 	*s->next++ = m; /* its destination: uf_single_end */
 }
 
+/* uf_single_one for an IPv4 datagram to an untagged IPv6 destination (single6 of an IPv4
+ * listener): its 42 or more header bytes give way to the copy's 62 (the headroom takes the
+ * difference), the checksum derived from the input's as the mixed body does */
+static __rte_always_inline void
+uf_single46_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m,
+		const struct uf_rx_info *in)
+{
+	uint32_t len = UF_HDR6_LEN + in->payload_len;
+	uint32_t p_sum;
+	uint8_t *h;
+
+	if (unlikely(in->payload_len > s->max_payload)) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	/* the IPv6 copy needs it even where the plan's IPv4 copies carry none */
+	p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
+			  s->in_dst_ip, s->in_dst_port);
+	m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR6_LEN);
+	h = rte_pktmbuf_mtod(m, uint8_t *);
+	uf_hdr6_write(h, t, in->payload_len, in->tos, in->src_port, NULL, p_sum,
+		      uf_in_src_neg4(in->src_ip));
+	if (unlikely(len < s->pad)) {
+		memset(h + len, 0, s->pad - len);
+		len = s->pad;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->ol_flags = 0;
+	*s->next++ = m; /* its destination: uf_single_end */
+}
+
+/* uf_single_one, or with six (an IPv6 destination) uf_single46_one with its template t6 */
+static __rte_always_inline void
+uf_single_one_fam(struct uf_single *s, struct rte_mbuf *m, const struct uf_rx_info *in,
+		  const enum uf_hdr_form form, const bool cksum_on, const bool six,
+		  const struct uf_tmpl6 *t6)
+{
+	if (six)
+		uf_single46_one(s, t6, m, in);
+	else
+		uf_single_one(s, m, in, false, form, cksum_on);
+}
+
 /* every datagram queued was forwarded, one copy each; lc: as uf_fanout_body's */
 static __rte_always_inline void
 uf_single_end(struct uf_worker *w, const struct uf_single *s, struct uf_lis_ctr *lc)

@@ -275,6 +275,8 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 
 static __rte_noinline void worker_rx_port_rest(struct uf_worker *w, const struct uf_plan *plan,
 					       uint16_t pi, struct rte_mbuf **pkts, uint16_t n);
+static __rte_noinline void worker_rx_port_single46(struct uf_worker *w, const struct uf_plan *plan,
+						   uint16_t pi, struct rte_mbuf **pkts, uint16_t n);
 
 /*
  * A burst on a port of a plan whose one listener is IPv6 (plan->fast6;
@@ -676,12 +678,16 @@ static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_p
 static __rte_always_inline void
 worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 		    struct rte_mbuf **pkts, uint16_t n, const bool single, const bool multi,
-		    const enum uf_hdr_form form, const int partial_c)
+		    const enum uf_hdr_form form, const int partial_c, const bool six)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
 	/* partial checksums matter only where the copies carry one; decided per port at
 	 * start (quirk row); partial_c: 0 the port says, 1 no, 2 yes (a constant) */
-	const bool partial = partial_c == 0 ? pid->partial_csum && plan->udp_cksum : partial_c == 2;
+	const bool partial = partial_c == 0 ? pid->partial_csum && (plan->udp_cksum || six)
+					    : partial_c == 2;
+	/* six: N = 1 to an IPv6 destination (single6 of an IPv4 listener): its template */
+	const struct uf_tmpl6 *t46 =
+			six ? &plan->d6[plan->set_dests[plan->sets[0].first]].t6 : NULL;
 	/* one listener: a datagram forwarded here is to the port's address, its pseudo-header
 	 * part once */
 	const uint32_t ph_dst = uf_csum_ph_dst(pid->ip);
@@ -704,7 +710,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	if (multi)
 		memset(cnt, 0, sizeof(cnt));
 	if (single)
-		uf_single_begin(&one, w, plan, n, false);
+		uf_single_begin(&one, w, plan, n, six);
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
@@ -741,7 +747,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 				if (form == UF_HDR_PLAIN_KEEP_SPORT)
 					uf_single_one_keep(&one, m, (uint8_t *)(uintptr_t)f, &fi);
 				else
-					uf_single_one(&one, m, &fi, false, form, cksum_on);
+					uf_single_one_fam(&one, m, &fi, form, cksum_on, six, t46);
 				continue;
 			}
 			v = classify_miss(w, pi, m, info, &why, partial);
@@ -786,7 +792,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			cnt[li + 1]++;
 			fwd[nf++] = m;
 		} else if (single) {
-			uf_single_one(&one, m, info, false, form, cksum_on);
+			uf_single_one_fam(&one, m, info, form, cksum_on, six, t46);
 		} else {
 			fwd[nf++] = m;
 		}
@@ -813,7 +819,8 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 				in[nf] = svc_in[k];
 				fwd[nf++] = svc[k];
 			} else if (single) {
-				uf_single_one(&one, svc[k], &svc_in[k], false, form, cksum_on);
+				uf_single_one_fam(&one, svc[k], &svc_in[k], form, cksum_on, six,
+						  t46);
 			} else {
 				in[nf] = svc_in[k];
 				fwd[nf++] = svc[k];
@@ -840,7 +847,7 @@ static __rte_noinline void
 worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 		    struct rte_mbuf **pkts, uint16_t n)
 {
-	worker_rx_port_body(w, plan, pi, pkts, n, false, true, UF_HDR_ANY, 0);
+	worker_rx_port_body(w, plan, pi, pkts, n, false, true, UF_HDR_ANY, 0, false);
 }
 
 static __rte_always_inline void
@@ -858,23 +865,25 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	case UF_ENG_SINGLE_KEEP:
 		if (w->ports[pi].id.partial_csum)
 			worker_rx_port_body(w, plan, pi, pkts, n, true, false,
-					    UF_HDR_PLAIN_KEEP_SPORT, 2);
+					    UF_HDR_PLAIN_KEEP_SPORT, 2, false);
 		else
 			worker_rx_port_body(w, plan, pi, pkts, n, true, false,
-					    UF_HDR_PLAIN_KEEP_SPORT, 1);
+					    UF_HDR_PLAIN_KEEP_SPORT, 1, false);
 		break;
 	case UF_ENG_SINGLE_OWN:
-		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_PLAIN_OWN_SPORT, 0);
+		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_PLAIN_OWN_SPORT, 0,
+				    false);
 		break;
 	case UF_ENG_SINGLE:
-		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0);
+		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0, false);
 		break;
 	case UF_ENG_SINGLE6:
-		if (plan->fast6) {
+		if (!plan->in_is6)
+			worker_rx_port_single46(w, plan, pi, pkts, n);
+		else if (plan->fast6)
 			worker_rx_port6_single(w, plan, pi, pkts, n);
-			break;
-		}
-		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0);
+		else
+			worker_rx_port_rest(w, plan, pi, pkts, n);
 		break;
 	case UF_ENG_MIXED:
 	case UF_ENG_MIXED_SIMPLE:
@@ -885,9 +894,18 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 		}
 		/* fall through */
 	default:
-		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0);
+		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0, false);
 		break;
 	}
+}
+
+/* single6 of an IPv4 listener: the N = 1 loop, each datagram rewritten in place into an
+ * IPv6 copy (uf_single46_one) */
+static __rte_noinline void
+worker_rx_port_single46(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+			struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0, true);
 }
 
 /* the frames of a burst worker_rx_port6 left: the one classify loop */
@@ -895,7 +913,7 @@ static __rte_noinline void
 worker_rx_port_rest(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 		    struct rte_mbuf **pkts, uint16_t n)
 {
-	worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0);
+	worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0, false);
 }
 
 /* worker_rx_port for one tagged port's frames: one instance, called from worker_rx_vlan's two

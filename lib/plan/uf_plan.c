@@ -199,8 +199,8 @@ uf_plan_engine_serves(const struct uf_plan *plan, enum uf_engine e)
 	case UF_ENG_SINGLE_OWN:
 		return simple && s->n == 1 && untagged_ok && plan->udp_cksum &&
 		       s->hdr_form == UF_HDR_PLAIN_OWN_SPORT;
-	case UF_ENG_SINGLE6: /* an IPv6 listener, one untagged IPv6 destination */
-		return plan_simple_any(plan) && plan->in_is6 && s->n == 1 && plan->d6 != NULL &&
+	case UF_ENG_SINGLE6: /* one untagged IPv6 destination */
+		return plan_simple_any(plan) && s->n == 1 && plan->d6 != NULL &&
 		       plan->d6[plan->set_dests[s->first]].is6 &&
 		       !plan->d6[plan->set_dests[s->first]].vlan;
 	case UF_ENG_SINGLE_VLAN:

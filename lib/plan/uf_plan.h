@@ -98,7 +98,7 @@ enum uf_engine {
 	UF_ENG_SINGLE_KEEP, /* ... its template plain, keeping the sender's port; UDP checksums */
 	UF_ENG_SINGLE_OWN,  /* ... its template plain, a UDP port of ours */
 	UF_ENG_SINGLE_VLAN,
-	UF_ENG_SINGLE6, /* simple, N = 1, IPv6 in and out, untagged: as single, a v6 header */
+	UF_ENG_SINGLE6, /* simple, N = 1, to an untagged IPv6 destination: as single, a v6 header */
 	UF_ENG_MAX
 };
 
