@@ -102,10 +102,12 @@ uf_resolve_rules(struct uf_resolve *r, const struct uf_config *cfg, int socket, 
 	for (i = 0; cfg->n_listeners > 1 && i < cfg->n_listeners; i++) {
 		if (cfg->listeners[i].n_rules == 0)
 			continue;
-		r->lis_lpm[i] = uf_rules_lpm_listener(cfg, i, socket);
-		if (r->lis_lpm[i] != NULL && cfg->listeners[i].is_ip6)
+		/* a listener's rules are of its family: one table, an rte_lpm or an rte_lpm6 */
+		if (cfg->listeners[i].is_ip6)
 			r->lis_lpm6[i] = uf_rules_lpm6_listener(cfg, i, socket);
-		if (r->lis_lpm[i] == NULL || (cfg->listeners[i].is_ip6 && r->lis_lpm6[i] == NULL)) {
+		else
+			r->lis_lpm[i] = uf_rules_lpm_listener(cfg, i, socket);
+		if (r->lis_lpm[i] == NULL && r->lis_lpm6[i] == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "cannot build listener %s's rule table: %s",
 				   cfg->listeners[i].name, rte_strerror(rte_errno));
 			uf_resolve_rules_free(r);
@@ -115,10 +117,11 @@ uf_resolve_rules(struct uf_resolve *r, const struct uf_config *cfg, int socket, 
 	if (cfg->n_rules > 0 && cfg->n_listeners <= 1) {
 		const bool is6 = cfg->n_listeners == 1 && cfg->listeners[0].is_ip6;
 
-		r->lpm = uf_rules_lpm(cfg, socket);
-		if (r->lpm != NULL && is6)
+		if (is6)
 			r->lpm6 = uf_rules_lpm6(cfg, socket);
-		if (r->lpm == NULL || (is6 && r->lpm6 == NULL)) {
+		else
+			r->lpm = uf_rules_lpm(cfg, socket);
+		if (r->lpm == NULL && r->lpm6 == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "cannot build the rule table: %s",
 				   rte_strerror(rte_errno));
 			uf_resolve_rules_free(r);

@@ -219,9 +219,10 @@ make_plan(const struct uf_config *cfg, enum uf_fanout_mode mode)
 	}
 	/* rules (uf_dp_bench -R): their tables, as uf_resolve_rules builds them (kept) */
 	if (cfg->n_rules > 0) {
-		in.lpm = uf_rules_lpm(cfg, 0);
 		if (cfg->listeners[0].is_ip6)
 			in.lpm6 = uf_rules_lpm6(cfg, 0);
+		else
+			in.lpm = uf_rules_lpm(cfg, 0);
 	}
 	plan = uf_plan_build(&in);
 	plan->fanout = mode;
