@@ -71,7 +71,7 @@ struct uf_quirk {
 	uint32_t extra_mbufs;       /* mbufs the PMD holds beyond the descriptor rings */
 	/* the PMD ignores nb_rx_desc and sizes its RX ring from this devarg (af_packet's
 	 * framecnt, 512 frames by default): udpfan passes ports[].rx_desc there unless the
-	 * device string sets it (docs/pmd-quirks.md, "RX ring size from a devarg") */
+	 * device string sets it (docs/pmd-quirks.md, rx_ring_devarg) */
 	const char *rx_ring_devarg;
 	bool llq_wc_bar2; /* TX descriptors pushed through BAR2: it must be write-combining */
 	bool needs_ddp;   /* ice: no DDP package, no port (or safe mode: no RSS/offloads/flow) */

@@ -89,7 +89,7 @@ has_devarg(const char *device, const char *key)
  * A vdev whose PMD ignores nb_rx_desc and takes its RX ring size from a devarg (af_packet's
  * framecnt: 512 frames by default, 3.4 ms at 150 kpps) gets ports[].rx_desc there, rounded
  * up to a power of 2 and never below the PMD's default, unless the string sets it already
- * (docs/pmd-quirks.md, "RX ring size from a devarg").
+ * (docs/pmd-quirks.md, rx_ring_devarg).
  */
 static int
 push_vdev(struct uf_eal_argv *a, const struct uf_cfg_port *p)
