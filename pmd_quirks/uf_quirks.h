@@ -69,6 +69,10 @@ struct uf_quirk {
 	bool oerrors_counts_unsent; /* oerrors counts frames tx_burst handed back (af_xdp, tap) */
 	uint16_t min_rx_data_room;  /* RX mbuf data room the PMD insists on, 0: none */
 	uint32_t extra_mbufs;       /* mbufs the PMD holds beyond the descriptor rings */
+	/* the PMD ignores nb_rx_desc and sizes its RX ring from this devarg (af_packet's
+	 * framecnt, 512 frames by default): udpfan passes ports[].rx_desc there unless the
+	 * device string sets it (docs/pmd-quirks.md, rx_ring_devarg) */
+	const char *rx_ring_devarg;
 	bool llq_wc_bar2; /* TX descriptors pushed through BAR2: it must be write-combining */
 	bool needs_ddp;   /* ice: no DDP package, no port (or safe mode: no RSS/offloads/flow) */
 	enum uf_kernel_sock kernel_sock;

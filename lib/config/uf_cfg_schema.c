@@ -207,6 +207,9 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "TX buffers flushed at least this often" },
 	{ "forward", "flush_idle", CFG(fwd.flush_idle), BOOL(true),
 	  .doc = "TX buffers flushed when a pass finds the RX queues empty" },
+	{ "forward", "idle_sleep_us", CFG(fwd.idle_sleep_us), UINT(0, 1000, 0),
+	  .doc = "a worker sleeps this long after a pass that found its RX queues empty (0: "
+		 "busy polling)" },
 	{ "forward", "tx_retries", CFG(fwd.tx_retries), UINT(0, 1000, 8),
 	  .doc = "extra tx_burst attempts on a full ring" },
 	{ "forward", "tx_stall_ms", CFG(fwd.tx_stall_ms), UINT(0, 10000, 10),

@@ -44,6 +44,7 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 		.tx_retries = cfg->fwd.tx_retries,
 		.drain_us = cfg->fwd.drain_us,
 		.flush_idle = cfg->fwd.flush_idle,
+		.idle_sleep_us = cfg->fwd.idle_sleep_us,
 		.tx_stall_ms = cfg->fwd.tx_stall_ms,
 		.tx_probe_ms = UF_TX_PROBE_MS,
 		.shared = &app->sh,

@@ -72,6 +72,38 @@ needs_single_file(const struct uf_config *cfg)
 	return need;
 }
 
+/* is key=... one of the device string's devargs? */
+static bool
+has_devarg(const char *device, const char *key)
+{
+	size_t n = strlen(key);
+	const char *s = strchr(device, ',');
+
+	for (; s != NULL; s = strchr(s + 1, ','))
+		if (strncmp(s + 1, key, n) == 0 && s[1 + n] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * A vdev whose PMD ignores nb_rx_desc and takes its RX ring size from a devarg (af_packet's
+ * framecnt: 512 frames by default, 3.4 ms at 150 kpps) gets ports[].rx_desc there, rounded
+ * up to a power of 2 and never below the PMD's default, unless the string sets it already
+ * (docs/pmd-quirks.md, rx_ring_devarg).
+ */
+static int
+push_vdev(struct uf_eal_argv *a, const struct uf_cfg_port *p)
+{
+	const char *key = uf_quirk_lookup_vdev(p->device)->rx_ring_devarg;
+	unsigned int n = 512; /* the PMD's own default (DFLT_FRAME_COUNT) */
+
+	if (key == NULL || has_devarg(p->device, key))
+		return push(a, "%s", p->device);
+	while (n < p->rx_desc)
+		n <<= 1;
+	return push(a, "%s,%s=%u", p->device, key, n);
+}
+
 int
 uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_argv *a,
 		  struct uf_err *err)
@@ -119,10 +151,11 @@ uf_eal_argv_build(const struct uf_config *cfg, const char *prog, struct uf_eal_a
 		if (p->is_pci) {
 			any_pci = true;
 			r |= push(a, "-a");
+			r |= push(a, "%s", p->device);
 		} else {
 			r |= push(a, "--vdev");
+			r |= push_vdev(a, p);
 		}
-		r |= push(a, "%s", p->device);
 	}
 	/* never probe what we were not given: the host's own NIC must stay the host's */
 	if (!any_pci)

@@ -1086,6 +1086,7 @@ uf_worker_main(void *arg)
 	const uint16_t burst = w->burst, n_ports = w->n_ports, q = w->id;
 	const uint64_t drain = w->drain_tsc;
 	const bool flush_idle = w->flush_idle;
+	const uint32_t idle_sleep_us = w->idle_sleep_us;
 	uint64_t start, prev, last_drain, busy = 0, loops = 0, publish_at = 1024;
 	uint32_t unclocked = 0; /* passes since the clock was last read */
 
@@ -1152,6 +1153,18 @@ uf_worker_main(void *arg)
 			busy += now - prev;
 		prev = now;
 		unclocked = 0;
+		/*
+		 * forward.idle_sleep_us: on a CPU the worker shares (the kernel-socket fallback on
+		 * a busy host), a worker that never sleeps is time-sliced against the other
+		 * runnable tasks and can be off its CPU for longer than the PMD's ring holds
+		 * (af_xdp: 2048 frames). One that sleeps when idle is woken ahead of them.
+		 * Only after an empty pass, so a loaded worker never sleeps; the sleep is not busy
+		 * time. docs/configuration.md#forward
+		 */
+		if (unlikely(idle_sleep_us != 0) && got == 0) {
+			rte_delay_us_sleep(idle_sleep_us);
+			prev = rte_rdtsc();
+		}
 		/* publish the cycle counters every 1024 passes or so: cheap, and fresh enough */
 		if (loops >= publish_at) {
 			publish_at = loops + 1024;
@@ -1207,6 +1220,7 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 	w->tx_retries = c->tx_retries;
 	w->drain_tsc = rte_get_tsc_hz() * c->drain_us / 1000000;
 	w->flush_idle = c->flush_idle;
+	w->idle_sleep_us = c->idle_sleep_us;
 	w->shared = c->shared;
 	uf_worker_link_init(w, c->tx_stall_ms, c->tx_probe_ms);
 	w->copy_pool = c->copy_pool;

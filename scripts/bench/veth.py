@@ -334,10 +334,12 @@ ports:
 listen: { port: lan, udp_port: %d }
 destinations:
 %s
-forward: { udp_checksum: compute }
+forward: { udp_checksum: compute%s }
 stats: { interval_s: 1 }
 """ % (tb.vdev(kind), FWD_IP, ", rx_desc: %d" % self.a.udpfan_rx_desc
-       if self.a.udpfan_rx_desc else "", LISTEN_PORT, dests)
+       if self.a.udpfan_rx_desc else "", LISTEN_PORT, dests,
+       ", idle_sleep_us: %d" % self.a.udpfan_idle_sleep_us
+       if self.a.udpfan_idle_sleep_us else "")
 
     def start_fwd(self, c, n):
         tb = self.tb
@@ -874,6 +876,9 @@ def main():
     ap.add_argument("--perf-rate", type=int, default=50000)
     ap.add_argument("--udpfan-rx-desc", type=int, default=4096,
                     help="ports[].rx_desc for udpfan (default 4096; 0: udpfan's own, 1024)")
+    ap.add_argument("--udpfan-idle-sleep-us", type=int, default=0,
+                    help="forward.idle_sleep_us for udpfan (default 0: udpfan's own, busy "
+                         "polling)")
     ap.add_argument("--sink-poll-us", type=int, default=1000)
     ap.add_argument("--sink-rcvbuf", type=int, default=8 << 20)
     ap.add_argument("--quiet-below", type=float, default=0.3)

@@ -10,8 +10,14 @@
  * for a few ms on a shared machine; the time seen is printed). Then a burst of 64 at once:
  * all 64 come out, and the ledger (rx == forwarded, copies_attempted == tx_ok) holds.
  *
+ * Then forward.idle_sleep_us (docs/configuration.md#forward): the worker is launched again
+ * sleeping 1 ms after each empty pass. Left idle for 300 ms it makes at most a few hundred
+ * passes (busy polling makes hundreds of thousands), and lone datagrams still come out
+ * within 200 ms each.
+ *
  * Needs EAL without hugepages and two lcores: --no-huge --no-pci -l 0,1 (eal suite).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +211,34 @@ main(int argc, char **argv)
 	CHECK_EQ(w->ctr.forwarded, LONE + 64);
 	CHECK_EQ(w->ctr.copies_attempted, LONE + 64);
 	CHECK_EQ(w->ctr.tx_ok, LONE + 64);
+	printf("busy polling: %" PRIu64 " passes\n", w->ctr.loops);
+
+	/* forward.idle_sleep_us: idle, the worker sleeps instead of polling */
+	__atomic_store_n(&sh.quit, 0, __ATOMIC_RELEASE);
+	w->idle_sleep_us = 1000;
+	if (rte_eal_remote_launch(uf_worker_main, w, rte_get_next_lcore(-1, 1, 0)) != 0) {
+		fprintf(stderr, "launch failed\n");
+		return 1;
+	}
+	rte_delay_us_sleep(300 * 1000);
+	late = 0;
+	worst = 0;
+	for (i = 0; i < 5; i++) {
+		if (rte_ring_enqueue(rx_ring, datagram(200 + i)) != 0)
+			exit(1);
+		if (collect(1, WAIT_MS, &us) != 1)
+			late++;
+		worst = RTE_MAX(worst, us);
+	}
+	__atomic_store_n(&sh.quit, 1, __ATOMIC_RELEASE);
+	rte_eal_mp_wait_lcore();
+	printf("idle_sleep_us 1000: %" PRIu64 " passes in 300 ms idle + 5 datagrams, slowest "
+	       "%.0f us\n",
+	       w->ctr.loops, worst);
+	CHECK(w->ctr.loops < 2000, "%" PRIu64 " passes: the worker did not sleep when idle",
+	      w->ctr.loops);
+	CHECK(late == 0, "%u datagrams waited over %d ms with idle_sleep_us", late, WAIT_MS);
+	CHECK_EQ(w->ctr.forwarded, LONE + 64 + 5);
 
 	rte_ring_free(w->ctl_tx);
 	rte_free(w);

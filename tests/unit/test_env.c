@@ -118,6 +118,41 @@ test_argv_vdev_only(void)
 	free(cfg);
 }
 
+/*
+ * af_packet ignores nb_rx_desc: its RX ring is the framecnt devarg (512 frames by default,
+ * 3.4 ms at 150 kpps). ports[].rx_desc goes there, rounded up to a power of 2, never below
+ * 512, and a framecnt the user gave is kept; other vdevs are passed through unchanged.
+ */
+static void
+test_argv_ring_devarg(void)
+{
+	struct uf_config *cfg = new_cfg();
+	struct uf_err err = { 0 };
+
+	snprintf(cfg->eal.lcores, sizeof(cfg->eal.lcores), "0-1");
+	add_port(cfg, "net_af_packet0,iface=fwd0,qpairs=1", false, "net_af_packet0");
+	cfg->ports[0].rx_desc = 4096;
+	add_port(cfg, "eth_af_packet1,iface=e1,framecnt=1024", false, "eth_af_packet1");
+	cfg->ports[1].rx_desc = 4096;
+	add_port(cfg, "net_af_packet2,iface=e2", false, "net_af_packet2");
+	cfg->ports[2].rx_desc = 1000;
+	add_port(cfg, "net_af_packet3,iface=e3,xframecnt=7", false, "net_af_packet3");
+	cfg->ports[3].rx_desc = 32;
+	add_port(cfg, "net_af_xdp0,iface=e4", false, "net_af_xdp0");
+	cfg->ports[4].rx_desc = 4096;
+	CHECK_EQ(uf_eal_argv_build(cfg, "udpfan", &av, &err), 0);
+	CHECK(has_pair(&av, "--vdev", "net_af_packet0,iface=fwd0,qpairs=1,framecnt=4096"),
+	      "rx_desc becomes af_packet's framecnt");
+	CHECK(has_pair(&av, "--vdev", "eth_af_packet1,iface=e1,framecnt=1024"),
+	      "the user's framecnt is kept");
+	CHECK(has_pair(&av, "--vdev", "net_af_packet2,iface=e2,framecnt=1024"),
+	      "rounded up to a power of 2");
+	CHECK(has_pair(&av, "--vdev", "net_af_packet3,iface=e3,xframecnt=7,framecnt=512"),
+	      "never below the PMD's 512; only a whole key counts as given");
+	CHECK(has_pair(&av, "--vdev", "net_af_xdp0,iface=e4"), "af_xdp passed through");
+	free(cfg);
+}
+
 static void
 test_argv_pci(void)
 {
@@ -133,7 +168,8 @@ test_argv_pci(void)
 	CHECK(has_pair(&av, "-a", "0000:00:06.0,large_llq_hdr=1"), "-a with devargs");
 	CHECK(has_pair(&av, "-a", "0000:00:07.0"), "-a plain");
 	CHECK_EQ(count(&av, "-a"), 2);
-	CHECK(has_pair(&av, "--vdev", "net_af_packet0,iface=eth2,qpairs=2"), "the vdev too");
+	CHECK(has_pair(&av, "--vdev", "net_af_packet0,iface=eth2,qpairs=2,framecnt=512"),
+	      "the vdev too (af_packet: with its ring size)");
 	add_port(cfg, "0000:00:07.0", true, "0000:00:07.0"); /* a VLAN port on it */
 	CHECK_EQ(uf_eal_argv_build(cfg, "prog", &av, &err), 0);
 	CHECK_EQ(count(&av, "-a"), 2);
@@ -725,6 +761,7 @@ main(void)
 	/* as root or not, the checks see every capability unless a case takes some away */
 	uf_env_set_cap_source(caps_all);
 	RUN(test_argv_vdev_only);
+	RUN(test_argv_ring_devarg);
 	RUN(test_argv_pci);
 	RUN(test_argv_options);
 	RUN(test_argv_default_lcores);
