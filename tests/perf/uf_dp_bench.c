@@ -9,7 +9,9 @@
  *   count instructions under valgrind --tool=callgrind (-i 200 -r 3); -g: the input carries a
  *   NIC's GOOD IPv4 and UDP checksum verdicts (RX offloads on: the software header sum is
  *   skipped; docs/pmd-quirks.md, "RX checksum verdicts"); -p: the port completes partial UDP
- *   checksums (partial_csum: the net_pcap row's, so inmem.py's udpfan pays it too)
+ *   checksums (partial_csum: the net_pcap row's, so inmem.py's udpfan pays it too); -s BYTES:
+ *   another payload size (docs/benchmarks.md#copy-versus-chain: 1400); -c: chained copies
+ *   (fanout: chain) instead of copied ones
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -54,10 +56,11 @@ main(int argc, char **argv)
 	int n_eal = 9;
 	struct uf_shared sh;
 	long iters = 100000;
-	int c, k, r, rounds = 7, only = 0, only_fam = 0;
+	int c, k, r, rounds = 7, only = 0, only_fam = 0, payload = 32;
+	bool chain = false;
 	uint8_t frame[2048];
 
-	while ((c = getopt(argc, argv, "i:r:n:f:HgpVS")) != -1) {
+	while ((c = getopt(argc, argv, "i:r:n:f:s:cHgpVS")) != -1) {
 		if (c == 'S') { /* every datagram to the port's service address */
 			bench_svc = true;
 		} else if (c == 'V') { /* a tagged port: tagged input, tagged copies */
@@ -70,6 +73,10 @@ main(int argc, char **argv)
 			bench_partial = true;
 		} else if (c == 'g') {
 			in_ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		} else if (c == 's') {
+			payload = atoi(optarg);
+		} else if (c == 'c') {
+			chain = true;
 		} else if (c == 'n')
 			only = atoi(optarg);
 		else if (c == 'f')
@@ -97,7 +104,8 @@ main(int argc, char **argv)
 		    (fam == 6 && (bench_vlan != 0 || bench_svc)))
 			continue;
 		cfg = fam == 4 ? make_cfg(n) : make_cfg6(n);
-		size_t len = fam == 4 ? build_input(frame, 32, 1) : build_input6(frame, 32, 1);
+		size_t len = fam == 4 ? build_input(frame, (uint16_t)payload, 1)
+				      : build_input6(frame, (uint16_t)payload, 1);
 
 		if (bench_vlan != 0) { /* the same frame, tagged */
 			memmove(frame + 16, frame + 12, len - 12);
@@ -107,8 +115,8 @@ main(int argc, char **argv)
 			frame[15] = (uint8_t)bench_vlan;
 			len += 4;
 		}
-		struct uf_plan *pc = make_plan(cfg, UF_FANOUT_COPY);
-		struct uf_worker *wc = make_worker(cfg, &sh, false);
+		struct uf_plan *pc = make_plan(cfg, chain ? UF_FANOUT_CHAIN : UF_FANOUT_COPY);
+		struct uf_worker *wc = make_worker(cfg, &sh, chain);
 		double prep = 1e18, tc = 1e18, io = 1e18;
 
 		run(wc, pc, frame, len, iters / 10); /* warm up */
@@ -118,11 +126,11 @@ main(int argc, char **argv)
 			io = RTE_MIN(io, io_cost(frame, len, iters));
 		}
 		/* one worker thread: datagrams per CPU-second is the TSC rate over the cycles */
-		printf("%sIPv%d N=%d 32 B: %.1f cycles per input datagram (prep %.1f subtracted; io "
+		printf("%sIPv%d N=%d %d B%s: %.1f cycles per input datagram (prep %.1f subtracted; io "
 		       "to net_null: %.1f), %.2f Mpps per CPU-second, forwarded %" PRIu64 "\n",
-		       bench_vlan != 0 ? "VLAN " : "", fam, n, (tc - prep) / BURST, prep / BURST,
-		       (io - prep) / BURST, (double)rte_get_tsc_hz() / ((tc - prep) / BURST) / 1e6,
-		       wc->ctr.forwarded);
+		       bench_vlan != 0 ? "VLAN " : "", fam, n, payload, chain ? " chained" : "",
+		       (tc - prep) / BURST, prep / BURST, (io - prep) / BURST,
+		       (double)rte_get_tsc_hz() / ((tc - prep) / BURST) / 1e6, wc->ctr.forwarded);
 		uf_plan_free(pc);
 		rte_free(wc);
 		uf_config_free(cfg);
