@@ -60,10 +60,7 @@ uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in,
 
 /* A copy's payload: 16 to 32 bytes (the small datagrams that make up the packet rate) as two
  * overlapping 16-byte moves, without rte_memcpy's alignment and size dispatch (callgrind:
- * 5 fewer instructions per copy); anything else through the C library's memcpy, which picks
- * the CPU's widest moves at run time where rte_memcpy has the build's (-march=corei7: 16 B):
- * 1.07-1.16 x the copies per CPU-second at 256 and 1,400 B (docs/benchmarks.md#copy-versus-
- * chain). Loaded once per datagram
+ * 5 fewer instructions per copy); anything else through rte_memcpy. Loaded once per datagram
  * (uf_payload_load): a store into a copy may alias the payload for the compiler, which
  * otherwise reloaded it for every copy. */
 struct uf_payload {
@@ -80,7 +77,7 @@ uf_payload_load(struct uf_payload *pl, const uint8_t *src, uint32_t n)
 	if (likely(n - 16 <= 16)) {
 		memcpy(pl->a, src, 16);
 		memcpy(pl->b, src + n - 16, 16);
-	} else { /* unused (memcpy from src); set, so no compiler sees them unset */
+	} else { /* unused (rte_memcpy from src); set, so no compiler sees them unset */
 		memset(pl->a, 0, sizeof(pl->a));
 		memset(pl->b, 0, sizeof(pl->b));
 	}
@@ -95,7 +92,7 @@ uf_payload_copy(uint8_t *dst, const struct uf_payload *pl)
 		memcpy(dst, pl->a, 16);
 		memcpy(dst + n - 16, pl->b, 16);
 	} else {
-		memcpy(dst, pl->src, n);
+		rte_memcpy(dst, pl->src, n);
 	}
 }
 
