@@ -18,6 +18,16 @@
 #define UF_IP6_CBYTES(field) ((const uint8_t *)&(field))
 
 /*
+ * An IPv6 address as rte_lpm6_add and rte_lpm6_lookup take it: const uint8_t * up to 23.11,
+ * const struct rte_ipv6_addr * from 24.11 (the same 16 bytes).
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+#define UF_LPM6_ADDR(bytes) ((const struct rte_ipv6_addr *)(const void *)(bytes))
+#else
+#define UF_LPM6_ADDR(bytes) ((const uint8_t *)(bytes))
+#endif
+
+/*
  * ENA's LLQ devargs: large_llq_hdr= and enable_llq= up to 23.11; from 24.11 one llq_policy=
  * (0: LLQ off, 1: the device's recommendation, 2: normal headers, 3: large headers) and the
  * old names make the probe fail (ena_ethdev.c, ena.rst).

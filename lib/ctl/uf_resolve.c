@@ -5,6 +5,7 @@
 
 #include <rte_errno.h>
 #include <rte_lpm.h>
+#include <rte_lpm6.h>
 #include <rte_rcu_qsbr.h>
 
 #include "uf_pkt6.h"
@@ -96,11 +97,17 @@ uf_resolve_rules(struct uf_resolve *r, const struct uf_config *cfg, int socket, 
 
 	r->lpm = NULL;
 	memset(r->lis_lpm, 0, sizeof(r->lis_lpm));
+	r->lpm6 = NULL;
+	memset(r->lis_lpm6, 0, sizeof(r->lis_lpm6));
 	for (i = 0; cfg->n_listeners > 1 && i < cfg->n_listeners; i++) {
 		if (cfg->listeners[i].n_rules == 0)
 			continue;
-		r->lis_lpm[i] = uf_rules_lpm_listener(cfg, i, socket);
-		if (r->lis_lpm[i] == NULL) {
+		/* a listener's rules are of its family: one table, an rte_lpm or an rte_lpm6 */
+		if (cfg->listeners[i].is_ip6)
+			r->lis_lpm6[i] = uf_rules_lpm6_listener(cfg, i, socket);
+		else
+			r->lis_lpm[i] = uf_rules_lpm_listener(cfg, i, socket);
+		if (r->lis_lpm[i] == NULL && r->lis_lpm6[i] == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "cannot build listener %s's rule table: %s",
 				   cfg->listeners[i].name, rte_strerror(rte_errno));
 			uf_resolve_rules_free(r);
@@ -108,10 +115,16 @@ uf_resolve_rules(struct uf_resolve *r, const struct uf_config *cfg, int socket, 
 		}
 	}
 	if (cfg->n_rules > 0 && cfg->n_listeners <= 1) {
-		r->lpm = uf_rules_lpm(cfg, socket);
-		if (r->lpm == NULL) {
+		const bool is6 = cfg->n_listeners == 1 && cfg->listeners[0].is_ip6;
+
+		if (is6)
+			r->lpm6 = uf_rules_lpm6(cfg, socket);
+		else
+			r->lpm = uf_rules_lpm(cfg, socket);
+		if (r->lpm == NULL && r->lpm6 == NULL) {
 			uf_err_set(err, UF_EXIT_ENV, "cannot build the rule table: %s",
 				   rte_strerror(rte_errno));
+			uf_resolve_rules_free(r);
 			return -ENOMEM;
 		}
 	}
@@ -125,9 +138,13 @@ uf_resolve_rules_free(struct uf_resolve *r)
 
 	rte_lpm_free(r->lpm);
 	r->lpm = NULL;
+	rte_lpm6_free(r->lpm6);
+	r->lpm6 = NULL;
 	for (i = 0; i < UF_MAX_LISTENERS; i++) {
 		rte_lpm_free(r->lis_lpm[i]);
 		r->lis_lpm[i] = NULL;
+		rte_lpm6_free(r->lis_lpm6[i]);
+		r->lis_lpm6[i] = NULL;
 	}
 }
 
@@ -190,6 +207,8 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		.n_slots = r->n_slots,
 		.port_up = r->port_up,
 		.lis_lpm = (const struct rte_lpm *const *)r->lis_lpm,
+		.lpm6 = r->lpm6,
+		.lis_lpm6 = (const struct rte_lpm6 *const *)r->lis_lpm6,
 		.socket = ports[cfg->listen.port].socket,
 	};
 	struct uf_plan *np, *old;

@@ -18,12 +18,16 @@
 #include "uf_stats.h"
 
 struct rte_lpm;
+struct rte_lpm6;
 
 struct uf_resolve {
 	const struct uf_config *cfg;
 	struct rte_lpm *lpm; /* rules (NULL: none) */
 	/* several listeners: each one's rules (NULL: none); lpm is not used then */
 	struct rte_lpm *lis_lpm[UF_MAX_LISTENERS];
+	/* the same for IPv6 rules (an IPv6 listener's) */
+	struct rte_lpm6 *lpm6;
+	struct rte_lpm6 *lis_lpm6[UF_MAX_LISTENERS];
 	/* destination → neighbour entry (-1: static MAC or multicast) */
 	struct uf_neigh_table neigh;
 	int dest_neigh[UF_MAX_DESTS];

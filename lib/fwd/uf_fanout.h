@@ -49,60 +49,105 @@ uf_fan_emit(struct uf_worker *w, const struct uf_dest_rt *d, struct rte_mbuf *f,
 	}
 }
 
+/* The header of a copy of the mixed engine for destination d (d6: its IPv6 side, NULL in a
+ * view without IPv6) at h, hl bytes (uf_mixed_hl), by the destination's family */
+static __rte_always_inline uint32_t
+uf_mixed_hl(const struct uf_dest_rt *d, const struct uf_dest6_rt *d6)
+{
+	if (d6 != NULL && d6->is6)
+		return d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN : UF_HDR6_LEN;
+	return d->tmpl.hdr_len;
+}
+
+static __rte_always_inline void
+uf_mixed_hdr(uint8_t *h, uint32_t hl, const struct uf_dest_rt *d, const struct uf_dest6_rt *d6,
+	     const struct uf_rx_info *in, uint32_t p_sum, const struct uf_hdr6_dg *g6, bool cksum)
+{
+	if (d6 != NULL && d6->is6) {
+		uf_hdr6_write_dg(h + (hl - UF_HDR6_LEN), &d6->t6, g6);
+		if (d6->vlan)
+			uf_vlan_insert(h, d6->vlan_tci);
+	} else if (g6->src6 != NULL) {
+		/* an IPv4 copy of an IPv6 datagram: the stand-in's source (uf_rx_info_from6) */
+		struct uf_rx_info in4 = *in;
+
+		in4.src_ip = uf_stand_in_src(g6->src6);
+		uf_hdr_write(h, &d->tmpl, &in4, p_sum, cksum);
+	} else {
+		uf_hdr_write(h, &d->tmpl, in, p_sum, cksum);
+	}
+}
+
 /*
  * The copies of one datagram of the mixed engine (IPv6 involved): each header written by its
  * destination's family, uf_hdr6_write (the UDP checksum always: mandatory in IPv6) or the
  * IPv4 writer (for an IPv6 datagram, from the stand-in uf_rx_info_from6 gives and a template
  * made by uf_tmpl_from6). An IPv6 destination on a tagged port: the header is written 4
  * bytes in and the tag put in front (uf_vlan_insert). Every copy but the last is a fresh
- * buffer (bufs), the last the received mbuf rewritten in place: its headers, 42 to 66 bytes
- * whatever the family, give way to the copy's, 42 to 66 (the headroom takes the difference).
+ * buffer (bufs, maybe raw: a simple plan's bulk get; the frame at the default headroom, every
+ * mbuf field set by uf_mbuf_tx_init), the payload loaded once (uf_payload_load); the last
+ * the received mbuf rewritten in place: its headers, 42 to 66 bytes whatever the family, give
+ * way to the copy's, 42 to 66 (the headroom takes the difference).
  */
 static __rte_always_inline void
 uf_fan_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m,
 	     struct rte_mbuf **bufs, const uint16_t *copy_to, uint16_t n_copies,
 	     const struct uf_rx_info *in, const uint8_t *payload, uint32_t p_sum,
-	     const struct uf_ip6 *src6, uint32_t src_neg, bool cksum, uint16_t burst)
+	     const struct uf_ip6 *src6, uint32_t src_neg, bool cksum, uint16_t burst,
+	     const bool count_copy, const bool one_egress, struct uf_txbuf *egress_txb,
+	     uint16_t *egress_fill, uint16_t egress_pad)
 {
+	/* NULL: a view without IPv6 (the differential test runs this engine there) */
+	const struct uf_dest6_rt *d6s = plan->d6;
+	const uint32_t plen = in->payload_len;
+	struct uf_hdr6_dg g6; /* what the IPv6 copies share */
+	struct uf_payload pl;
 	uint16_t j;
 
-	for (j = 0; j < n_copies; j++) {
-		const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
-		/* d6 NULL: a view without IPv6 (the differential test runs this engine there) */
-		const struct uf_dest6_rt *d6 = plan->d6 != NULL ? &plan->d6[copy_to[j]] : NULL;
-		const bool is6 = d6 != NULL && d6->is6;
-		const bool last = j + 1 == n_copies;
-		struct rte_mbuf *c = last ? m : bufs[j];
-		const uint16_t pad_to = w->txb[d->egress].pad_to;
-		const uint32_t hl = is6 ? (d6->vlan ? UF_HDR6_LEN + UF_VLAN_LEN : UF_HDR6_LEN)
-					: d->tmpl.hdr_len;
-		uint32_t len = hl + in->payload_len;
-		uint8_t *h;
+	uf_hdr6_dg_init(&g6, in->payload_len, in->tos, in->src_port, src6, p_sum, src_neg);
 
-		if (last) {
-			/* in place: the received headers (their fields already read into `in`)
-			 * give way to the copy's, the payload stays where it is */
-			m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
-			m->ol_flags = 0;
-		}
-		h = rte_pktmbuf_mtod(c, uint8_t *);
-		if (is6) {
-			uf_hdr6_write(h + (hl - UF_HDR6_LEN), &d6->t6, in->payload_len, in->tos,
-				      in->src_port, src6, p_sum, src_neg);
-			if (d6->vlan)
-				uf_vlan_insert(h, d6->vlan_tci);
-		} else {
-			uf_hdr_write(h, &d->tmpl, in, p_sum, cksum);
-		}
-		if (!last)
-			rte_memcpy(h + hl, payload, in->payload_len);
+	RTE_ASSERT(n_copies > 0); /* the body frees a datagram with none */
+	if (n_copies > 1)
+		uf_payload_load(&pl, payload, plen);
+	for (j = 0; j + 1 < n_copies; j++) {
+		const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+		const struct uf_dest6_rt *d6 = d6s != NULL ? &d6s[copy_to[j]] : NULL;
+		struct rte_mbuf *c = bufs[j];
+		const uint16_t pad_to = one_egress ? egress_pad : w->txb[d->egress].pad_to;
+		const uint32_t hl = uf_mixed_hl(d, d6);
+		uint32_t len = hl + plen;
+		uint8_t *h = (uint8_t *)c->buf_addr + RTE_PKTMBUF_HEADROOM;
+
+		uf_mixed_hdr(h, hl, d, d6, in, p_sum, &g6, cksum);
+		uf_payload_copy(h + hl, &pl);
 		if (unlikely(len < pad_to)) {
 			memset(h + len, 0, pad_to - len);
 			len = pad_to;
 		}
-		c->data_len = (uint16_t)len;
-		c->pkt_len = len;
-		uf_fan_emit(w, d, c, true, false, NULL, NULL, burst);
+		uf_mbuf_tx_init(c, len);
+		uf_fan_emit(w, d, c, count_copy, one_egress, egress_txb, egress_fill, burst);
+	}
+	{
+		const struct uf_dest_rt *d = &plan->dests[copy_to[j]];
+		const struct uf_dest6_rt *d6 = d6s != NULL ? &d6s[copy_to[j]] : NULL;
+		const uint16_t pad_to = one_egress ? egress_pad : w->txb[d->egress].pad_to;
+		const uint32_t hl = uf_mixed_hl(d, d6);
+		uint32_t len = hl + plen;
+		uint8_t *h;
+
+		/* in place: the received headers (their fields already read into `in`) give way
+		 * to the copy's, the payload stays where it is */
+		m->data_off = (uint16_t)(m->data_off + in->payload_off - hl);
+		m->ol_flags = 0;
+		h = rte_pktmbuf_mtod(m, uint8_t *);
+		uf_mixed_hdr(h, hl, d, d6, in, p_sum, &g6, cksum);
+		if (unlikely(len < pad_to)) {
+			memset(h + len, 0, pad_to - len);
+			len = pad_to;
+		}
+		m->data_len = (uint16_t)len;
+		m->pkt_len = len;
+		uf_fan_emit(w, d, m, count_copy, one_egress, egress_txb, egress_fill, burst);
 	}
 }
 
@@ -160,9 +205,9 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	uint16_t i, j;
 
 	RTE_ASSERT(simple || !one_egress);
-	RTE_ASSERT(!mixed || (!simple && form == UF_HDR_ANY));
+	RTE_ASSERT(!mixed || form == UF_HDR_ANY);
 	if (simple) {
-		uf_set_view(&plan_set, w, plan, &plan->sets[0], false);
+		uf_set_view(&plan_set, w, plan, &plan->sets[0], mixed);
 		plan_last = &plan->dests[plan_set.members[plan_set.n - 1]];
 		if (one_egress) {
 			egress_txb = &w->txb[plan->dests[plan_set.members[plan_set.n - 1]].egress];
@@ -196,7 +241,9 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		bool chain;
 
 		if (in6)
-			uf_rx_info_from6(&ins6[i], &stand_in);
+			/* its src_ip: what uf_select hashes (a simple plan: only an IPv4 copy
+			 * needs it, and uf_mixed_hdr makes it there) */
+			uf_rx_info_from6_l(&ins6[i], &stand_in, !simple);
 		if (!simple) {
 			const struct uf_set *s = &plan->sets[0];
 
@@ -300,7 +347,8 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 				src_neg = uf_in_src_neg4(in->src_ip);
 			}
 			uf_fan_mixed(w, plan, m, bufs, copy_to, n_copies, in, payload, p_sum, src6,
-				     src_neg, cksum, burst);
+				     src_neg, cksum, burst, !simple, one_egress, egress_txb,
+				     &egress_fill, egress_pad);
 			continue;
 		}
 		if (cksum)
@@ -452,7 +500,8 @@ struct uf_single {
  * first (it holds what an earlier burst left, less than a burst), so that each datagram is
  * queued without a test for a full buffer; the full burst goes at uf_single_end. */
 static __rte_always_inline void
-uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *plan, uint16_t n)
+uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *plan, uint16_t n,
+		const bool six)
 {
 	const struct uf_set *set = &plan->sets[0];
 
@@ -465,7 +514,9 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 	s->b = &w->txb[s->d->egress];
 	s->pad = s->b->pad_to;
 	{
-		const uint32_t hl = s->d->tmpl.hdr_len, lo = s->pad > hl ? s->pad - hl : 0;
+		/* six: an IPv6 destination's untagged header (uf_single6_one) */
+		const uint32_t hl = six ? UF_HDR6_LEN : s->d->tmpl.hdr_len;
+		const uint32_t lo = s->pad > hl ? s->pad - hl : 0;
 
 		/* lo above max_payload (no such port): the one test never passes */
 		s->lo = lo <= s->max_payload ? (uint16_t)lo : UINT16_MAX;
@@ -545,6 +596,83 @@ uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const st
 }
 #endif
 
+/*
+ * uf_single_one for an IPv6 datagram to an untagged IPv6 destination (the single6 engine): its
+ * headers, 62 bytes like the copy's, rewritten in place by the destination's template (T);
+ * the UDP checksum derived from the input's (uf_hdr6_write), the payload where it is. The
+ * same frames and counters as the mixed body's for one copy.
+ */
+static __rte_always_inline void
+uf_single6_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m,
+	       const struct uf_rx6_info *in)
+{
+	uint32_t len = UF_HDR6_LEN + in->payload_len;
+	uint8_t *h;
+
+	RTE_ASSERT(in->payload_off == UF_HDR6_LEN); /* uf_classify6's: nothing moves */
+	if (unlikely(in->payload_len > s->max_payload)) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	h = rte_pktmbuf_mtod(m, uint8_t *);
+	uf_hdr6_write(h, t, in->payload_len, in->tclass, in->src_port, &in->src_ip6, uf_in6_sum(in),
+		      t->keep_src_ip ? 0 : uf_in_src_neg6(&in->src_ip6));
+	if (unlikely(len < s->pad)) {
+		memset(h + len, 0, s->pad - len);
+		len = s->pad;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->ol_flags = 0;
+	*s->next++ = m; /* its destination: uf_single_end */
+}
+
+/* uf_single_one for an IPv4 datagram to an untagged IPv6 destination (single6 of an IPv4
+ * listener): its 42 or more header bytes give way to the copy's 62 (the headroom takes the
+ * difference), the checksum derived from the input's as the mixed body does */
+static __rte_always_inline void
+uf_single46_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m,
+		const struct uf_rx_info *in)
+{
+	uint32_t len = UF_HDR6_LEN + in->payload_len;
+	uint32_t p_sum;
+	uint8_t *h;
+
+	if (unlikely(in->payload_len > s->max_payload)) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	/* the IPv6 copy needs it even where the plan's IPv4 copies carry none */
+	p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
+			  s->in_dst_ip, s->in_dst_port);
+	m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR6_LEN);
+	h = rte_pktmbuf_mtod(m, uint8_t *);
+	uf_hdr6_write(h, t, in->payload_len, in->tos, in->src_port, NULL, p_sum,
+		      uf_in_src_neg4(in->src_ip));
+	if (unlikely(len < s->pad)) {
+		memset(h + len, 0, s->pad - len);
+		len = s->pad;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->ol_flags = 0;
+	*s->next++ = m; /* its destination: uf_single_end */
+}
+
+/* uf_single_one, or with six (an IPv6 destination) uf_single46_one with its template t6 */
+static __rte_always_inline void
+uf_single_one_fam(struct uf_single *s, struct rte_mbuf *m, const struct uf_rx_info *in,
+		  const enum uf_hdr_form form, const bool cksum_on, const bool six,
+		  const struct uf_tmpl6 *t6)
+{
+	if (six)
+		uf_single46_one(s, t6, m, in);
+	else
+		uf_single_one(s, m, in, false, form, cksum_on);
+}
+
 /* every datagram queued was forwarded, one copy each; lc: as uf_fanout_body's */
 static __rte_always_inline void
 uf_single_end(struct uf_worker *w, const struct uf_single *s, struct uf_lis_ctr *lc)
@@ -580,7 +708,7 @@ uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbu
 	struct uf_single s;
 	uint16_t i;
 
-	uf_single_begin(&s, w, plan, n);
+	uf_single_begin(&s, w, plan, n, false);
 	for (i = 0; i < n; i++)
 		uf_single_one(&s, pkts[i], &ins[i], vlan, UF_HDR_ANY, false);
 	uf_single_end(w, &s, lc);
@@ -598,6 +726,14 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
 	switch (plan->engine) {
 	case UF_ENG_MIXED:
 		uf_fanout_body(w, plan, pkts, ins, ins6, n, lc, false, false, true, UF_HDR_ANY,
+			       true);
+		break;
+	case UF_ENG_MIXED_ONE_EGRESS:
+		uf_fanout_body(w, plan, pkts, ins, ins6, n, lc, true, true, true, UF_HDR_ANY, true);
+		break;
+	case UF_ENG_MIXED_SIMPLE:
+	case UF_ENG_SINGLE6: /* where its IPv6 lane does not run (several listeners) */
+		uf_fanout_body(w, plan, pkts, ins, ins6, n, lc, true, false, true, UF_HDR_ANY,
 			       true);
 		break;
 	case UF_ENG_GENERIC:

@@ -273,6 +273,96 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 	}
 }
 
+static __rte_noinline void worker_rx_port_rest(struct uf_worker *w, const struct uf_plan *plan,
+					       uint16_t pi, struct rte_mbuf **pkts, uint16_t n);
+static __rte_noinline void worker_rx_port_single46(struct uf_worker *w, const struct uf_plan *plan,
+						   uint16_t pi, struct rte_mbuf **pkts, uint16_t n);
+
+/*
+ * A burst on a port of a plan whose one listener is IPv6 (plan->fast6;
+ * docs/architecture.md#ipv6): the datagrams to the listener that its fast test takes
+ * (uf_classify6_fast: what uf_classify6 and the listener's lookup would decide, in a few
+ * compares) go to the view's engine at once: with `single` (the single6 engine) each one
+ * rewritten in place as it is found (uf_single6_one), else together after the loop. Every
+ * other frame (IPv4, NDP, anything the fast test does not decide, a service address) goes
+ * through the one classify loop after them. The same frames and counters as that loop alone
+ * (fanout_diff, eal), but for the order of a burst's datagrams that took different paths.
+ */
+static __rte_always_inline void
+worker_rx_port6_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		     struct rte_mbuf **pkts, uint16_t n, const bool single)
+{
+	const struct uf_port6_id *p6 = &w->port6[pi];
+	const uint64_t ignore = w->ports[pi].id.rx_ck_ignore;
+	const bool partial = w->ports[pi].id.partial_csum;
+	struct rte_mbuf *fast[UF_MAX_BURST], *rest[UF_MAX_BURST];
+	struct uf_rx6_info in6[UF_MAX_BURST];
+	const struct uf_tmpl6 *t6 = NULL;
+	struct uf_single one;
+	struct uf_fast6 pat;
+	uint16_t nk = 0, nr = 0, i;
+	const int k = plan->lis6_pi[0] == pi && p6->listen &&
+						      (p6->listen_udp == 0 ||
+						       p6->listen_udp == plan->in_dst_port)
+				      ? uf_port6_addr(p6, plan->in_dst_ip6.b)
+				      : -1;
+
+	if (k < 0) { /* not the listener's port */
+		worker_rx_port_rest(w, plan, pi, pkts, n);
+		return;
+	}
+	uf_fast6_init(&pat, p6, &plan->in_dst_ip6, (uint8_t)k, plan->in_dst_port);
+	if (single) {
+		uf_single_begin(&one, w, plan, n, true);
+		t6 = &plan->d6[one.di].t6;
+	}
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+		const uint64_t ol = m->ol_flags & ~ignore;
+		struct uf_rx6_info one_in, *info = single ? &one_in : &in6[nk];
+
+		if (i + PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		if (likely(m->nb_segs == 1) &&
+		    likely(uf_classify6_fast(f, m->data_len, ol, &pat, info))) {
+			/* as worker_rx6 */
+			if (unlikely(partial) && uf_csum6_complete(f, ol, info))
+				w->ctr.csum_completed++;
+			if (single)
+				uf_single6_one(&one, t6, m, info);
+			else
+				fast[nk] = m;
+			nk++;
+		} else {
+			rest[nr++] = m;
+		}
+	}
+	w->ctr.rx += nk;
+	if (single)
+		uf_single_end(w, &one, NULL);
+	else if (likely(nk > 0))
+		uf_fanout_generic(w, plan, fast, NULL, in6, nk, NULL);
+	if (unlikely(nr > 0))
+		worker_rx_port_rest(w, plan, pi, rest, nr);
+}
+
+static __rte_noinline void
+worker_rx_port6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port6_body(w, plan, pi, pkts, n, false);
+}
+
+static __rte_noinline void
+worker_rx_port6_single(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		       struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port6_body(w, plan, pi, pkts, n, true);
+}
+
 /* an IPv6 frame worker_rx6 can take: the IPv4 classifier called it not_ipv4 (one segment,
  * no tag left: the others have other reasons) */
 static inline bool
@@ -588,12 +678,16 @@ static __rte_noinline void worker_rx_vlan(struct uf_worker *w, const struct uf_p
 static __rte_always_inline void
 worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 		    struct rte_mbuf **pkts, uint16_t n, const bool single, const bool multi,
-		    const enum uf_hdr_form form, const int partial_c)
+		    const enum uf_hdr_form form, const int partial_c, const bool six)
 {
 	const struct uf_port_id *pid = &w->ports[pi].id;
 	/* partial checksums matter only where the copies carry one; decided per port at
 	 * start (quirk row); partial_c: 0 the port says, 1 no, 2 yes (a constant) */
-	const bool partial = partial_c == 0 ? pid->partial_csum && plan->udp_cksum : partial_c == 2;
+	const bool partial = partial_c == 0 ? pid->partial_csum && (plan->udp_cksum || six)
+					    : partial_c == 2;
+	/* six: N = 1 to an IPv6 destination (single6 of an IPv4 listener): its template */
+	const struct uf_tmpl6 *t46 =
+			six ? &plan->d6[plan->set_dests[plan->sets[0].first]].t6 : NULL;
 	/* one listener: a datagram forwarded here is to the port's address, its pseudo-header
 	 * part once */
 	const uint32_t ph_dst = uf_csum_ph_dst(pid->ip);
@@ -616,7 +710,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	if (multi)
 		memset(cnt, 0, sizeof(cnt));
 	if (single)
-		uf_single_begin(&one, w, plan, n);
+		uf_single_begin(&one, w, plan, n, six);
 	/* pass 1: classify the burst, reading each header while the next ones are fetched */
 	w->ctr.rx += n;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
@@ -653,7 +747,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 				if (form == UF_HDR_PLAIN_KEEP_SPORT)
 					uf_single_one_keep(&one, m, (uint8_t *)(uintptr_t)f, &fi);
 				else
-					uf_single_one(&one, m, &fi, false, form, cksum_on);
+					uf_single_one_fam(&one, m, &fi, form, cksum_on, six, t46);
 				continue;
 			}
 			v = classify_miss(w, pi, m, info, &why, partial);
@@ -698,7 +792,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 			cnt[li + 1]++;
 			fwd[nf++] = m;
 		} else if (single) {
-			uf_single_one(&one, m, info, false, form, cksum_on);
+			uf_single_one_fam(&one, m, info, form, cksum_on, six, t46);
 		} else {
 			fwd[nf++] = m;
 		}
@@ -725,7 +819,8 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 				in[nf] = svc_in[k];
 				fwd[nf++] = svc[k];
 			} else if (single) {
-				uf_single_one(&one, svc[k], &svc_in[k], false, form, cksum_on);
+				uf_single_one_fam(&one, svc[k], &svc_in[k], form, cksum_on, six,
+						  t46);
 			} else {
 				in[nf] = svc_in[k];
 				fwd[nf++] = svc[k];
@@ -752,7 +847,7 @@ static __rte_noinline void
 worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 		    struct rte_mbuf **pkts, uint16_t n)
 {
-	worker_rx_port_body(w, plan, pi, pkts, n, false, true, UF_HDR_ANY, 0);
+	worker_rx_port_body(w, plan, pi, pkts, n, false, true, UF_HDR_ANY, 0, false);
 }
 
 static __rte_always_inline void
@@ -770,21 +865,55 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	case UF_ENG_SINGLE_KEEP:
 		if (w->ports[pi].id.partial_csum)
 			worker_rx_port_body(w, plan, pi, pkts, n, true, false,
-					    UF_HDR_PLAIN_KEEP_SPORT, 2);
+					    UF_HDR_PLAIN_KEEP_SPORT, 2, false);
 		else
 			worker_rx_port_body(w, plan, pi, pkts, n, true, false,
-					    UF_HDR_PLAIN_KEEP_SPORT, 1);
+					    UF_HDR_PLAIN_KEEP_SPORT, 1, false);
 		break;
 	case UF_ENG_SINGLE_OWN:
-		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_PLAIN_OWN_SPORT, 0);
+		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_PLAIN_OWN_SPORT, 0,
+				    false);
 		break;
 	case UF_ENG_SINGLE:
-		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0);
+		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0, false);
 		break;
+	case UF_ENG_SINGLE6:
+		if (!plan->in_is6)
+			worker_rx_port_single46(w, plan, pi, pkts, n);
+		else if (plan->fast6)
+			worker_rx_port6_single(w, plan, pi, pkts, n);
+		else
+			worker_rx_port_rest(w, plan, pi, pkts, n);
+		break;
+	case UF_ENG_MIXED:
+	case UF_ENG_MIXED_SIMPLE:
+	case UF_ENG_MIXED_ONE_EGRESS:
+		if (plan->fast6) {
+			worker_rx_port6(w, plan, pi, pkts, n);
+			break;
+		}
+		/* fall through */
 	default:
-		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0);
+		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0, false);
 		break;
 	}
+}
+
+/* single6 of an IPv4 listener: the N = 1 loop, each datagram rewritten in place into an
+ * IPv6 copy (uf_single46_one) */
+static __rte_noinline void
+worker_rx_port_single46(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+			struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0, true);
+}
+
+/* the frames of a burst worker_rx_port6 left: the one classify loop */
+static __rte_noinline void
+worker_rx_port_rest(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		    struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0, false);
 }
 
 /* worker_rx_port for one tagged port's frames: one instance, called from worker_rx_vlan's two

@@ -142,6 +142,8 @@ uf_tmpl6_build(struct uf_tmpl6 *t, const struct uf_tmpl6_spec *s)
 
 	t->keep_src_ip = s->keep_src_ip;
 	t->keep_sport = s->keep_src_port;
+	t->src_neg_mask = s->keep_src_ip ? 0 : UINT32_MAX;
+	t->sport_neg_mask = s->keep_src_port ? 0 : UINT32_MAX;
 
 	d = s->in_is_ip6 ? uf_ck_neg_ip6(s->in_dst_ip6.b) : uf_ck_neg32(s->in_dst_ip);
 	d += uf_ck_ip6(s->dst_ip6.b);

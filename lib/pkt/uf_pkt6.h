@@ -151,29 +151,42 @@ uf_ip6_in_prefix(const struct uf_ip6 *a, const struct uf_ip6 *prefix, uint8_t le
 
 /* ---- ones-complement sums of addresses ---- */
 
+/* Two 64-bit words' ones-complement sum, folded to at most 18 bits: 64-bit adds with the
+ * carry added back are ones-complement adds of their 16-bit words (2^16 = 1 modulo 0xffff),
+ * and the result is 0 only where both words are */
+static __rte_always_inline uint32_t
+uf_ck_sum2x64(uint64_t x, uint64_t y)
+{
+	uint64_t s = x + y;
+
+	s += s < x; /* the end-around carry */
+	s = (s >> 32) + (s & 0xffffffff);
+	s = (s >> 16) + (s & 0xffff);
+	return (uint32_t)s;
+}
+
 /* The sum of an IPv6 address's eight 16-bit words (as loaded: the same byte order as every
- * other sum here, which the final fold keeps; RFC 1071 byte-order independence) */
+ * other sum here, which the final fold keeps; RFC 1071 byte-order independence), in two
+ * 64-bit adds */
 static inline uint32_t
 uf_ck_ip6(const uint8_t *a)
 {
-	uint32_t s = 0;
-	int i;
+	uint64_t x, y;
 
-	for (i = 0; i < 16; i += 2)
-		s += uf_rd16(a + i);
-	return s;
+	memcpy(&x, a, 8);
+	memcpy(&y, a + 8, 8);
+	return uf_ck_sum2x64(x, y);
 }
 
-/* "minus" an IPv6 address: the complement of each of its words */
+/* "minus" an IPv6 address: the complement of each of its words (of both 64-bit halves) */
 static inline uint32_t
 uf_ck_neg_ip6(const uint8_t *a)
 {
-	uint32_t s = 0;
-	int i;
+	uint64_t x, y;
 
-	for (i = 0; i < 16; i += 2)
-		s += uf_ck_neg16(uf_rd16(a + i));
-	return s;
+	memcpy(&x, a, 8);
+	memcpy(&y, a + 8, 8);
+	return uf_ck_sum2x64(~x, ~y);
 }
 
 /* ---- classification ---- */
@@ -253,6 +266,85 @@ uf_port6_mcast_ours(const struct uf_port6_id *port, const uint8_t *a)
 enum uf_verdict uf_classify6(const uint8_t *f, uint32_t len, uint64_t rx_ck,
 			     const struct uf_port6_id *port, struct uf_rx6_info *info,
 			     enum uf_drop *reason);
+
+/*
+ * The fast test of an IPv6 datagram to a port's one IPv6 listener (docs/architecture.md#ipv6):
+ * what uf_classify6 forwards to that listener, in the common form (UDP right after the IPv6
+ * header), found with a few wide compares against fields fixed per burst. True: the frame is
+ * a datagram uf_classify6 would forward with the same facts (info), and the listener's
+ * lookup would find this one; false: not decided here (the full classifier looks).
+ */
+struct uf_fast6 {
+	uint64_t dmac; /* the port's MAC as an 8-byte load of a frame's first 6 bytes, the rest 0 */
+	uint64_t dst_a, dst_b; /* the listener's address, as loaded in two halves */
+	rte_be16_t dport;      /* the listener's UDP port */
+	uint8_t dst_idx;       /* the address's index among the port's ip6 */
+	uint32_t max_len;      /* the port's (uf_port6_id.max_len) */
+};
+
+static __rte_always_inline uint64_t
+uf_rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static __rte_always_inline bool
+uf_classify6_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_fast6 *p,
+		  struct uf_rx6_info *info)
+{
+	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
+	const uint8_t *udp = ip + UF_IP6_HDR;
+	/* version 6 (the top nibble of byte 0) and next header UDP (byte 6), in one word each */
+	const uint32_t vtc = uf_rd32(ip);
+	uint32_t plen, ulen;
+	uint16_t ck;
+
+	if (unlikely(len < UF_HDR6_LEN || len > p->max_len))
+		return false;
+	if ((uf_rd64(f) & RTE_BE64(0xffffffffffff0000)) != p->dmac ||
+	    uf_rd16(f + UF_ETH_TYPE) != RTE_BE16(RTE_ETHER_TYPE_IPV6) ||
+	    (vtc & RTE_BE32(0xf0000000)) != RTE_BE32(0x60000000) || ip[UF_IP6_NXT] != IPPROTO_UDP)
+		return false;
+	if (uf_rd64(ip + UF_IP6_DST) != p->dst_a || uf_rd64(ip + UF_IP6_DST + 8) != p->dst_b ||
+	    uf_rd16(udp + UF_UDP_DPORT) != p->dport)
+		return false;
+	plen = uf_be16(uf_rd16(ip + UF_IP6_PLEN));
+	ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
+	ck = uf_rd16(udp + UF_UDP_CKSUM);
+	/* the payload length in the frame, the UDP length within it (8 at least), a checksum
+	 * (mandatory) the NIC did not call bad */
+	if (RTE_ETHER_HDR_LEN + UF_IP6_HDR + plen > len || ulen < UF_UDP_HDR || ulen > plen ||
+	    ck == 0 || (rx_ck & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD)
+		return false;
+	info->payload_off = UF_HDR6_LEN;
+	info->payload_len = (uint16_t)(ulen - UF_UDP_HDR);
+	memcpy(info->src_ip6.b, ip + UF_IP6_SRC, 16);
+	info->dst_idx = p->dst_idx;
+	info->src_port = uf_rd16(udp + UF_UDP_SPORT);
+	info->tclass = (uint8_t)((rte_be_to_cpu_32(vtc) >> 20) & 0xfc);
+	info->udp_cksum = ck;
+	return true;
+}
+
+/* The fast test's fields for listener address DST (index dst_idx among the port's ip6) and
+ * UDP port DPORT on a port with identity PORT */
+static inline void
+uf_fast6_init(struct uf_fast6 *p, const struct uf_port6_id *port, const struct uf_ip6 *dst,
+	      uint8_t dst_idx, rte_be16_t dport)
+{
+	uint8_t mac[8] = { 0 };
+
+	memcpy(mac, port->mac.addr_bytes, 6);
+	p->dmac = uf_rd64(mac);
+	p->dst_a = uf_rd64(dst->b);
+	p->dst_b = uf_rd64(dst->b + 8);
+	p->dport = dport;
+	p->dst_idx = dst_idx;
+	p->max_len = port->max_len;
+}
 
 /*
  * Service addresses (docs/architecture.md#service-addresses): a frame uf_classify6 called
@@ -351,6 +443,9 @@ struct uf_tmpl6 {
 	uint32_t udp_delta;
 	bool keep_src_ip; /* source: original, IPv6 sender to IPv6 destination only */
 	bool keep_sport;
+	/* all ones where the copy's source address (port) is not the sender's: what of the
+	 * datagram's "minus" the sender's address (port) its checksum adds (uf_hdr6_write_dg) */
+	uint32_t src_neg_mask, sport_neg_mask;
 };
 
 struct uf_tmpl6_spec {
@@ -387,53 +482,100 @@ int uf_tmpl_from6(struct uf_tmpl *t, const struct uf_tmpl_spec *s, const struct 
  * identification is 0 (the copy is an atomic datagram, DF set: RFC 6864), the tos the
  * traffic class.
  */
-static inline void
-uf_rx_info_from6(const struct uf_rx6_info *in, struct uf_rx_info *out)
+static __rte_always_inline rte_be32_t
+uf_stand_in_src(const struct uf_ip6 *src6)
+{
+	return (rte_be32_t)uf_ck_fold32(uf_ck_ip6(src6->b));
+}
+
+/* with_src false: src_ip left 0 (a caller that writes no IPv4 copy from it, or makes it
+ * with uf_stand_in_src where it does) */
+static __rte_always_inline void
+uf_rx_info_from6_l(const struct uf_rx6_info *in, struct uf_rx_info *out, const bool with_src)
 {
 	out->payload_off = in->payload_off;
 	out->payload_len = in->payload_len;
-	out->src_ip = (rte_be32_t)uf_ck_fold32(uf_ck_ip6(in->src_ip6.b));
+	out->src_ip = with_src ? uf_stand_in_src(&in->src_ip6) : 0;
 	out->src_port = in->src_port;
 	out->ip_id = 0;
 	out->tos = in->tclass;
 	out->udp_cksum = in->udp_cksum;
 }
 
+static inline void
+uf_rx_info_from6(const struct uf_rx6_info *in, struct uf_rx_info *out)
+{
+	uf_rx_info_from6_l(in, out, true);
+}
+
+/* What every IPv6 copy's header of one datagram shares, worked out once (uf_hdr6_dg_init) */
+struct uf_hdr6_dg {
+	uint32_t p_sum;     /* the input's P (uf_in_sum or uf_in6_sum) */
+	uint32_t src_neg;   /* "minus" the input's source (uf_in_src_neg4/6) */
+	uint32_t sport_neg; /* "minus" its UDP source port */
+	rte_be32_t vtc;     /* version, traffic class, flow label 0 */
+	rte_be16_t ulen;    /* the payload (IPv6) and UDP length: the same */
+	rte_be16_t sport;
+	const struct uf_ip6 *src6; /* the sender's address (keep_src_ip copies) */
+};
+
+/* PLEN payload bytes, traffic class TCLASS, the sender's UDP port SPORT and address SRC6
+ * (where a copy keeps it); P_SUM and SRC_NEG as struct uf_hdr6_dg's */
+static __rte_always_inline void
+uf_hdr6_dg_init(struct uf_hdr6_dg *g, uint16_t plen, uint8_t tclass, rte_be16_t sport,
+		const struct uf_ip6 *src6, uint32_t p_sum, uint32_t src_neg)
+{
+	g->p_sum = p_sum;
+	g->src_neg = src_neg;
+	g->sport_neg = uf_ck_neg16(sport);
+	g->vtc = rte_cpu_to_be_32((uint32_t)6 << 28 | (uint32_t)tclass << 20);
+	g->ulen = uf_be16(plen + UF_UDP_HDR);
+	g->sport = sport;
+	g->src6 = src6;
+}
+
+/*
+ * Write one IPv6 copy's header at H (UF_HDR6_LEN bytes) from template T and the datagram's
+ * shared parts G. The checksum is always written (mandatory in IPv6; a result of 0 is sent as
+ * 0xffff): the input's P, the template's delta, and "minus" the sender's address and port
+ * where the copy does not keep them (the template's masks: no branch).
+ */
+static __rte_always_inline void
+uf_hdr6_write_dg(uint8_t *h, const struct uf_tmpl6 *t, const struct uf_hdr6_dg *g)
+{
+	uint8_t *ip = h + RTE_ETHER_HDR_LEN;
+	uint8_t *udp = ip + UF_IP6_HDR;
+	const uint32_t usum = g->p_sum + t->udp_delta + (g->src_neg & t->src_neg_mask) +
+			      (g->sport_neg & t->sport_neg_mask);
+	uint16_t uck = (uint16_t)~uf_ck_fold32(usum);
+
+	if (uck == 0)
+		uck = 0xffff;
+	memcpy(h, t->hdr, UF_HDR6_LEN);
+	memcpy(ip + UF_IP6_VTC, &g->vtc, 4);
+	memcpy(ip + UF_IP6_PLEN, &g->ulen, 2);
+	if (t->keep_src_ip)
+		memcpy(ip + UF_IP6_SRC, g->src6->b, 16);
+	if (t->keep_sport)
+		memcpy(udp + UF_UDP_SPORT, &g->sport, 2);
+	memcpy(udp + UF_UDP_LEN, &g->ulen, 2);
+	memcpy(udp + UF_UDP_CKSUM, &uck, 2);
+}
+
 /*
  * Write one IPv6 copy's header at H (UF_HDR6_LEN bytes): PLEN payload bytes, traffic class
  * TCLASS, the sender's UDP port SPORT and (keep_src_ip) address SRC6. P_SUM: the input's P
  * (uf_in_sum or uf_in6_sum); SRC_NEG: "minus" the input's source (uf_in_src_neg4/6), both
- * once per datagram. The checksum is always written (mandatory in IPv6; a result of 0 is
- * sent as 0xffff).
+ * once per datagram. One copy's uf_hdr6_dg_init and uf_hdr6_write_dg.
  */
 static __rte_always_inline void
 uf_hdr6_write(uint8_t *h, const struct uf_tmpl6 *t, uint16_t plen, uint8_t tclass, rte_be16_t sport,
 	      const struct uf_ip6 *src6, uint32_t p_sum, uint32_t src_neg)
 {
-	uint8_t *ip = h + RTE_ETHER_HDR_LEN;
-	uint8_t *udp = ip + UF_IP6_HDR;
-	const rte_be16_t ulen = uf_be16(plen + UF_UDP_HDR);
-	const rte_be32_t vtc = rte_cpu_to_be_32((uint32_t)6 << 28 | (uint32_t)tclass << 20);
-	uint32_t usum = p_sum + t->udp_delta;
-	uint16_t uck;
+	struct uf_hdr6_dg g;
 
-	if (!t->keep_src_ip)
-		usum += src_neg;
-	if (!t->keep_sport)
-		usum += uf_ck_neg16(sport);
-	uck = (uint16_t)~uf_ck_fold32(usum);
-	if (uck == 0)
-		uck = 0xffff;
-
-	memcpy(h, t->hdr, UF_HDR6_LEN);
-	memcpy(ip + UF_IP6_VTC, &vtc, 4);
-	memcpy(ip + UF_IP6_PLEN, &ulen, 2);
-	if (t->keep_src_ip)
-		memcpy(ip + UF_IP6_SRC, src6->b, 16);
-	if (t->keep_sport)
-		memcpy(udp + UF_UDP_SPORT, &sport, 2);
-	memcpy(udp + UF_UDP_LEN, &ulen, 2);
-	memcpy(udp + UF_UDP_CKSUM, &uck, 2);
+	uf_hdr6_dg_init(&g, plen, tclass, sport, src6, p_sum, src_neg);
+	uf_hdr6_write_dg(h, t, &g);
 }
 
 #endif /* UF_PKT6_H */

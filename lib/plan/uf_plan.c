@@ -142,13 +142,19 @@ set_fill(struct uf_plan *plan, const struct uf_plan_input *in, struct uf_set *se
 	}
 }
 
-/* no rules, one set, every member resolved and unsampled, IPv4 only: the set read once per
- * burst */
+/* no rules, one set, every member resolved and unsampled: the set read once per burst */
+static bool
+plan_simple_any(const struct uf_plan *plan)
+{
+	return plan->lpm == NULL && plan->n_rules6 == 0 && plan->n_sets == 1 &&
+	       plan->sets[0].simple && plan->sets[0].n > 0;
+}
+
+/* ... and IPv4 only */
 static bool
 plan_simple(const struct uf_plan *plan)
 {
-	return plan->lpm == NULL && plan->n_sets == 1 && plan->sets[0].simple &&
-	       plan->sets[0].n > 0 && !plan->has6;
+	return plan_simple_any(plan) && !plan->has6;
 }
 
 bool
@@ -170,6 +176,11 @@ uf_plan_engine_serves(const struct uf_plan *plan, enum uf_engine e)
 		return simple && untagged_ok;
 	case UF_ENG_SIMPLE_VLAN:
 		return simple;
+	case UF_ENG_MIXED_SIMPLE: /* never chains */
+		return plan_simple_any(plan) && (plan->has6 || plan->fanout == UF_FANOUT_COPY);
+	case UF_ENG_MIXED_ONE_EGRESS:
+		return plan_simple_any(plan) && (plan->has6 || plan->fanout == UF_FANOUT_COPY) &&
+		       s->one_egress;
 	case UF_ENG_ONE_EGRESS:
 		return simple && s->one_egress && untagged_ok;
 	case UF_ENG_ONE_EGRESS_KEEP:
@@ -188,6 +199,10 @@ uf_plan_engine_serves(const struct uf_plan *plan, enum uf_engine e)
 	case UF_ENG_SINGLE_OWN:
 		return simple && s->n == 1 && untagged_ok && plan->udp_cksum &&
 		       s->hdr_form == UF_HDR_PLAIN_OWN_SPORT;
+	case UF_ENG_SINGLE6: /* one untagged IPv6 destination */
+		return plan_simple_any(plan) && s->n == 1 && plan->d6 != NULL &&
+		       plan->d6[plan->set_dests[s->first]].is6 &&
+		       !plan->d6[plan->set_dests[s->first]].vlan;
 	case UF_ENG_SINGLE_VLAN:
 		return simple && s->n == 1;
 	default:
@@ -207,8 +222,14 @@ uf_plan_engine(const struct uf_plan *plan)
 	};
 	unsigned int i;
 
-	if (plan->has6)
-		return UF_ENG_MIXED;
+	if (plan->has6) {
+		if (uf_plan_engine_serves(plan, UF_ENG_SINGLE6))
+			return UF_ENG_SINGLE6;
+		if (uf_plan_engine_serves(plan, UF_ENG_MIXED_ONE_EGRESS))
+			return UF_ENG_MIXED_ONE_EGRESS;
+		return uf_plan_engine_serves(plan, UF_ENG_MIXED_SIMPLE) ? UF_ENG_MIXED_SIMPLE
+									: UF_ENG_MIXED;
+	}
 	for (i = 0; i < RTE_DIM(order); i++)
 		if (uf_plan_engine_serves(plan, order[i]))
 			return order[i];
@@ -224,6 +245,8 @@ uf_engine_name(enum uf_engine e)
 		[UF_ENG_GENERIC_VLAN] = "generic_vlan",
 		[UF_ENG_SIMPLE] = "simple",
 		[UF_ENG_SIMPLE_VLAN] = "simple_vlan",
+		[UF_ENG_MIXED_SIMPLE] = "mixed_simple",
+		[UF_ENG_MIXED_ONE_EGRESS] = "mixed_one_egress",
 		[UF_ENG_ONE_EGRESS] = "one_egress",
 		[UF_ENG_ONE_EGRESS_KEEP] = "one_egress_keep",
 		[UF_ENG_ONE_EGRESS_OWN] = "one_egress_own",
@@ -232,6 +255,7 @@ uf_engine_name(enum uf_engine e)
 		[UF_ENG_SINGLE_KEEP] = "single_keep",
 		[UF_ENG_SINGLE_OWN] = "single_own",
 		[UF_ENG_SINGLE_VLAN] = "single_vlan",
+		[UF_ENG_SINGLE6] = "single6",
 	};
 
 	return (unsigned int)e < UF_ENG_MAX ? names[e] : "?";
@@ -256,7 +280,7 @@ lis_is6(const struct uf_config *cfg, int l)
  * #ipv6) */
 static void
 view6(struct uf_plan *lp, const struct uf_config *cfg, int l, int n_lis,
-      const struct uf_dest6_rt *d6, struct uf_rule6 *rules6)
+      const struct uf_dest6_rt *d6, struct uf_rule6 *rules6, const struct rte_lpm6 *lpm6)
 {
 	const struct uf_cfg_listener *cl = lis_of(cfg, l);
 	int i;
@@ -273,6 +297,11 @@ view6(struct uf_plan *lp, const struct uf_config *cfg, int l, int n_lis,
 	lp->in_dst_port = rte_cpu_to_be_16(cl->udp_port);
 	lp->rules6 = rules6 + (n_lis > 1 ? cl->first_rule : 0);
 	lp->n_rules6 = (uint16_t)(n_lis > 1 ? cl->n_rules : cfg->n_rules);
+	lp->lpm6 = lpm6;
+	lp->catch_all6 = UF_SET_NONE;
+	for (i = 0; i < lp->n_rules6; i++)
+		if (lp->rules6[i].len == 0) /* the last (validation) */
+			lp->catch_all6 = (uint32_t)i;
 }
 
 /* destination i's IPv6 side, and its IPv4 template for an IPv6 listener */
@@ -510,7 +539,7 @@ uf_plan_build(const struct uf_plan_input *in)
 	if (n_lis == 1) {
 		if (any6)
 			view6(plan, cfg, 0, 1, (struct uf_dest6_rt *)(mem + off_d6),
-			      (struct uf_rule6 *)(mem + off_rules6));
+			      (struct uf_rule6 *)(mem + off_rules6), in->lpm6);
 		for (i = 0; i < n_sets; i++) {
 			if (cfg->n_rules > 0)
 				set_fill(plan, in, &plan->sets[i], cfg->rules[i].to, 0,
@@ -519,6 +548,7 @@ uf_plan_build(const struct uf_plan_input *in)
 				set_fill(plan, in, &plan->sets[i], NULL, 0, n_listed, &n_members);
 		}
 		plan->engine = (uint8_t)uf_plan_engine(plan);
+		plan->fast6 = plan->in_is6 && plan->n_lis6 == 1;
 		return plan;
 	}
 
@@ -548,7 +578,8 @@ uf_plan_build(const struct uf_plan_input *in)
 		lp->n_listeners = 1;
 		if (any6)
 			view6(lp, cfg, l, n_lis, (struct uf_dest6_rt *)(mem + off_d6),
-			      (struct uf_rule6 *)(mem + off_rules6));
+			      (struct uf_rule6 *)(mem + off_rules6),
+			      in->lis_lpm6 != NULL ? in->lis_lpm6[l] : NULL);
 		for (i = 0; i < cl->n_rules; i++) {
 			const struct uf_cfg_rule *r = &cfg->rules[cl->first_rule + i];
 
@@ -688,4 +719,61 @@ rules_lpm(const struct uf_config *cfg, int first, int n, int socket)
 		}
 	}
 	return lpm;
+}
+
+/* IPv6 rules[first .. first + n) as an rte_lpm6 table, next hop: the index from first */
+static struct rte_lpm6 *
+rules_lpm6(const struct uf_config *cfg, int first, int n, int socket)
+{
+	struct rte_lpm6_config lc = { .max_rules = (uint32_t)RTE_MAX(n, 1) };
+	struct rte_lpm6 *lpm;
+	char name[RTE_LPM6_NAMESIZE];
+	static unsigned int seq;
+	uint32_t groups = 0;
+	int i, n6 = 0, ret;
+
+	for (i = 0; i < n; i++) {
+		const struct uf_cfg_rule *r = &cfg->rules[first + i];
+
+		if (!r->is_ip6)
+			continue;
+		n6++;
+		/* a prefix past /24 takes a tbl8 group per 8 bits at most (rte_lpm6) */
+		if (r->len > 24)
+			groups += (uint32_t)(r->len - 24 + 7) / 8;
+	}
+	if (n6 == 0)
+		return NULL;
+	lc.number_tbl8s = RTE_MAX(groups, 16u);
+	snprintf(name, sizeof(name), "uf_rules6_%u", seq++);
+	lpm = rte_lpm6_create(name, socket, &lc);
+	if (lpm == NULL)
+		return NULL;
+	/* first match is longest-prefix match, as for IPv4 (rules_lpm); ::/0 is the view's
+	 * catch_all6 (rte_lpm6_add refuses depth 0) */
+	for (i = 0; i < n; i++) {
+		const struct uf_cfg_rule *r = &cfg->rules[first + i];
+
+		if (!r->is_ip6 || r->len == 0)
+			continue;
+		ret = rte_lpm6_add(lpm, UF_LPM6_ADDR(r->prefix6.b), r->len, (uint32_t)i);
+		if (ret < 0) {
+			rte_lpm6_free(lpm);
+			rte_errno = -ret;
+			return NULL;
+		}
+	}
+	return lpm;
+}
+
+struct rte_lpm6 *
+uf_rules_lpm6(const struct uf_config *cfg, int socket)
+{
+	return rules_lpm6(cfg, 0, cfg->n_rules, socket);
+}
+
+struct rte_lpm6 *
+uf_rules_lpm6_listener(const struct uf_config *cfg, int l, int socket)
+{
+	return rules_lpm6(cfg, cfg->listeners[l].first_rule, cfg->listeners[l].n_rules, socket);
 }

@@ -12,7 +12,9 @@
 
 #include <rte_ether.h>
 #include <rte_lpm.h>
+#include <rte_lpm6.h>
 
+#include "uf_compat.h"
 #include "uf_config.h"
 #include "uf_pkt.h"
 #include "uf_pkt6.h"
@@ -86,6 +88,8 @@ enum uf_engine {
 	UF_ENG_GENERIC_VLAN, /* the same, a destination's template tagged */
 	UF_ENG_SIMPLE,       /* no rules, set 0 simple: the set read once per burst */
 	UF_ENG_SIMPLE_VLAN,
+	UF_ENG_MIXED_SIMPLE,     /* simple, IPv6 involved: the set per burst, a family per copy */
+	UF_ENG_MIXED_ONE_EGRESS, /* ... every copy through one port */
 	UF_ENG_ONE_EGRESS, /* simple, every copy through one port: its TX buffer in a register */
 	UF_ENG_ONE_EGRESS_KEEP, /* ... every template plain, keeping the sender's UDP port */
 	UF_ENG_ONE_EGRESS_OWN,  /* ... every template plain, a UDP port of ours */
@@ -94,6 +98,7 @@ enum uf_engine {
 	UF_ENG_SINGLE_KEEP, /* ... its template plain, keeping the sender's port; UDP checksums */
 	UF_ENG_SINGLE_OWN,  /* ... its template plain, a UDP port of ours */
 	UF_ENG_SINGLE_VLAN,
+	UF_ENG_SINGLE6, /* simple, N = 1, to an untagged IPv6 destination: as single, a v6 header */
 	UF_ENG_MAX
 };
 
@@ -135,16 +140,23 @@ struct uf_plan {
 	 * IPv6 (docs/architecture.md#ipv6). has6: this view's listener is IPv6 or
 	 * one of its destinations is: its engine is UF_ENG_MIXED
 	 * (copies only), and the IPv4 bodies never see it. in_is6/in_dst_ip6: an IPv6
-	 * listener's address (in_dst_port as for IPv4). rules6: its rules, first match by a
-	 * linear walk (n_rules6 compares at worst). d6: per destination, shared by the views.
+	 * listener's address (in_dst_port as for IPv4). rules6: its rules; lpm6 the same as an
+	 * rte_lpm6 table (not owned; NULL: a plan built without one, the unit tests: the first
+	 * match by a linear walk), catch_all6 the set of a ::/0 rule (UF_SET_NONE: none). d6:
+	 * per destination, shared by the views.
 	 * Top level only: lis6_*, the IPv6 listeners (port index, UDP port, address, listener
 	 * index), walked for each IPv6 datagram (uf_plan_listener6).
 	 */
 	bool has6;
 	bool in_is6;
+	/* one listener, IPv6: its port's bursts take the fast IPv6 test first
+	 * (worker_rx_port6, lib/fwd/uf_fwd.c) */
+	bool fast6;
 	struct uf_ip6 in_dst_ip6;
 	uint16_t n_rules6;
 	const struct uf_rule6 *rules6;
+	const struct rte_lpm6 *lpm6;
+	uint32_t catch_all6;
 	const struct uf_dest6_rt *d6;
 	uint8_t n_lis6;
 	uint8_t lis6_pi[UF_MAX_LISTENERS];
@@ -187,13 +199,23 @@ uf_plan_listener6(const struct uf_plan *plan, uint16_t pi, const struct uf_ip6 *
 	return NULL;
 }
 
+#define UF_SET_NONE UINT32_MAX
+
 /* The set of an IPv6 datagram from src with rules (plan->n_rules6 > 0): the first rule
- * that covers it; false: none (no_rule). */
-static inline bool
+ * that covers it; false: none (no_rule). As uf_plan_lookup: first match is longest-prefix
+ * match (validation refuses a covered rule), one rte_lpm6 lookup whatever the number of
+ * rules, the ::/0 rule (which the table cannot hold) what a miss falls back to. */
+static __rte_always_inline bool
 uf_plan_lookup6(const struct uf_plan *plan, const struct uf_ip6 *src, uint32_t *set)
 {
 	uint16_t i;
 
+	if (likely(plan->lpm6 != NULL)) {
+		if (likely(rte_lpm6_lookup(plan->lpm6, UF_LPM6_ADDR(src->b), set) == 0))
+			return true;
+		*set = plan->catch_all6;
+		return plan->catch_all6 != UF_SET_NONE;
+	}
 	for (i = 0; i < plan->n_rules6; i++)
 		if (uf_ip6_in_prefix(src, &plan->rules6[i].prefix, plan->rules6[i].len)) {
 			*set = i;
@@ -201,8 +223,6 @@ uf_plan_lookup6(const struct uf_plan *plan, const struct uf_ip6 *src, uint32_t *
 		}
 	return false;
 }
-
-#define UF_SET_NONE UINT32_MAX
 
 /* The listener of a datagram to (dst_ip, dport) on port index pi of a plan with several
  * listeners; -1: none (not_for_us). One table load and, but for listeners that share a UDP
@@ -255,6 +275,9 @@ struct uf_plan_input {
 	/* [cfg->n_listeners] each listener's rules (NULL: it has none); with several listeners
 	 * this, not lpm, is used (uf_rules_lpm_listener) */
 	const struct rte_lpm *const *lis_lpm;
+	/* the same for an IPv6 listener's rules (uf_rules_lpm6*); NULL: the linear walk */
+	const struct rte_lpm6 *lpm6;
+	const struct rte_lpm6 *const *lis_lpm6;
 	uint64_t version;
 	int socket; /* < 0: plain heap (unit tests) */
 	/* [cfg->n_dests]: each destination's counter slot, its index in plan->dests and in
@@ -304,5 +327,10 @@ void uf_mcast_mac(rte_be32_t ip, struct rte_ether_addr *mac);
 struct rte_lpm *uf_rules_lpm(const struct uf_config *cfg, int socket);
 /* The same for listener l's rules alone (next hop: the rule's index in the listener). */
 struct rte_lpm *uf_rules_lpm_listener(const struct uf_config *cfg, int l, int socket);
+/* The IPv6 rules as an rte_lpm6 table (next hop = set index), less a ::/0 rule (the view's
+ * catch_all6): the listener's (one listener) or listener l's. NULL with no IPv6 rules; NULL
+ * and rte_errno on failure. Needs EAL. */
+struct rte_lpm6 *uf_rules_lpm6(const struct uf_config *cfg, int socket);
+struct rte_lpm6 *uf_rules_lpm6_listener(const struct uf_config *cfg, int l, int socket);
 
 #endif /* UF_PLAN_H */

@@ -61,6 +61,9 @@ sys.path.insert(0, os.path.join(SRC, "tests", "lib"))
 from ufpkt import arp_frame, seq_payload, udp_frame, write_pcap  # noqa: E402
 
 UDPFAN = os.environ.get("UDPFAN", os.path.join(SRC, "build", "udpfan"))
+# --cpus M,C1,C2,...: the main lcores on CPU M, worker k on Ck (testpmd's forwarding core on
+# C1); None: main on CPU 0, workers from CPU 1 (this VM's placement)
+CPUS = None
 PCAP_MAC = "02:70:63:61:70:00"
 LISTEN_IP = "198.18.0.10"
 
@@ -197,8 +200,9 @@ def run_testpmd(mode, pcap, seconds, warmup, log, frame_len=None):
     vdevs = ["--vdev", "net_null0,no-rx=1"]
     if mode != "txonly":
         vdevs = ["--vdev", "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap] + vdevs
-    argv = ["dpdk-testpmd", "-l", "0,1", "--main-lcore", "0", "--no-pci", "--file-prefix",
-            "ufbench-tp", "--in-memory"] + vdevs + [
+    lc = ["-l", "0,1"] if CPUS is None else ["--lcores", "0@%d,1@%d" % tuple(CPUS[:2])]
+    argv = ["dpdk-testpmd"] + lc + ["--main-lcore", "0", "--no-pci", "--file-prefix",
+                                    "ufbench-tp", "--in-memory"] + vdevs + [
         "--", "--forward-mode=%s" % mode, "--nb-cores=1", "--stats-period", "1", "-a",
         "--burst=32", "--txq=1", "--rxq=1"]
     if mode == "txonly":
@@ -274,7 +278,12 @@ def run_udpfan(pcaps, n_dest, seconds, warmup, log, extra_fwd="", rules=0, binar
             "        - { ip: 198.19.0.%d, udp_port: 6000, port: out, "
             "mac: \"02:18:00:00:01:%02x\" }" % (21 + i, i) for i in range(pool))
     ncpu = os.cpu_count() or 2
-    if workers == 1:
+    if CPUS is not None:
+        if workers >= len(CPUS):
+            raise ValueError("--cpus names %d worker CPUs, %d workers asked" % (
+                len(CPUS) - 1, workers))
+        lcores = ",".join("%d@%d" % (i, CPUS[i]) for i in range(workers + 1))
+    elif workers == 1:
         lcores = "0-1"
     elif workers < ncpu:
         lcores = "0-%d" % workers  # main on CPU 0, a CPU of its own for every worker
@@ -621,6 +630,9 @@ def main():
     ap.add_argument("--scaling", default=None,
                     help="worker counts, e.g. 1,2,4,8: N=1 and N=4 at 32 B each, and the "
                     "efficiency rate(k) / (k x rate(1)) (the 16-core machine's run)")
+    ap.add_argument("--cpus", default=None,
+                    help="CPUs to place lcores on: the main lcore's first, then one per worker "
+                    "(testpmd: main and the first worker's); default main on 0, workers 1..W")
     ap.add_argument("--out", default=None, help="folder for raw logs (default: a temp dir)")
     ap.add_argument("--json", default=None, help="write the results table as JSON here")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
@@ -642,6 +654,9 @@ def main():
                     help="--compare with testpmd: its modes, each a contender at every N "
                     "(e.g. txonly,io; default 5tswap at N = 1, txonly above)")
     a = ap.parse_args()
+    if a.cpus:
+        global CPUS
+        CPUS = [int(x) for x in a.cpus.split(",")]
     if a.pools:
         pools(a)
         return
@@ -719,10 +734,12 @@ def main():
             for n in (1, 4):
                 row("n%d-32-2workers" % n, 32, n, [pcap, pcap2], ref, in_frame=in_frame)
 
-    print("\nbench 1, in memory: net_pcap infinite_rx (64 flows) -> udpfan -> net_null; worker "
-          "on CPU 1, main on CPU 0 (two workers: CPU 0 and 1, the main lcore beside the "
-          "first); TSC %.0f MHz; %d s runs, first %d s discarded" % (hz / 1e6, a.seconds,
-                                                                     a.warmup))
+    place = ("worker on CPU 1, main on CPU 0 (two workers: CPU 0 and 1, the main lcore beside "
+             "the first)" if CPUS is None else "main lcore on CPU %d, workers on CPUs %s" % (
+                 CPUS[0], ",".join(map(str, CPUS[1:]))))
+    print("\nbench 1, in memory: net_pcap infinite_rx (64 flows) -> udpfan -> net_null; %s; "
+          "TSC %.0f MHz; %d s runs, first %d s discarded" % (place, hz / 1e6, a.seconds,
+                                                            a.warmup))
     print("%-18s %2s %2s %8s %8s %7s %7s %8s %8s %8s %6s %6s" % (
         "run", "N", "W", "in Mpps", "out Mpps", "cyc/in", "cyc/out", "5tswap", "io",
         "txonly", "in/5ts", "out/tx"))

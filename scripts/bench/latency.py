@@ -43,7 +43,9 @@ Contenders:
               the same with the udpfan binary in $UDPFAN_BASE (another build, e.g. main's):
               a change measured against what it changes, in the same run
 CPU placement (2 CPUs): the generator's main and TX lcores on CPU 0 (the main lcore sleeps), the
-forwarder's main lcore on CPU 0 (sleeps), its forwarding lcore alone on CPU 1.
+forwarder's main lcore on CPU 0 (sleeps), its forwarding lcore alone on CPU 1. On a bigger
+host, --cpus MAIN,GEN,FWD gives the generator's TX lcore and the forwarding lcore a CPU each
+(scripts/bench/bighost.py picks isolated ones); the stall probe then runs on GEN and FWD.
 
 Warm-up (--warm N, default 2048): each point's generator sends N datagrams first (udpfan-gen
 --warmup: at 100 k pps, then 20 ms), whose copies are accounted as any other but whose delays
@@ -91,8 +93,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.environ.get("UF_BUILD", os.path.join(SRC, "build"))
 UDPFAN = os.environ.get("UDPFAN", os.path.join(BUILD, "udpfan"))
-GEN = os.path.join(BUILD, "app", "udpfan-gen", "udpfan-gen")
-TESTPMD = "/usr/bin/dpdk-testpmd"
+GEN = os.environ.get("UDPFAN_GEN", os.path.join(BUILD, "app", "udpfan-gen", "udpfan-gen"))
+TESTPMD = os.environ.get("TESTPMD", "/usr/bin/dpdk-testpmd")
+# --cpus MAIN,GEN,FWD: every main lcore on MAIN, the generator's TX lcore on GEN, the
+# forwarding lcore on FWD; the default is this VM's placement (see CPU placement above)
+CPU_MAIN, CPU_GEN, CPU_FWD = 0, 0, 1
 
 GEN_IP, FWD_IP = "198.18.0.2", "198.18.0.10"
 GEN_MAC, FWD_MAC = "02:18:00:00:00:02", "02:18:00:00:00:10"
@@ -161,7 +166,7 @@ class Fwd:
             dests = "\n".join("  - { ip: %s, udp_port: %d, mac: \"%s\" }" %
                               (GEN_IP, BACK_PORT + i, gen_mac(wire)) for i in range(n))
             with open(cfg, "w") as f:
-                f.write("""eal: { lcores: "0@0,1@1", file_prefix: uflat-fwd }
+                f.write("""eal: { lcores: "0@%d,1@%d", file_prefix: uflat-fwd }
 ports:
   - { name: lan, device: "%s", ip: %s/24 }
 listen: { port: lan, udp_port: %d }
@@ -169,7 +174,7 @@ destinations:
 %s
 forward: { udp_checksum: compute }
 stats: { interval_s: 1 }
-""" % (dev, FWD_IP, LISTEN_PORT, dests))
+""" % (CPU_MAIN, CPU_FWD, dev, FWD_IP, LISTEN_PORT, dests))
             self.argv = [UDPFAN_BASE if c.endswith("-base") else UDPFAN, "-c", cfg,
                          "--stats-json", os.path.join(wd, "%s.json" % c)]
             self.ready = "ready:"
@@ -181,7 +186,8 @@ stats: { interval_s: 1 }
             # ready line would sit in the buffer and wait_ready would time out (bench 2b's
             # vhost row of 2026-12-01 read 0 packets that way: the generator had finished
             # before the measurement began)
-            self.argv = ["stdbuf", "-oL", TESTPMD, "--lcores", "0@0,1@1", "--main-lcore", "0",
+            self.argv = ["stdbuf", "-oL", TESTPMD, "--lcores", "0@%d,1@%d" % (CPU_MAIN, CPU_FWD),
+                         "--main-lcore", "0",
                          "--file-prefix", "uflat-tp", "--no-pci", "--single-file-segments",
                          "--vdev", dev, "--",
                          "--forward-mode=io", "--port-topology=loop", "--nb-cores=1",
@@ -227,7 +233,7 @@ def gen_argv(wd, sock, rate, seconds, tag, wire="memif", burst=1, warm=0):
     return out, [GEN, "--dev", gen_dev(wire, sock), "--ip", GEN_IP + "/24", "--dst",
                  "%s:%d" % (FWD_IP, LISTEN_PORT), "--dst-mac", FWD_MAC, "--latency", "--rate",
                  str(rate), "--burst", str(burst), "--duration", str(seconds), "--lcores",
-                 "0@0,1@0", "--file-prefix", "uflat-gen", "--json", out] + (
+                 "0@%d,1@%d" % (CPU_MAIN, CPU_GEN), "--file-prefix", "uflat-gen", "--json", out] + (
                      ["--warmup", str(warm)] if warm else [])
 
 
@@ -249,7 +255,7 @@ def stall_probe(cpu, seconds):
     r = subprocess.run([GEN, "--dev", "net_null0", "--ip", "10.255.0.1/24", "--dst",
                         "10.255.0.2:9", "--dst-mac", "02:00:00:00:00:01", "--latency",
                         "--rate", "1000", "--burst", "1", "--duration", str(seconds),
-                        "--lcores", "0@0,1@%d" % cpu, "--file-prefix", "uflat-probe",
+                        "--lcores", "0@%d,1@%d" % (CPU_MAIN, cpu), "--file-prefix", "uflat-probe",
                         "--in-memory"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=seconds + 60)
     if r.returncode != 0:
@@ -265,11 +271,12 @@ def stall_probe(cpu, seconds):
 
 
 def stall_probes(a, when):
-    """stall_probe on each of the two CPUs, logged; `when`: before or after the points"""
+    """stall_probe on the generator's and the forwarder's CPUs, logged; `when`: before or after
+    the points"""
     log("stall probe %s the points (%.0f s per CPU): a polling thread alone on each CPU, how "
         "often and how long the host keeps it away" % (when, a.probe_seconds))
     out = []
-    for cpu in (0, 1):
+    for cpu in sorted({CPU_GEN, CPU_FWD}):
         pr = dict(stall_probe(cpu, a.probe_seconds), when=when)
         out.append(pr)
         log("  CPU %d: away %.1f %% of the time, %.0f stalls/s over 5 us, mean %.1f us, "
@@ -456,10 +463,18 @@ def main():
                     help="datagrams each point sends first, their latency reported apart "
                          "(warm p99): the first pass over memif's 1024-slot rings touches "
                          "fresh pages (default 2048; 0: none)")
+    ap.add_argument("--cpus", default="0,0,1",
+                    help="MAIN,GEN,FWD: the CPUs of every main lcore, the generator's TX lcore "
+                         "and the forwarding lcore (default 0,0,1)")
     ap.add_argument("--raw", help="raw log directory (default /tmp/latency-DATE)")
     ap.add_argument("--probe-seconds", type=float, default=2,
                     help="the stall probe's time per CPU, before and after the points (0: none)")
     a = ap.parse_args()
+    global CPU_MAIN, CPU_GEN, CPU_FWD
+    try:
+        CPU_MAIN, CPU_GEN, CPU_FWD = (int(x) for x in a.cpus.split(","))
+    except ValueError:
+        ap.error("--cpus: three CPU numbers, MAIN,GEN,FWD")
     if os.geteuid() != 0:
         sys.exit("needs root (hugepages; net_memif needs DPDK's multi-process support, so no "
                  "--in-memory)")
@@ -554,8 +569,8 @@ def main():
     if a.probe_seconds > 0:
         probes += stall_probes(a, "after")
     with open(os.path.join(a.raw, "summary.json"), "w") as f:
-        json.dump({"argv": sys.argv, "table": table, "sat": sat, "stall_probe": probes}, f,
-                  indent=1)
+        json.dump({"argv": sys.argv, "cpus": [CPU_MAIN, CPU_GEN, CPU_FWD], "table": table,
+                   "sat": sat, "stall_probe": probes}, f, indent=1)
     log("raw: %s" % a.raw)
 
 

@@ -15,6 +15,12 @@
  * the TX buffer's flush point. The egress ports are net_ring vdevs, whose TX ring is their RX
  * ring: what a run sent is read back and compared byte for byte.
  *
+ * IPv6 (docs/architecture.md#ipv6): the same scenarios with IPv6 in and out (v66), IPv4 in
+ * and IPv6 out (v46), IPv6 in and both families out (v6m). Their reference is the general
+ * IPv6 engine, mixed, with the IPv6 lane off (plan->fast6 cleared: every datagram through
+ * the one classify loop, uf_classify6 and the listener lookup); every engine that serves the
+ * plan (single6, mixed_one_egress, mixed_simple, mixed) runs with the lane on and off.
+ *
  * Needs EAL without hugepages: --no-huge --no-pci -l 0 (eal suite, not parallel).
  */
 #include <stdio.h>
@@ -65,7 +71,29 @@ struct scenario {
 	 * docs/architecture.md#service-addresses.) */
 	bool svc;
 	bool svc_ref; /* the reference run of a svc scenario: its inputs to the port's own address */
+	int fam;      /* FAM_44 (IPv4 only), FAM_66, FAM_46, FAM_6M */
 };
+
+enum {
+	FAM_44,
+	FAM_66,
+	FAM_46,
+	FAM_6M
+};
+
+/* IPv6 datagrams in (the listener on 2001:db8:a::10) */
+static bool
+in6_of(const struct scenario *s)
+{
+	return s->fam == FAM_66 || s->fam == FAM_6M;
+}
+
+/* destination i is IPv6 */
+static bool
+dest6_of(const struct scenario *s, int i)
+{
+	return s->fam == FAM_66 || s->fam == FAM_46 || (s->fam == FAM_6M && i % 2 == 0);
+}
 
 /* what one run left behind */
 struct outcome {
@@ -95,6 +123,8 @@ payload_of(unsigned seq, const struct scenario *s)
 	return p;
 }
 
+static struct rte_mbuf *input_frame6(unsigned seq, const struct scenario *s);
+
 static struct rte_mbuf *
 input_frame(unsigned seq, const struct scenario *s)
 {
@@ -105,6 +135,10 @@ input_frame(unsigned seq, const struct scenario *s)
 	uint16_t payload = payload_of(seq, s), i;
 	uint8_t *p;
 
+	if (in6_of(s)) {
+		rte_pktmbuf_free(m);
+		return input_frame6(seq, s);
+	}
 	if (m == NULL) {
 		fprintf(stderr, "input pool empty\n");
 		exit(1);
@@ -143,6 +177,104 @@ input_frame(unsigned seq, const struct scenario *s)
 	return m;
 }
 
+/* An IPv6 input: as input_frame's, from 2001:db8:a::2..5 to the listener 2001:db8:a::10;
+ * its checksum always there (mandatory), or with s->partial every fifth as a local sender's
+ * CHECKSUM_PARTIAL frame leaves it */
+static struct rte_mbuf *
+input_frame6(unsigned seq, const struct scenario *s)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(in_pool);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv6_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint16_t payload = payload_of(seq, s), i;
+	uint8_t *p, *a;
+
+	if (m == NULL) {
+		fprintf(stderr, "input pool empty\n");
+		exit(1);
+	}
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	ip = (struct rte_ipv6_hdr *)(eth + 1);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	p = (uint8_t *)(udp + 1);
+	memset(eth, 0, sizeof(*eth) + sizeof(*ip) + sizeof(*udp));
+	eth->dst_addr = port_mac[0];
+	eth->src_addr.addr_bytes[0] = 0x02;
+	eth->src_addr.addr_bytes[5] = 0x99;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	/* traffic class seq * 5 (DSCP and ECN: the copies keep the DSCP, not the ECN), a flow
+	 * label the copies do not keep */
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28 | (seq * 5 & 0xff) << 20 | (seq & 0xfffff));
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(8 + payload));
+	ip->proto = IPPROTO_UDP;
+	ip->hop_limits = 64;
+	a = UF_IP6_BYTES(ip->src_addr);
+	a[0] = 0x20, a[1] = 0x01, a[2] = 0x0d, a[3] = 0xb8, a[5] = 0x0a;
+	memcpy(UF_IP6_BYTES(ip->dst_addr), a, 16);
+	a[15] = (uint8_t)(2 + (seq & 3));
+	UF_IP6_BYTES(ip->dst_addr)[15] = 0x10;
+	udp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + (seq & 63)));
+	udp->dst_port = rte_cpu_to_be_16(5000);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + payload));
+	for (i = 0; i < payload; i++)
+		p[i] = (uint8_t)(seq * 7 + i);
+	udp->dgram_cksum = rte_ipv6_udptcp_cksum(ip, udp);
+	if (s->partial && seq % 5 == 1)
+		udp->dgram_cksum = rte_ipv6_phdr_cksum(ip, 0);
+	m->data_len = (uint16_t)(62 + payload);
+	m->pkt_len = m->data_len;
+	return m;
+}
+
+/* the config of an IPv6 scenario: one listener (IPv6 on 2001:db8:a::10, or IPv4), its
+ * destinations by dest6_of, on port 0 or alternating between the ports */
+static struct uf_config *
+make_cfg6(const struct scenario *s)
+{
+	char text[8192];
+	struct uf_err err;
+	struct uf_config *cfg;
+	int o, i;
+
+	o = snprintf(text, sizeof(text),
+		     "ports:\n"
+		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24,"
+		     " ip6: [\"2001:db8:a::10/64\"]%s }\n"
+		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24,"
+		     " ip6: [\"2001:db8:b::10/64\"]%s }\n"
+		     "forward: { udp_checksum: %s, source_port: %s }\n"
+		     "listeners:\n  - name: l0\n    port: p0\n    ip: %s\n    udp_port: 5000\n"
+		     "    destinations:\n",
+		     s->vlan && !s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
+		     s->vlan && s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
+		     s->zero_cksum ? "zero" : "compute", s->own_sport ? "7777" : "keep",
+		     in6_of(s) ? "\"2001:db8:a::10\"" : "198.18.0.10");
+	for (i = 0; i < s->n_dests; i++) {
+		int p = s->two_ports ? i % 2 : 0;
+		char ip[64];
+
+		if (dest6_of(s, i))
+			snprintf(ip, sizeof(ip), "\"2001:db8:%c::%x\"", 'a' + p, 0x21 + i);
+		else
+			snprintf(ip, sizeof(ip), "198.%d.0.%d", 18 + p, 21 + i);
+		/* `source: original` only where the families match */
+		o += snprintf(text + o, sizeof(text) - o,
+			      "      - { ip: %s, udp_port: %d, port: p%d, mac: \"02:00:00:00:00:%02x\"%s"
+			      " }\n",
+			      ip, 6000 + i, p, 0x21 + i,
+			      (s->orig || (i == 1 && !s->plain)) && dest6_of(s, i) == in6_of(s)
+					      ? ", source: original"
+					      : "");
+	}
+	cfg = uf_config_parse(text, (size_t)o, "fanout_diff6", &err);
+	if (cfg == NULL) {
+		fprintf(stderr, "config: %s\n%s", err.msg, text);
+		exit(1);
+	}
+	return cfg;
+}
+
 static struct uf_config *
 make_cfg(const struct scenario *s)
 {
@@ -151,6 +283,8 @@ make_cfg(const struct scenario *s)
 	struct uf_config *cfg;
 	int o, i, l;
 
+	if (s->fam != FAM_44)
+		return make_cfg6(s);
 	o = snprintf(text, sizeof(text),
 		     "ports:\n"
 		     "  - { name: p0, device: net_ring0, ip: 198.18.0.10/24%s%s }\n"
@@ -242,7 +376,7 @@ make_plan(const struct uf_config *cfg, const struct scenario *s)
 
 /* one run: every burst through uf_worker_rx, a final flush, then read back what was sent */
 static void
-run(const struct scenario *s, int engine, bool select, struct outcome *o)
+run(const struct scenario *s, int engine, bool select, bool lane6, struct outcome *o)
 {
 	static int pool_no;
 	struct uf_config *cfg = make_cfg(s);
@@ -277,6 +411,9 @@ run(const struct scenario *s, int engine, bool select, struct outcome *o)
 			if (select)
 				vw[v].sets[0].simple = false;
 		}
+		/* an IPv6 listener's lane (worker_rx_port6) on or off */
+		CHECK_EQ(plan->fast6, in6_of(s));
+		plan->fast6 = plan->fast6 && lane6;
 	}
 
 	memset(&sh, 0, sizeof(sh));
@@ -293,10 +430,18 @@ run(const struct scenario *s, int engine, bool select, struct outcome *o)
 		w->port_idx[ring_port[pi]] = (uint8_t)pi;
 		w->txb[pi].port_id = ring_port[pi];
 	}
-	w->ports[0].id.listen = true;
+	w->ports[0].id.listen = !in6_of(s);
 	w->ports[0].id.listen_udp = rte_cpu_to_be_16(5000);
 	w->ports[0].id.max_len = uf_port_max_len(1500);
 	w->ports[0].id.partial_csum = s->partial;
+	for (pi = 0; s->fam != FAM_44 && pi < N_PORTS; pi++) {
+		/* as uf_app_create_workers sets a port with ip6 */
+		w->port6[pi].mac = port_mac[pi];
+		w->port6[pi].n_ip6 = cfg->ports[pi].n_ip6;
+		memcpy(w->port6[pi].ip6, cfg->ports[pi].ip6, sizeof(w->port6[pi].ip6));
+		w->port6[pi].listen = pi == 0 && in6_of(s);
+		w->port6[pi].max_len = uf_port_max_len(1500);
+	}
 	for (pi = 0; pi < N_PORTS; pi++)
 		uf_worker_port_id(w, pi);
 	w->txb[1].pad_to = 60;
@@ -462,36 +607,49 @@ scenario(const struct scenario *s)
 {
 	int eng[UF_ENG_MAX];
 	const unsigned n_eng = engines_of(s, eng);
-	/* o[0]: the reference (generic_vlan), o[1]: select, o[2 + k]: engine eng[k] */
+	/* o[0]: the reference (generic_vlan; IPv6: mixed without the lane), o[1]: select,
+	 * o[2 + k]: engine eng[k] */
 	struct outcome *o = calloc(2 + n_eng, sizeof(*o));
+	const int ref = s->fam == FAM_44 ? UF_ENG_GENERIC_VLAN : UF_ENG_MIXED;
 	unsigned n_in = 0, b, pi, k;
 	int v;
 
 	uf_t_case = s->name;
 	for (b = 0; b < RTE_DIM(bursts); b++)
 		n_in += bursts[b];
-	run(s, UF_ENG_GENERIC_VLAN, false, &o[0]);
+	run(s, ref, false, false, &o[0]);
 	check_ledger(s->name, &o[0], n_in, s->n_dests);
-	run(s, UF_ENG_GENERIC_VLAN, true, &o[1]);
+	run(s, ref, true, true, &o[1]);
 	check_ledger(s->name, &o[1], n_in, s->n_dests);
 	compare(s->name, "select", &o[1], &o[0]);
 	if (s->svc) {
 		/* the same inputs to the port's own address: the same frames, the same counters */
 		struct scenario own = *s;
-		struct outcome *ref = calloc(1, sizeof(*ref));
+		struct outcome *rs = calloc(1, sizeof(*rs));
 
 		own.svc = false;
 		own.svc_ref = true;
-		run(&own, UF_ENG_GENERIC_VLAN, false, ref);
-		compare(s->name, "to the service address", &o[0], ref);
-		free_outcome(ref);
-		free(ref);
+		run(&own, UF_ENG_GENERIC_VLAN, false, false, rs);
+		compare(s->name, "to the service address", &o[0], rs);
+		free_outcome(rs);
+		free(rs);
 	}
 	for (k = 0; k < n_eng; k++) {
-		run(s, eng[k], false, &o[2 + k]);
+		run(s, eng[k], false, true, &o[2 + k]);
 		check_ledger(s->name, &o[2 + k], n_in, s->n_dests);
 		compare(s->name, uf_engine_name((enum uf_engine)eng[k]), &o[2 + k], &o[0]);
 		eng_runs[eng[k]]++;
+		if (in6_of(s)) { /* and without the IPv6 lane */
+			struct outcome *nl = calloc(1, sizeof(*nl));
+			char what[64];
+
+			snprintf(what, sizeof(what), "%s, no IPv6 lane",
+				 uf_engine_name((enum uf_engine)eng[k]));
+			run(s, eng[k], false, false, nl);
+			compare(s->name, what, nl, &o[0]);
+			free_outcome(nl);
+			free(nl);
+		}
 	}
 	/* a simple plan: the built engine and at least its tagged form serve it */
 	CHECK(n_eng >= 2, "%s: %u engines serve the plan", s->name, n_eng);
@@ -523,21 +681,31 @@ scenario(const struct scenario *s)
 		for (k = 0; k < o[0].n_out[pi] && k < MAX_OUT; k++) {
 			const uint8_t *f = o[0].bytes[pi][k];
 			const bool has = f[12] == 0x81 && f[13] == 0x00;
-			const struct rte_ipv4_hdr *ip =
-					(const struct rte_ipv4_hdr *)(f + (has ? 18 : 14));
-			const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
-			const uint8_t *addrs = (const uint8_t *)&ip->src_addr;
+			const uint8_t *l3 = f + (has ? 18 : 14);
+			const bool is6 = f[has ? 16 : 12] == 0x86 && f[has ? 17 : 13] == 0xdd;
+			const struct rte_udp_hdr *udp =
+					(const struct rte_udp_hdr *)(l3 + (is6 ? 40 : 20));
+			/* the source and destination addresses, together in both families */
+			const uint8_t *addrs = l3 + (is6 ? 8 : 12);
 			/* every input's checksum was right (or none, or partial): every copy's
-			 * is, or is none where the plan sends none */
+			 * is, or is none where the plan sends none (IPv6 copies: always one) */
 			const bool ck_ok =
-					s->zero_cksum ? udp->dgram_cksum == 0
-						      : udp->dgram_cksum != 0 &&
-									uf_test_udp_sum_ok(addrs, 4,
-											   udp);
+					s->zero_cksum && !is6
+							? udp->dgram_cksum == 0
+							: udp->dgram_cksum != 0 &&
+									  uf_test_udp_sum_ok(
+											  addrs,
+											  is6 ? 16
+											      : 4,
+											  udp);
 
 			if (has != tagged ||
-			    (tagged && (f[14] != 0x40 || f[15] != 0x07 || f[16] != 0x08 ||
-					f[17] != 0x00 || rte_raw_cksum(f + 18, 20) != 0xffff)))
+			    (tagged && (f[14] != 0x40 || f[15] != 0x07 ||
+					(!is6 && (f[16] != 0x08 || f[17] != 0x00 ||
+						  rte_raw_cksum(f + 18, 20) != 0xffff)))))
+				bad++;
+			if (is6 != (s->fam == FAM_66 || s->fam == FAM_46 ||
+				    (s->fam == FAM_6M && (f[has ? 16 : 12] == 0x86))))
 				bad++;
 			if (!ck_ok)
 				bad_ck++;
@@ -611,6 +779,38 @@ main(int argc, char **argv)
 		  .zero_cksum = true,
 		  .two_ports = true },
 		{ .name = "l2_n2_svc", .n_dests = 4, .listeners = true, .svc = true },
+		/* IPv6 (docs/architecture.md#ipv6): v6 in and out (single6, mixed_one_egress,
+		 * mixed_simple), v4 in and v6 out, v6 in and both families out */
+		{ .name = "v66_n1", .n_dests = 1, .fam = FAM_66 },
+		{ .name = "v66_n1_too_big", .n_dests = 1, .big = true, .fam = FAM_66 },
+		{ .name = "v66_n1_partial", .n_dests = 1, .partial = true, .fam = FAM_66 },
+		{ .name = "v66_n1_original", .n_dests = 1, .orig = true, .fam = FAM_66 },
+		{ .name = "v66_n1_own_sport", .n_dests = 1, .own_sport = true, .fam = FAM_66 },
+		{ .name = "v66_n1_vlan", .n_dests = 1, .vlan = true, .fam = FAM_66 },
+		{ .name = "v66_n4_one_port", .n_dests = 4, .fam = FAM_66 },
+		{ .name = "v66_n3_one_port_partial", .n_dests = 3, .partial = true, .fam = FAM_66 },
+		{ .name = "v66_n4_two_ports", .n_dests = 4, .two_ports = true, .fam = FAM_66 },
+		{ .name = "v66_n4_too_big", .n_dests = 4, .big = true, .fam = FAM_66 },
+		{ .name = "v66_n4_copy_shortage", .n_dests = 4, .copy_cap = 40, .fam = FAM_66 },
+		{ .name = "v66_n4_two_ports_vlan",
+		  .n_dests = 4,
+		  .two_ports = true,
+		  .vlan = true,
+		  .fam = FAM_66 },
+		{ .name = "v46_n1", .n_dests = 1, .fam = FAM_46 },
+		{ .name = "v46_n4_one_port", .n_dests = 4, .fam = FAM_46 },
+		{ .name = "v46_n4_two_ports_zero_cksum",
+		  .n_dests = 4,
+		  .two_ports = true,
+		  .zero_cksum = true,
+		  .fam = FAM_46 },
+		{ .name = "v6m_n4_one_port", .n_dests = 4, .fam = FAM_6M },
+		{ .name = "v6m_n4_two_ports_vlan_own_sport",
+		  .n_dests = 4,
+		  .two_ports = true,
+		  .vlan = true,
+		  .own_sport = true,
+		  .fam = FAM_6M },
 		/* 802.1Q: the tagged header (docs/configuration.md#vlans) in each specialisation */
 		{ .name = "n1_vlan", .n_dests = 1, .vlan = true },
 		{ .name = "n4_two_ports_vlan", .n_dests = 4, .two_ports = true, .vlan = true },

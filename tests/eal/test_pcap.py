@@ -1066,6 +1066,47 @@ def case_ipv6():
     assert got4 == [c64, c64], [o.hex() for o in got4]
 
 
+def case_ipv6_rules():
+    """One IPv6 listener with rules, through the real udpfan: the rules in an rte_lpm6 (first
+    match = longest prefix), ::/0 the catch-all; each sender's datagrams reach its rule's
+    destinations only, byte-exact; N = 1 and N = 2 sets (single6's lane beside mixed)."""
+    wd = tmpdir()
+    cfg = "\n".join([
+        "eal: { lcores: \"0-1\", no_huge: true, memory_mb: 256, file_prefix: ufeal }",
+        "ports:",
+        "  - name: wan",
+        "    device: \"net_pcap0,rx_pcap=%s/in.pcap,tx_pcap=%s/out.pcap\"" % (wd, wd),
+        "    ip6: [\"2001:db8::10/64\"]",
+        "listen: { port: wan, udp_port: %d }" % LISTEN,
+        "destinations:",
+        "  - { ip: \"2001:db8::21\", udp_port: 6000, mac: \"02:18:00:00:00:21\" }",
+        "  - { ip: \"2001:db8::22\", udp_port: 6001, mac: \"02:18:00:00:00:22\" }",
+        "rules:",
+        "  - { from: \"2001:db8:bad:1::/64\", to: [0, 1] }",
+        "  - { from: \"2001:db8:bad::/48\", to: [1] }",
+        "  - { from: \"::/0\", to: [0] }",
+        "stats: { interval_s: 0.5 }"]) + "\n"
+    senders = [("2001:db8:bad:1::7", [0, 1]), ("2001:db8:bad:2::7", [1]),
+               ("2001:db8:ba0::7", [0]), ("2001:db8:bad:1::8", [0, 1])]
+    frames, want = [], []
+    for k, (src, to) in enumerate(senders):
+        pl = b"rule %d" % k
+        frames.append(udp6_frame(PORT_MAC, SENDER_MAC, src, "2001:db8::10", 40000 + k, LISTEN,
+                                 pl))
+        for d in to:
+            want.append(udp6_frame("02:18:00:00:00:%02x" % (0x21 + d), PORT_MAC, "2001:db8::10",
+                                   "2001:db8::%x" % (0x21 + d), 40000 + k, 6000 + d, pl,
+                                   hlim=64))
+    write_pcap(wd + "/in.pcap", frames)
+    _, log, objs = run_udpfan(cfg, wd)
+    f = ledger(final(objs))
+    assert f["rx"] == 4 and f["forwarded"] == 4 and sum(f["drop"].values()) == 0, f
+    assert f["copies_attempted"] == 6 and f["tx_ok"] == 6, f
+    out = read_pcap(wd + "/out.pcap")
+    got = [o for o in out if o[12:14] == b"\x86\xdd" and o[20] == 17]
+    assert sorted(got) == sorted(want), ([o.hex() for o in got], [w.hex() for w in want])
+
+
 def runtime_dir(prefix):
     """EAL's runtime directory for prefix (eal_filesystem.c: /var/run as root)"""
     if os.geteuid() == 0:
@@ -1156,6 +1197,7 @@ def main():
     s.run(case_pool_in_listener)
     s.run(case_listeners)
     s.run(case_ipv6)
+    s.run(case_ipv6_rules)
     s.run(case_stats_file_planted)
     s.run(case_clean_stop_no_files)
     s.finish()

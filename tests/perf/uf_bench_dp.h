@@ -175,7 +175,8 @@ make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
 	w->ports[0].id.max_len = uf_port_max_len(1500);
 	w->ports[0].id.partial_csum = bench_partial;
 	if (cfg->ports[0].n_ip6 > 0) { /* IPv6 (make_cfg6): as uf_app_create_workers sets it */
-		w->ports[0].id.listen = false;
+		/* an IPv4 listener beside (make_cfg46): IPv4 datagrams taken too */
+		w->ports[0].id.listen = cfg->n_listeners == 1 && !cfg->listeners[0].is_ip6;
 		w->port6[0].mac = w->ports[0].id.mac;
 		w->port6[0].n_ip6 = cfg->ports[0].n_ip6;
 		memcpy(w->port6[0].ip6, cfg->ports[0].ip6, sizeof(w->port6[0].ip6));
@@ -215,6 +216,13 @@ make_plan(const struct uf_config *cfg, enum uf_fanout_mode mode)
 	for (i = 0; i < cfg->n_dests; i++) {
 		dmac[i] = cfg->dests[i].mac;
 		resolved[i] = true;
+	}
+	/* rules (uf_dp_bench -R): their tables, as uf_resolve_rules builds them (kept) */
+	if (cfg->n_rules > 0) {
+		if (cfg->listeners[0].is_ip6)
+			in.lpm6 = uf_rules_lpm6(cfg, 0);
+		else
+			in.lpm = uf_rules_lpm(cfg, 0);
 	}
 	plan = uf_plan_build(&in);
 	plan->fanout = mode;

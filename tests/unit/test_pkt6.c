@@ -724,12 +724,117 @@ test_addr_helpers(void)
 	CHECK(uf_ip6_is_mcast(&g) && !uf_ip6_is_mcast(&a), "multicast");
 }
 
+/*
+ * The fast test (uf_classify6_fast) against the full classifier: a datagram to the listener
+ * (2001:db8::10, UDP 2055) passes it with the same facts; then every frame made from it by
+ * one or two random byte changes, a length change or an RX checksum verdict: where the fast
+ * test says yes, uf_classify6 forwards it, to that address, with the same facts (the fast
+ * test never forwards what the full one would drop), and it says yes to at least some of the
+ * mutated frames the full one forwards (the payload bytes and the fields it leaves alone).
+ */
+static void
+test_classify6_fast(void)
+{
+	struct uf_port6_id p = port6();
+	const struct uf_ip6 src = ip6_of("2001:db8:1::5");
+	struct uf_fast6 pat;
+	struct uf_rx6_info a, b;
+	enum uf_drop r;
+	struct frame base, fr;
+	unsigned k, yes = 0, both = 0, full_only = 0;
+
+	uf_fast6_init(&pat, &p, &p.ip6[0], 0, be16(2055));
+	mk6(&base, &src, &p.ip6[0], 40000, 2055, payload, 31, -1, 0xb9, 0x12345);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	CHECK(uf_classify6_fast(base.b, base.len, 0, &pat, &a), "a plain datagram passes");
+	CHECK_EQ(uf_classify6(base.b, base.len, 0, &p, &b, &r), UF_V_FORWARD);
+	CHECK_MEM(&a, &b, sizeof(a));
+	/* not the listener's address or UDP port: not decided here */
+	mk6(&fr, &src, &p.ip6[1], 40000, 2055, payload, 31, -1, 0, 0);
+	CHECK(!uf_classify6_fast(fr.b, fr.len, 0, &pat, &a), "to the second address: no");
+	mk6(&fr, &src, &p.ip6[0], 40000, 2056, payload, 31, -1, 0, 0);
+	CHECK(!uf_classify6_fast(fr.b, fr.len, 0, &pat, &a), "another UDP port: no");
+	CHECK(!uf_classify6_fast(base.b, base.len, RTE_MBUF_F_RX_L4_CKSUM_BAD, &pat, &a),
+	      "a bad verdict: no");
+
+	for (k = 0; k < 200000; k++) {
+		const uint32_t x = rnd();
+		uint64_t ol = 0;
+		bool fast, full;
+		int j;
+
+		fr = base;
+		/* one or two bytes of the headers (the first 64), or of anywhere in the frame */
+		for (j = 0; j < 1 + (int)(x & 1); j++)
+			fr.b[rnd() % (x & 2 ? 64 : base.len)] ^= (uint8_t)(1u << (rnd() % 8));
+		if ((x >> 2 & 7) == 0) /* a frame shorter or longer than its datagram */
+			fr.len = (uint32_t)((int)base.len + (int)(rnd() % 17) - 8);
+		if ((x >> 5 & 7) == 0)
+			ol = (x >> 8 & 1) ? RTE_MBUF_F_RX_L4_CKSUM_GOOD
+					  : RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		memset(&a, 0xa5, sizeof(a));
+		memset(&b, 0x5a, sizeof(b));
+		fast = uf_classify6_fast(fr.b, fr.len, ol, &pat, &a);
+		full = uf_classify6(fr.b, fr.len, ol, &p, &b, &r) == UF_V_FORWARD &&
+		       b.dst_idx == 0 && uf_rd16(fr.b + 14 + 40 + 2) == be16(2055);
+		yes += fast;
+		if (fast) {
+			CHECK(full,
+			      "mutation %u: the fast test forwards what uf_classify6 does not", k);
+			if (full) {
+				both++;
+				CHECK(a.payload_off == b.payload_off &&
+						      a.payload_len == b.payload_len &&
+						      memcmp(a.src_ip6.b, b.src_ip6.b, 16) == 0 &&
+						      a.dst_idx == b.dst_idx &&
+						      a.src_port == b.src_port &&
+						      a.tclass == b.tclass &&
+						      a.udp_cksum == b.udp_cksum,
+				      "mutation %u: facts differ", k);
+			}
+		} else if (full) {
+			full_only++;
+		}
+	}
+	CHECK(both > 1000, "%u mutated frames forwarded by both", both);
+	printf("fast test: %u of 200000 mutated frames passed it, %u forwarded by the full "
+	       "classifier alone\n",
+	       yes, full_only);
+}
+
+/* The 64-bit address sums agree with word-by-word ones-complement sums, folded */
+static void
+test_addr_sums(void)
+{
+	unsigned k;
+
+	for (k = 0; k < 100000; k++) {
+		uint8_t a[16];
+		uint32_t s = 0, n = 0;
+		int i;
+
+		rnd_bytes(a, 16);
+		if (k % 7 == 0)
+			memset(a, k % 2 ? 0xff : 0, 16);
+		for (i = 0; i < 16; i += 2) {
+			s += uf_rd16(a + i);
+			n += (uint16_t)~uf_rd16(a + i);
+		}
+		CHECK_EQ(uf_ck_fold32(uf_ck_ip6(a)), uf_ck_fold32(s));
+		CHECK_EQ(uf_ck_fold32(uf_ck_neg_ip6(a)), uf_ck_fold32(n));
+		CHECK(uf_ck_ip6(a) < 0x40000 && uf_ck_neg_ip6(a) < 0x40000, "under 18 bits");
+	}
+}
+
 int
 main(void)
 {
 	RUN(test_addr_helpers);
 	RUN(test_classify6_forward);
 	RUN(test_classify6_drops);
+	RUN(test_classify6_fast);
+	RUN(test_addr_sums);
 	RUN(test_classify6_icmp);
 	RUN(test_udp6_cksum_ok);
 	RUN(test_derive_random);
