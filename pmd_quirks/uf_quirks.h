@@ -55,6 +55,10 @@ struct uf_quirk {
 	 * false: MULTI_SEGS (and the fast-free it rules out) costs a vector/simple TX path,
 	 * so only fanout: chain requests it (docs/pmd-quirks.md, "Chained fan-out") */
 	bool chain_tx_cheap;
+	/* the PMD transmits chains correctly but does not advertise MULTI_SEGS (net_null before
+	 * DPDK 25.11: its TX frees whole chains): chain_ok without requesting the offload,
+	 * which ethdev would refuse (docs/pmd-quirks.md, "Chained fan-out") */
+	bool multiseg_tx_silent;
 	uint16_t chain_min_frame; /* shorter chained frames break the PMD: copy them (0: none) */
 	bool tx_desc_rs_mult;     /* TX ring a multiple of default_txconf.tx_rs_thresh */
 	bool fast_free_ok;        /* MBUF_FAST_FREE may be used (refcnt and one-pool rules kept) */

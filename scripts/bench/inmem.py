@@ -34,6 +34,12 @@ whatever else the scheduler gave that CPU to.
       round also runs testpmd rxonly on the capture (the RX floor: replay + free, which
       txonly never pays) and prints udpfan's cycles per copy beyond a 1/N share of it
       against txonly's per frame
+  sudo scripts/bench/inmem.py --compare testpmd build/udpfan --payload 1400 --refs txonly,io \
+      --fanout copy,chain [--rounds 3]
+      every testpmd mode of --refs and every udpfan fan-out mode of --fanout at each N, all
+      interleaved in each round, on frames of 42 + --payload bytes: per round each one's
+      per-CPU-second rate (N = 1 in, N > 1 out; testpmd io/5tswap in, txonly out) and each
+      pair's ratio, mean and spread (docs/benchmarks.md#copy-versus-chain)
   sudo scripts/bench/inmem.py --pools [--rounds 2] [--seconds 8]
       one binary, interleaved per round: plain N = 1, and a pool of 4 (hash-sender, the one
       destination), on a capture from 256 sender addresses: per-CPU-second rates and
@@ -485,6 +491,95 @@ def compare(a):
                       f, indent=1)
 
 
+def compare_variants(a):
+    """--compare A B with --payload, --fanout or --refs: per N, every reference (testpmd
+    modes as A) and every fan-out mode of B, interleaved in each round, per CPU-second"""
+    out = a.out or "/tmp/udpfan-bench-compare-%d" % int(time.time())
+    os.makedirs(out, exist_ok=True)
+    size = a.payload
+    pcap = os.path.join(out, "in%d.pcap" % size)
+    capture(pcap, size)
+    frame = max(42 + size, 60)
+    ns = [int(x) for x in a.n.split(",")]
+    # contenders, in the order they run in each round: A's (testpmd modes, or a udpfan
+    # binary), then B's fan-out modes; the rate compared is the input at N = 1, the output
+    # at N > 1 (a testpmd mode: its output, its input for rxonly)
+    fan = [x for x in (a.fanout or "").split(",") if x] or [None]
+
+    def contenders(n):
+        c = []
+        for who, x in zip(("A", "B"), a.compare):
+            if x == "testpmd":
+                refs = [r for r in (a.refs or "").split(",") if r] or (
+                    ["5tswap"] if n == 1 else ["txonly"])
+                c += [("testpmd " + r, "testpmd", r) for r in refs]
+            else:
+                b = os.path.abspath(x)
+                c += [("%s %s" % (who, f or "default"), b, f) for f in fan]
+        return c
+
+    res = {n: {c[0]: [] for c in contenders(n)} for n in ns}
+    for rnd in range(a.rounds):
+        for n in ns:
+            for label, prog, mode in contenders(n):
+                log = os.path.join(out, "r%d-n%d-%s.log" % (rnd + 1, n, label.replace(" ", "-")
+                                                           .replace("/", "_")))
+                if prog == "testpmd":
+                    run_testpmd(mode, pcap, a.seconds, a.warmup, log, frame_len=frame)
+                    c = run_testpmd.cpu
+                    if c is not None:
+                        # testpmd's rate: txonly's output, every other mode's input (io
+                        # and 5tswap send what they receive)
+                        c["rate"] = c["tx_per_cpu_s" if mode == "txonly" else "rx_per_cpu_s"]
+                else:
+                    run_udpfan([pcap], n, a.seconds, a.warmup, log, binary=prog,
+                               extra_fwd=", fanout: %s" % mode if mode else "")
+                    c = run_udpfan.cpu
+                    if c is not None:
+                        c["rate"] = c["rx_per_cpu_s" if n == 1 else "tx_per_cpu_s"]
+                        f = run_udpfan.last["fwd"]
+                        c["fwd"] = {k: f.get(k) for k in ("rx", "forwarded", "tx_ok",
+                                                          "copies_attempted", "chained")}
+                if c is None:
+                    raise RuntimeError("no per-CPU sample, see %s.cpu" % log)
+                res[n][label].append(c)
+                print("round %d N=%d %-22s %.2f Mpps/CPU-s (in %.2f, out %.2f; thread on CPU "
+                      "%.0f %% of the span)%s" % (
+                          rnd + 1, n, label, c["rate"] / 1e6, c["rx_per_cpu_s"] / 1e6,
+                          c["tx_per_cpu_s"] / 1e6, 100 * c["cpu_share"],
+                          "; chained %s of %s sent" % (c["fwd"]["chained"], c["fwd"]["tx_ok"])
+                          if "fwd" in c else ""), flush=True)
+    print("\nA = %s\nB = %s" % tuple(a.compare))
+    print("in memory, net_pcap infinite_rx (64 flows, %d B payloads, %d B frames) -> net_null; "
+          "%d s runs, sampled from %d s; %d rounds, every contender once per round per N" % (
+              size, frame, a.seconds, a.warmup, a.rounds))
+    print("per CPU-second of the forwarding thread, Mpps: N = 1 frames in, N > 1 frames out "
+          "(testpmd txonly: frames out, io/5tswap/rxonly: frames in = out)")
+    summary = {}
+    for n in ns:
+        labels = [c[0] for c in contenders(n)]
+        summary[n] = {"runs": res[n], "ratios": {}}
+        for l in labels:
+            v = [c["rate"] for c in res[n][l]]
+            print("N=%d %-22s %s (mean %.2f, varied %.1f %%)" % (
+                n, l, " ".join("%.2f" % (x / 1e6) for x in v), statistics.mean(v) / 1e6,
+                100 * (max(v) - min(v)) / statistics.mean(v)))
+        # every later contender against every earlier one, paired per round
+        for i, x in enumerate(labels):
+            for y in labels[i + 1:]:
+                r = [cy["rate"] / cx["rate"] for cx, cy in zip(res[n][x], res[n][y])]
+                summary[n]["ratios"]["%s / %s" % (y, x)] = r
+                print("N=%d %-22s / %-22s %s mean %.3f (spread %.3f)" % (
+                    n, y, x, " ".join("%.3f" % q for q in r), statistics.mean(r),
+                    max(r) - min(r)))
+    print("raw logs: %s" % out)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"A": a.compare[0], "B": a.compare[1], "payload": size, "frame": frame,
+                       "seconds": a.seconds, "warmup": a.warmup, "rounds": a.rounds,
+                       "results": summary}, f, indent=1)
+
+
 def pools(a):
     """--pools: plain N = 1 and a pool of 4, interleaved per round, per CPU-second"""
     out = a.out or "/tmp/udpfan-bench-pools-%d" % int(time.time())
@@ -550,6 +645,14 @@ def main():
     ap.add_argument("--listeners", action="store_true",
                     help="plain N=1 beside three listeners, interleaved, per CPU-second")
     ap.add_argument("--n", default="1,4", help="--compare: destination counts")
+    ap.add_argument("--payload", type=int, default=32,
+                    help="--compare: payload bytes (testpmd's frames of the same size)")
+    ap.add_argument("--fanout", default=None,
+                    help="--compare: udpfan's forward.fanout modes, each a contender "
+                    "(e.g. copy,chain)")
+    ap.add_argument("--refs", default=None,
+                    help="--compare with testpmd: its modes, each a contender at every N "
+                    "(e.g. txonly,io; default 5tswap at N = 1, txonly above)")
     a = ap.parse_args()
     if a.cpus:
         global CPUS
@@ -563,7 +666,10 @@ def main():
     if a.compare:
         if a.rounds < 2:
             ap.error("--rounds: at least 2, or there is no spread")
-        compare(a)
+        if a.payload != 32 or a.fanout or a.refs:
+            compare_variants(a)
+        else:
+            compare(a)
         return
     if a.quick:
         a.seconds, a.warmup = 6, 2

@@ -697,10 +697,11 @@ def case_ring_full():
 
 def case_null_egress():
     """the net_null row for real: copies to a port that swallows everything are counted
-    as sent by udpfan and by the PMD alike"""
+    as sent by udpfan and by the PMD alike; every other datagram 1,400 B, which fanout auto
+    chains there (multiseg_tx_silent: no MULTI_SEGS asked, none offered), the rest copied"""
     wd = tmpdir()
     frames = [udp_frame(PORT_MAC, SENDER_MAC, SENDER_IP, PORT_IP, 40000 + i, LISTEN,
-                        seq_payload(i, 100)) for i in range(500)]
+                        seq_payload(i, 1400 if i % 2 else 100)) for i in range(500)]
     write_pcap(wd + "/in.pcap", frames)
     dl = [dict(d, port="out", ip=d["ip"].replace("198.18.0.", "198.19.0.")) for d in dests(3)]
     cfg = config(wd, dl).replace(
@@ -712,6 +713,7 @@ def case_null_egress():
     # the PMD sent our 1500 copies and the port's one gratuitous ARP
     assert f["tx_ok"] == 1500 and st["ports"]["out"]["opackets"] == 1501, (f, st["ports"])
     assert f["rx"] == 500 + f["control"], f
+    assert f["chained"] == 750, f  # the 250 large datagrams' three copies each
     assert st["ports"]["out"]["driver"] == "net_null", st["ports"]
 
 

@@ -17,7 +17,9 @@
  * the input carries a NIC's GOOD IPv4 and UDP checksum verdicts (RX offloads on: the software
  * header sum is skipped; docs/pmd-quirks.md, "RX checksum verdicts"); -p: the port completes
  * partial UDP checksums (partial_csum: the net_pcap row's, so inmem.py's udpfan pays it too);
- * -V: a tagged port; -S: to the port's service address (IPv4 rows only).
+ * -V: a tagged port; -S: to the port's service address (IPv4 rows only); -s BYTES: another
+ * payload size (docs/benchmarks.md#copy-versus-chain: 1400); -c: chained copies (fanout:
+ * chain) instead of copied ones (the IPv6 engine never chains).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -156,12 +158,17 @@ main(int argc, char **argv)
 	int n_eal = 9;
 	struct uf_shared sh;
 	long iters = 100000;
-	int c, k, r, rounds = 7, only = 0, only_fam = 0, n_rows = 0;
+	int c, k, r, rounds = 7, only = 0, only_fam = 0, n_rows = 0, payload = 32;
+	bool chain = false;
 	static struct row rows[6];
 
-	while ((c = getopt(argc, argv, "i:r:n:f:R:HgpVS")) != -1) {
+	while ((c = getopt(argc, argv, "i:r:n:f:R:s:cHgpVS")) != -1) {
 		if (c == 'R') {
 			bench_rules = atoi(optarg);
+		} else if (c == 's') {
+			payload = atoi(optarg);
+		} else if (c == 'c') {
+			chain = true;
 		} else if (c == 'S') { /* every datagram to the port's service address */
 			bench_svc = true;
 		} else if (c == 'V') { /* a tagged port: tagged input, tagged copies */
@@ -203,7 +210,8 @@ main(int argc, char **argv)
 		rw->fam = fam;
 		rw->n = n;
 		rw->cfg = bench_cfg(fam, n);
-		rw->len = fam == 6 ? build_input6(rw->frame, 32, 1) : build_input(rw->frame, 32, 1);
+		rw->len = fam == 6 ? build_input6(rw->frame, (uint16_t)payload, 1)
+				   : build_input(rw->frame, (uint16_t)payload, 1);
 		if (bench_vlan != 0) { /* the same frame, tagged */
 			memmove(rw->frame + 16, rw->frame + 12, rw->len - 12);
 			rw->frame[12] = 0x81;
@@ -212,8 +220,8 @@ main(int argc, char **argv)
 			rw->frame[15] = (uint8_t)bench_vlan;
 			rw->len += 4;
 		}
-		rw->plan = make_plan(rw->cfg, UF_FANOUT_COPY);
-		rw->w = make_worker(rw->cfg, &sh, false);
+		rw->plan = make_plan(rw->cfg, chain ? UF_FANOUT_CHAIN : UF_FANOUT_COPY);
+		rw->w = make_worker(rw->cfg, &sh, chain);
 		rw->best = rw->prep = rw->io = 1e18;
 		rw->cost = calloc((size_t)rounds, sizeof(double));
 		n_rows++;
@@ -241,15 +249,15 @@ main(int argc, char **argv)
 		const struct row *rw = &rows[k];
 
 		/* one worker thread: datagrams per CPU-second is the TSC rate over the cycles */
-		printf("%s%s N=%d 32 B%s: %.1f cycles per input datagram (prep %.1f subtracted; io "
+		printf("%s%s N=%d %d B%s%s: %.1f cycles per input datagram (prep %.1f subtracted; io "
 		       "to net_null: %.1f), %.2f Mpps per CPU-second, forwarded %" PRIu64 "\n",
 		       bench_vlan != 0 ? "VLAN " : "",
 		       rw->fam == 4   ? "IPv4"
 		       : rw->fam == 6 ? "IPv6"
 				      : "IPv4 to IPv6",
-		       rw->n, bench_rules ? " rules" : "", rw->best, rw->prep / BURST,
-		       (rw->io - rw->prep) / BURST, (double)rte_get_tsc_hz() / rw->best / 1e6,
-		       rw->w->ctr.forwarded);
+		       rw->n, payload, chain ? " chained" : "", bench_rules ? " rules" : "",
+		       rw->best, rw->prep / BURST, (rw->io - rw->prep) / BURST,
+		       (double)rte_get_tsc_hz() / rw->best / 1e6, rw->w->ctr.forwarded);
 	}
 	for (k = 0; k < n_rows; k++) {
 		const struct row *rw = &rows[k], *v4 = NULL;

@@ -308,6 +308,78 @@ test_decide_ring(void)
 	CHECK_EQ(p.tx_offloads, 0);
 }
 
+/*
+ * What fanout: auto picks per row (docs/benchmarks.md#copy-versus-chain has the table and the
+ * measurements): chain (from chain_min_payload, 512 B by default, or chain_min_frame - 42
+ * where higher) where the PMD transmits chains, chaining keeps its fastest TX path and the
+ * device offers MULTI_SEGS (or the row knows it transmits chains without saying so); copy
+ * everywhere else. Each row is decided with a faked dev_info, with and without MULTI_SEGS
+ * in its capability.
+ */
+static void
+test_decide_auto_rows(void)
+{
+	static const struct {
+		const char *driver;
+		bool chain;  /* auto chains, MULTI_SEGS offered */
+		bool silent; /* and without it (the PMD transmits chains, advertises nothing) */
+		bool forced; /* fanout: chain, MULTI_SEGS offered */
+	} rows[] = {
+		{ "net_ena", true, false, true },         { "net_ice", false, false, true },
+		{ "net_i40e", false, false, true },       { "net_ixgbe", false, false, true },
+		{ "mlx5_pci", true, false, true },        { "net_iavf", false, false, true },
+		{ "net_ixgbe_vf", false, false, true },   { "net_virtio", true, false, true },
+		{ "net_e1000_em", false, false, false },  { "net_vmxnet3", true, false, true },
+		{ "net_af_xdp", false, false, false },    { "net_af_packet", true, false, true },
+		{ "net_tap", true, false, true },         { "net_ring", true, false, true },
+		{ "net_null", true, true, true },         { "net_pcap", false, false, false },
+		{ "net_virtio_user", true, false, true }, { "net_vhost", true, false, true },
+		{ "net_memif", true, false, true },       { "net_bnxt", false, false, false },
+	};
+	struct uf_port_plan p;
+	char why[256];
+	int i, n;
+
+	uf_quirk_table(&n);
+	CHECK_EQ((int)RTE_DIM(rows), n); /* every row, the default one (net_bnxt) last */
+	for (i = 0; i < (int)RTE_DIM(rows); i++) {
+		struct rte_eth_dev_info di = dev_info(rows[i].driver, 8);
+		struct uf_port_req r = req(1);
+		const struct uf_quirk *q = uf_quirk_lookup(rows[i].driver);
+
+		di.max_mtu = 1500;
+		r.mtu = 1500;
+		r.want_chain = true;
+		if (q->min_rx_data_room != 0 || q->queues_from_devargs)
+			di.max_rx_queues = di.max_tx_queues = 1;
+		CHECK_EQ(decide(rows[i].driver, &di, &r, &p, why, sizeof(why)), 0);
+		CHECK(p.chain_ok == rows[i].chain, "%s: auto %s", rows[i].driver,
+		      rows[i].chain ? "chains" : "copies");
+		CHECK(!p.chain_ok || (p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS),
+		      "%s: MULTI_SEGS requested where offered and chained", rows[i].driver);
+		CHECK(!p.chain_ok || !(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE),
+		      "%s: no fast free with chains", rows[i].driver);
+		CHECK_EQ(p.chain_min_frame, q->chain_min_frame);
+		/* the same device without MULTI_SEGS: only a silent row still chains, and asks
+		 * for nothing (configure would refuse an offload outside the capability) */
+		di.tx_offload_capa &= ~RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+		CHECK_EQ(decide(rows[i].driver, &di, &r, &p, why, sizeof(why)), 0);
+		CHECK(p.chain_ok == rows[i].silent, "%s: without MULTI_SEGS", rows[i].driver);
+		CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0);
+		/* fanout: chain: wherever the PMD transmits chains, at the price of its TX path */
+		di.tx_offload_capa |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+		r.chain_forced = true;
+		CHECK_EQ(decide(rows[i].driver, &di, &r, &p, why, sizeof(why)), 0);
+		CHECK(p.chain_ok == rows[i].forced, "%s: fanout chain", rows[i].driver);
+		/* a config that cannot produce a chain asks for nothing */
+		r.chain_forced = false;
+		r.want_chain = false;
+		CHECK_EQ(decide(rows[i].driver, &di, &r, &p, why, sizeof(why)), 0);
+		CHECK_EQ(p.chain_ok, false);
+		CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0);
+	}
+}
+
 static void
 test_decide_fast_free(void)
 {
@@ -1085,6 +1157,7 @@ main(void)
 	RUN(test_decide_af_xdp);
 	RUN(test_decide_af_packet);
 	RUN(test_decide_ring);
+	RUN(test_decide_auto_rows);
 	RUN(test_decide_fast_free);
 	RUN(test_decide_rss_trim);
 	RUN(test_decide_rss_ipv6);
