@@ -597,27 +597,25 @@ uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const st
 #endif
 
 /*
- * uf_single_one for an IPv6 datagram to an untagged IPv6 destination (the single6 engine): its
- * headers, 62 bytes like the copy's, rewritten in place by the destination's template (T);
- * the UDP checksum derived from the input's (uf_hdr6_write), the payload where it is. The
- * same frames and counters as the mixed body's for one copy.
+ * N = 1 to an untagged IPv6 destination (the single6 engine): the received headers (their
+ * fields read into plen, tclass, sport, src6) give way to the copy's 62 bytes, written by the
+ * destination's template T (uf_hdr6_write: the checksum derived from P_SUM and SRC_NEG), the
+ * payload where it is (off: where it starts, the headroom taking the difference; six: an
+ * IPv6 input, its payload at 62 already: nothing moves). The same frames and counters as the
+ * mixed body's for one copy.
  */
 static __rte_always_inline void
-uf_single6_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m,
-	       const struct uf_rx6_info *in)
+uf_single6_rewrite(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m, uint16_t off,
+		   uint16_t plen, uint8_t tclass, rte_be16_t sport, const struct uf_ip6 *src6,
+		   uint32_t p_sum, uint32_t src_neg, const bool six)
 {
-	uint32_t len = UF_HDR6_LEN + in->payload_len;
+	uint32_t len = UF_HDR6_LEN + plen;
 	uint8_t *h;
 
-	RTE_ASSERT(in->payload_off == UF_HDR6_LEN); /* uf_classify6's: nothing moves */
-	if (unlikely(in->payload_len > s->max_payload)) {
-		s->n_too_big++;
-		rte_pktmbuf_free(m);
-		return;
-	}
+	if (!six)
+		m->data_off = (uint16_t)(m->data_off + off - UF_HDR6_LEN);
 	h = rte_pktmbuf_mtod(m, uint8_t *);
-	uf_hdr6_write(h, t, in->payload_len, in->tclass, in->src_port, &in->src_ip6, uf_in6_sum(in),
-		      t->keep_src_ip ? 0 : uf_in_src_neg6(&in->src_ip6));
+	uf_hdr6_write(h, t, plen, tclass, sport, src6, p_sum, src_neg);
 	if (unlikely(len < s->pad)) {
 		memset(h + len, 0, s->pad - len);
 		len = s->pad;
@@ -628,37 +626,38 @@ uf_single6_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m
 	*s->next++ = m; /* its destination: uf_single_end */
 }
 
-/* uf_single_one for an IPv4 datagram to an untagged IPv6 destination (single6 of an IPv4
- * listener): its 42 or more header bytes give way to the copy's 62 (the headroom takes the
- * difference), the checksum derived from the input's as the mixed body does */
+/* single6 of an IPv6 listener: an IPv6 datagram (uf_classify6's: its payload at 62) */
 static __rte_always_inline void
-uf_single46_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m,
-		const struct uf_rx_info *in)
+uf_single6_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m,
+	       const struct uf_rx6_info *in)
 {
-	uint32_t len = UF_HDR6_LEN + in->payload_len;
-	uint32_t p_sum;
-	uint8_t *h;
-
+	RTE_ASSERT(in->payload_off == UF_HDR6_LEN);
 	if (unlikely(in->payload_len > s->max_payload)) {
 		s->n_too_big++;
 		rte_pktmbuf_free(m);
 		return;
 	}
-	/* the IPv6 copy needs it even where the plan's IPv4 copies carry none */
-	p_sum = uf_in_sum(in, rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
-			  s->in_dst_ip, s->in_dst_port);
-	m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR6_LEN);
-	h = rte_pktmbuf_mtod(m, uint8_t *);
-	uf_hdr6_write(h, t, in->payload_len, in->tos, in->src_port, NULL, p_sum,
-		      uf_in_src_neg4(in->src_ip));
-	if (unlikely(len < s->pad)) {
-		memset(h + len, 0, s->pad - len);
-		len = s->pad;
+	uf_single6_rewrite(s, t, m, UF_HDR6_LEN, in->payload_len, in->tclass, in->src_port,
+			   &in->src_ip6, uf_in6_sum(in),
+			   t->keep_src_ip ? 0 : uf_in_src_neg6(&in->src_ip6), true);
+}
+
+/* single6 of an IPv4 listener: an IPv4 datagram, its checksum's sum made even where the
+ * plan's IPv4 copies carry none (the IPv6 copy always does) */
+static __rte_always_inline void
+uf_single46_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m,
+		const struct uf_rx_info *in)
+{
+	if (unlikely(in->payload_len > s->max_payload)) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
 	}
-	m->data_len = (uint16_t)len;
-	m->pkt_len = len;
-	m->ol_flags = 0;
-	*s->next++ = m; /* its destination: uf_single_end */
+	uf_single6_rewrite(s, t, m, in->payload_off, in->payload_len, in->tos, in->src_port, NULL,
+			   uf_in_sum(in,
+				     rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off),
+				     s->in_dst_ip, s->in_dst_port),
+			   uf_in_src_neg4(in->src_ip), false);
 }
 
 /* uf_single_one, or with six (an IPv6 destination) uf_single46_one with its template t6 */
