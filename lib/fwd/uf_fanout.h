@@ -171,7 +171,8 @@ uf_fan_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m
  *   vlan         a destination's template may be tagged: the header's form per copy.
  *   form         what every template is (uf_set.hdr_form), so no copy tests its mode.
  *   mixed        IPv6 involved: ins6 (IPv6 datagrams) or ins (IPv4 ones), IPv6 rules, a
- *                family per copy (uf_fan_mixed), no chaining.
+ *                family per copy (uf_fan_mixed), no chaining; with simple (and one_egress)
+ *                the set, buffers and counters per burst as for IPv4.
  *
  * Otherwise (the generic specialisation), per datagram: the rule set (no_rule), the size
  * (too_big), then uf_select for sampling and resolution (no_neighbor), with the counters
