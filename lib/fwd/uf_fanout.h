@@ -151,6 +151,53 @@ uf_fan_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m
 	}
 }
 
+/*
+ * uf_fan_mixed for what nearly every datagram of a one-egress plan whose destinations are all
+ * untagged IPv6 is (the IPv4 small-copy loop's case, docs/architecture.md#ipv6): payload 16
+ * to 32 bytes, a frame at least the port's minimum, every buffer found, all its copies fit in
+ * the TX buffer. The caller has tested that once for the datagram; here no copy tests its
+ * family, tag, padding or buffer space, and the frames go into the TX buffer's slots (and
+ * their destinations' into dslot) directly. d6s, dests: the set's, looked up once per burst.
+ */
+static __rte_always_inline void
+uf_fan6_small(struct rte_mbuf *m, struct rte_mbuf **bufs, const struct uf_dest6_rt *const *d6s,
+	      const struct uf_dest_rt *const *dests, uint16_t n_copies, const struct uf_rx_info *in,
+	      const uint8_t *payload, uint32_t p_sum, const struct uf_ip6 *src6, uint32_t src_neg,
+	      struct rte_mbuf **slot, uint16_t *dslot)
+{
+	const uint32_t len = UF_HDR6_LEN + in->payload_len;
+	const uf_mbuf_len_t ml = uf_mbuf_len(len);
+	struct uf_hdr6_dg g6;
+	struct uf_payload pl;
+	uint16_t j;
+	uint8_t *h;
+
+	uf_hdr6_dg_init(&g6, in->payload_len, in->tos, in->src_port, src6, p_sum, src_neg);
+	uf_payload_load(&pl, payload, in->payload_len);
+	for (j = 0; j + 1 < n_copies; j++) {
+		struct rte_mbuf *c = bufs[j];
+
+		h = (uint8_t *)c->buf_addr + RTE_PKTMBUF_HEADROOM;
+		uf_hdr6_write_dg(h, &d6s[j]->t6, &g6);
+		memcpy(h + UF_HDR6_LEN, pl.a, 16);
+		memcpy(h + len - 16, pl.b, 16);
+		uf_mbuf_tx_init_l(c, ml);
+		slot[j] = c;
+		dslot[j] = dests[j]->idx;
+	}
+	/* the last in place: nothing to move where the received headers are the copy's length
+	 * (IPv6 in without extension headers) */
+	if (in->payload_off != UF_HDR6_LEN)
+		m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR6_LEN);
+	m->ol_flags = 0;
+	h = rte_pktmbuf_mtod(m, uint8_t *);
+	uf_hdr6_write_dg(h, &d6s[j]->t6, &g6);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	slot[j] = m;
+	dslot[j] = dests[j]->idx;
+}
+
 /* Buffers for the copies of a simple plan, taken for the whole burst in one bulk get (each
  * get pays the per-lcore cache lookup); larger bursts x sets take them per datagram. */
 #define UF_BURST_STASH 256
@@ -197,6 +244,9 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	uint16_t egress_fill = 0, egress_pad = 0;
 	/* one_egress: set 0's destinations, looked up once per burst */
 	const struct uf_dest_rt *egress_dests[UF_MAX_DESTS];
+	/* one_egress with mixed: their IPv6 sides, and whether all are untagged IPv6 */
+	const struct uf_dest6_rt *egress_d6[UF_MAX_DESTS];
+	bool egress_all6 = false;
 	struct rte_mbuf *stash[UF_BURST_STASH];
 	uint32_t n_stash = 0, stash_used = 0;
 	/* counted once at the end */
@@ -216,6 +266,13 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			egress_pad = egress_txb->pad_to;
 			for (j = 0; j < plan_set.n; j++)
 				egress_dests[j] = &plan->dests[plan_set.members[j]];
+			if (mixed && plan->d6 != NULL) {
+				egress_all6 = true;
+				for (j = 0; j < plan_set.n; j++) {
+					egress_d6[j] = &plan->d6[plan_set.members[j]];
+					egress_all6 &= egress_d6[j]->is6 && !egress_d6[j]->vlan;
+				}
+			}
 		}
 		if (plan_set.n > 1 && (uint32_t)n * (plan_set.n - 1) <= UF_BURST_STASH &&
 		    likely(rte_mempool_get_bulk(w->copy_pool, (void **)stash,
@@ -346,6 +403,22 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 				/* the IPv6 copies need it even where the IPv4 ones carry none */
 				p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
 				src_neg = uf_in_src_neg4(in->src_ip);
+			}
+			if (one_egress && egress_all6 &&
+			    likely(in->payload_len - 16u <= 16 &&
+				   UF_HDR6_LEN + in->payload_len >= egress_pad && missed == 0 &&
+				   egress_fill + n_copies <= burst)) {
+				uf_fan6_small(m, bufs, egress_d6, egress_dests, n_copies, in,
+					      payload, p_sum, src6, src_neg,
+					      egress_txb->m + egress_fill,
+					      egress_txb->dest + egress_fill);
+				egress_fill = (uint16_t)(egress_fill + n_copies);
+				if (unlikely(egress_fill >= burst)) {
+					egress_txb->n = egress_fill;
+					uf_txb_flush(w, egress_txb, w->id);
+					egress_fill = 0;
+				}
+				continue;
 			}
 			uf_fan_mixed(w, plan, m, bufs, copy_to, n_copies, in, payload, p_sum, src6,
 				     src_neg, cksum, burst, !simple, one_egress, egress_txb,
