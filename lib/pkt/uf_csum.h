@@ -100,6 +100,15 @@ uf_rd32(const uint8_t *p)
 	return v;
 }
 
+static inline uint64_t
+uf_rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
 /* ---- ones-complement arithmetic (RFC 1071, RFC 1624) ---- */
 
 static inline uint32_t

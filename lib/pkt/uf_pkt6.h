@@ -282,15 +282,6 @@ struct uf_fast6 {
 	uint32_t max_len;      /* the port's (uf_port6_id.max_len) */
 };
 
-static __rte_always_inline uint64_t
-uf_rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static __rte_always_inline bool
 uf_classify6_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_fast6 *p,
 		  struct uf_rx6_info *info)
