@@ -125,33 +125,57 @@ payload_of(unsigned seq, const struct scenario *s)
 
 static struct rte_mbuf *input_frame6(unsigned seq, const struct scenario *s);
 
+/* What an input frame of either family shares: a buffer from in_pool with its Ethernet header
+ * (to port 0, from 02:..:99, ether_type), the hl - 14 bytes after it zeroed; the frame's
+ * length set for payload bytes after hl of headers */
 static struct rte_mbuf *
-input_frame(unsigned seq, const struct scenario *s)
+frame_begin(uint16_t ether_type, uint16_t hl, uint16_t payload, struct rte_ether_hdr **eth)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(in_pool);
-	struct rte_ether_hdr *eth;
-	struct rte_ipv4_hdr *ip;
-	struct rte_udp_hdr *udp;
-	uint16_t payload = payload_of(seq, s), i;
-	uint8_t *p;
 
-	if (in6_of(s)) {
-		rte_pktmbuf_free(m);
-		return input_frame6(seq, s);
-	}
 	if (m == NULL) {
 		fprintf(stderr, "input pool empty\n");
 		exit(1);
 	}
-	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	*eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	memset(*eth, 0, hl);
+	(*eth)->dst_addr = port_mac[0];
+	(*eth)->src_addr.addr_bytes[0] = 0x02;
+	(*eth)->src_addr.addr_bytes[5] = 0x99;
+	(*eth)->ether_type = rte_cpu_to_be_16(ether_type);
+	m->data_len = (uint16_t)(hl + payload);
+	m->pkt_len = m->data_len;
+	return m;
+}
+
+/* The UDP header but its checksum, and the payload after it, of input frame seq */
+static void
+frame_udp(struct rte_udp_hdr *udp, unsigned seq, uint16_t dport, uint16_t payload)
+{
+	uint8_t *p = (uint8_t *)(udp + 1);
+	uint16_t i;
+
+	udp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + (seq & 63)));
+	udp->dst_port = rte_cpu_to_be_16(dport);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + payload));
+	for (i = 0; i < payload; i++)
+		p[i] = (uint8_t)(seq * 7 + i);
+}
+
+static struct rte_mbuf *
+input_frame(unsigned seq, const struct scenario *s)
+{
+	const uint16_t payload = payload_of(seq, s);
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	struct rte_mbuf *m;
+
+	if (in6_of(s))
+		return input_frame6(seq, s);
+	m = frame_begin(RTE_ETHER_TYPE_IPV4, 42, payload, &eth);
 	ip = (struct rte_ipv4_hdr *)(eth + 1);
 	udp = (struct rte_udp_hdr *)(ip + 1);
-	p = (uint8_t *)(udp + 1);
-	memset(eth, 0, sizeof(*eth) + sizeof(*ip) + sizeof(*udp));
-	eth->dst_addr = port_mac[0];
-	eth->src_addr.addr_bytes[0] = 0x02;
-	eth->src_addr.addr_bytes[5] = 0x99;
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->type_of_service = (uint8_t)(seq << 2);
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + payload));
@@ -161,19 +185,13 @@ input_frame(unsigned seq, const struct scenario *s)
 	ip->src_addr = rte_cpu_to_be_32(0xc6120002 + (seq & 3));
 	ip->dst_addr = rte_cpu_to_be_32(s->svc ? 0xc6120063 : 0xc612000a);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
-	udp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + (seq & 63)));
-	udp->dst_port = rte_cpu_to_be_16((uint16_t)(5000 + (s->listeners ? seq % 2 : 0)));
-	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + payload));
-	for (i = 0; i < payload; i++)
-		p[i] = (uint8_t)(seq * 7 + i);
+	frame_udp(udp, seq, (uint16_t)(5000 + (s->listeners ? seq % 2 : 0)), payload);
 	/* every third without a UDP checksum: the copies' sums come from the payload; with
 	 * s->partial every fifth of the others as a local sender's CHECKSUM_PARTIAL frame leaves
 	 * it: the pseudo-header's sum, not complemented (uf_csum_complete) */
 	udp->dgram_cksum = seq % 3 == 0 ? 0 : rte_ipv4_udptcp_cksum(ip, udp);
 	if (s->partial && seq % 3 != 0 && seq % 5 == 1)
 		udp->dgram_cksum = rte_ipv4_phdr_cksum(ip, 0);
-	m->data_len = (uint16_t)(42 + payload);
-	m->pkt_len = m->data_len;
 	return m;
 }
 
@@ -183,26 +201,13 @@ input_frame(unsigned seq, const struct scenario *s)
 static struct rte_mbuf *
 input_frame6(unsigned seq, const struct scenario *s)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(in_pool);
+	const uint16_t payload = payload_of(seq, s);
 	struct rte_ether_hdr *eth;
-	struct rte_ipv6_hdr *ip;
-	struct rte_udp_hdr *udp;
-	uint16_t payload = payload_of(seq, s), i;
-	uint8_t *p, *a;
+	struct rte_mbuf *m = frame_begin(RTE_ETHER_TYPE_IPV6, 62, payload, &eth);
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint8_t *a;
 
-	if (m == NULL) {
-		fprintf(stderr, "input pool empty\n");
-		exit(1);
-	}
-	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	ip = (struct rte_ipv6_hdr *)(eth + 1);
-	udp = (struct rte_udp_hdr *)(ip + 1);
-	p = (uint8_t *)(udp + 1);
-	memset(eth, 0, sizeof(*eth) + sizeof(*ip) + sizeof(*udp));
-	eth->dst_addr = port_mac[0];
-	eth->src_addr.addr_bytes[0] = 0x02;
-	eth->src_addr.addr_bytes[5] = 0x99;
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
 	/* traffic class seq * 5 (DSCP and ECN: the copies keep the DSCP, not the ECN), a flow
 	 * label the copies do not keep */
 	ip->vtc_flow = rte_cpu_to_be_32(6u << 28 | (seq * 5 & 0xff) << 20 | (seq & 0xfffff));
@@ -214,16 +219,10 @@ input_frame6(unsigned seq, const struct scenario *s)
 	memcpy(UF_IP6_BYTES(ip->dst_addr), a, 16);
 	a[15] = (uint8_t)(2 + (seq & 3));
 	UF_IP6_BYTES(ip->dst_addr)[15] = 0x10;
-	udp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + (seq & 63)));
-	udp->dst_port = rte_cpu_to_be_16(5000);
-	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + payload));
-	for (i = 0; i < payload; i++)
-		p[i] = (uint8_t)(seq * 7 + i);
+	frame_udp(udp, seq, 5000, payload);
 	udp->dgram_cksum = rte_ipv6_udptcp_cksum(ip, udp);
 	if (s->partial && seq % 5 == 1)
 		udp->dgram_cksum = rte_ipv6_phdr_cksum(ip, 0);
-	m->data_len = (uint16_t)(62 + payload);
-	m->pkt_len = m->data_len;
 	return m;
 }
 
