@@ -5,7 +5,6 @@
 
 #include <rte_errno.h>
 #include <rte_lpm.h>
-#include <rte_lpm6.h>
 #include <rte_rcu_qsbr.h>
 
 #include "uf_pkt6.h"
@@ -102,7 +101,7 @@ uf_resolve_rules(struct uf_resolve *r, const struct uf_config *cfg, int socket, 
 	for (i = 0; cfg->n_listeners > 1 && i < cfg->n_listeners; i++) {
 		if (cfg->listeners[i].n_rules == 0)
 			continue;
-		/* a listener's rules are of its family: one table, an rte_lpm or an rte_lpm6 */
+		/* a listener's rules are of its family: one table, an rte_lpm or a uf_prefix6 */
 		if (cfg->listeners[i].is_ip6)
 			r->lis_lpm6[i] = uf_rules_lpm6_listener(cfg, i, socket);
 		else
@@ -138,12 +137,12 @@ uf_resolve_rules_free(struct uf_resolve *r)
 
 	rte_lpm_free(r->lpm);
 	r->lpm = NULL;
-	rte_lpm6_free(r->lpm6);
+	uf_prefix6_free(r->lpm6);
 	r->lpm6 = NULL;
 	for (i = 0; i < UF_MAX_LISTENERS; i++) {
 		rte_lpm_free(r->lis_lpm[i]);
 		r->lis_lpm[i] = NULL;
-		rte_lpm6_free(r->lis_lpm6[i]);
+		uf_prefix6_free(r->lis_lpm6[i]);
 		r->lis_lpm6[i] = NULL;
 	}
 }
@@ -208,7 +207,7 @@ uf_resolve_publish(struct uf_resolve *r, const struct uf_port *ports, struct uf_
 		.port_up = r->port_up,
 		.lis_lpm = (const struct rte_lpm *const *)r->lis_lpm,
 		.lpm6 = r->lpm6,
-		.lis_lpm6 = (const struct rte_lpm6 *const *)r->lis_lpm6,
+		.lis_lpm6 = (const struct uf_prefix6 *const *)r->lis_lpm6,
 		.socket = ports[cfg->listen.port].socket,
 	};
 	struct uf_plan *np, *old;

@@ -18,7 +18,7 @@
 #include "uf_stats.h"
 
 struct rte_lpm;
-struct rte_lpm6;
+struct uf_prefix6;
 
 struct uf_resolve {
 	const struct uf_config *cfg;
@@ -26,8 +26,8 @@ struct uf_resolve {
 	/* several listeners: each one's rules (NULL: none); lpm is not used then */
 	struct rte_lpm *lis_lpm[UF_MAX_LISTENERS];
 	/* the same for IPv6 rules (an IPv6 listener's) */
-	struct rte_lpm6 *lpm6;
-	struct rte_lpm6 *lis_lpm6[UF_MAX_LISTENERS];
+	struct uf_prefix6 *lpm6;
+	struct uf_prefix6 *lis_lpm6[UF_MAX_LISTENERS];
 	/* destination → neighbour entry (-1: static MAC or multicast) */
 	struct uf_neigh_table neigh;
 	int dest_neigh[UF_MAX_DESTS];

@@ -280,7 +280,7 @@ lis_is6(const struct uf_config *cfg, int l)
  * #ipv6) */
 static void
 view6(struct uf_plan *lp, const struct uf_config *cfg, int l, int n_lis,
-      const struct uf_dest6_rt *d6, struct uf_rule6 *rules6, const struct rte_lpm6 *lpm6)
+      const struct uf_dest6_rt *d6, struct uf_rule6 *rules6, const struct uf_prefix6 *lpm6)
 {
 	const struct uf_cfg_listener *cl = lis_of(cfg, l);
 	int i;
@@ -721,58 +721,50 @@ rules_lpm(const struct uf_config *cfg, int first, int n, int socket)
 	return lpm;
 }
 
-/* IPv6 rules[first .. first + n) as an rte_lpm6 table, next hop: the index from first */
-static struct rte_lpm6 *
+/* IPv6 rules[first .. first + n) as a uf_prefix6 table, next hop: the index from first */
+static struct uf_prefix6 *
 rules_lpm6(const struct uf_config *cfg, int first, int n, int socket)
 {
-	struct rte_lpm6_config lc = { .max_rules = (uint32_t)RTE_MAX(n, 1) };
-	struct rte_lpm6 *lpm;
-	char name[RTE_LPM6_NAMESIZE];
-	static unsigned int seq;
-	uint32_t groups = 0;
-	int i, n6 = 0, ret;
+	uint8_t(*prefix)[16] = malloc((size_t)RTE_MAX(n, 1) * 16);
+	uint8_t *len = malloc((size_t)RTE_MAX(n, 1));
+	uint32_t *nh = malloc((size_t)RTE_MAX(n, 1) * sizeof(*nh));
+	struct uf_prefix6 *t = NULL;
+	int i, n6 = 0, has6 = 0;
 
+	if (prefix == NULL || len == NULL || nh == NULL) {
+		rte_errno = ENOMEM;
+		goto out;
+	}
+	/* first match is longest-prefix match, as for IPv4 (rules_lpm); ::/0 is the view's
+	 * catch_all6 */
 	for (i = 0; i < n; i++) {
 		const struct uf_cfg_rule *r = &cfg->rules[first + i];
 
 		if (!r->is_ip6)
 			continue;
-		n6++;
-		/* a prefix past /24 takes a tbl8 group per 8 bits at most (rte_lpm6) */
-		if (r->len > 24)
-			groups += (uint32_t)(r->len - 24 + 7) / 8;
-	}
-	if (n6 == 0)
-		return NULL;
-	lc.number_tbl8s = RTE_MAX(groups, 16u);
-	snprintf(name, sizeof(name), "uf_rules6_%u", seq++);
-	lpm = rte_lpm6_create(name, socket, &lc);
-	if (lpm == NULL)
-		return NULL;
-	/* first match is longest-prefix match, as for IPv4 (rules_lpm); ::/0 is the view's
-	 * catch_all6 (rte_lpm6_add refuses depth 0) */
-	for (i = 0; i < n; i++) {
-		const struct uf_cfg_rule *r = &cfg->rules[first + i];
-
-		if (!r->is_ip6 || r->len == 0)
+		has6 = 1;
+		if (r->len == 0)
 			continue;
-		ret = rte_lpm6_add(lpm, UF_LPM6_ADDR(r->prefix6.b), r->len, (uint32_t)i);
-		if (ret < 0) {
-			rte_lpm6_free(lpm);
-			rte_errno = -ret;
-			return NULL;
-		}
+		memcpy(prefix[n6], r->prefix6.b, 16);
+		len[n6] = r->len;
+		nh[n6++] = (uint32_t)i;
 	}
-	return lpm;
+	if (has6)
+		t = uf_prefix6_build((const uint8_t(*)[16])prefix, len, nh, n6, socket);
+out:
+	free(prefix);
+	free(len);
+	free(nh);
+	return t;
 }
 
-struct rte_lpm6 *
+struct uf_prefix6 *
 uf_rules_lpm6(const struct uf_config *cfg, int socket)
 {
 	return rules_lpm6(cfg, 0, cfg->n_rules, socket);
 }
 
-struct rte_lpm6 *
+struct uf_prefix6 *
 uf_rules_lpm6_listener(const struct uf_config *cfg, int l, int socket)
 {
 	return rules_lpm6(cfg, cfg->listeners[l].first_rule, cfg->listeners[l].n_rules, socket);

@@ -12,13 +12,13 @@
 
 #include <rte_ether.h>
 #include <rte_lpm.h>
-#include <rte_lpm6.h>
 
 #include "uf_compat.h"
 #include "uf_config.h"
 #include "uf_pkt.h"
 #include "uf_pkt6.h"
 #include "uf_pool.h"
+#include "uf_prefix6.h"
 
 /*
  * IPv6 (docs/architecture.md#ipv6). A destination's IPv6 side, by counter slot
@@ -140,8 +140,8 @@ struct uf_plan {
 	 * IPv6 (docs/architecture.md#ipv6). has6: this view's listener is IPv6 or
 	 * one of its destinations is: its engine is UF_ENG_MIXED
 	 * (copies only), and the IPv4 bodies never see it. in_is6/in_dst_ip6: an IPv6
-	 * listener's address (in_dst_port as for IPv4). rules6: its rules; lpm6 the same as an
-	 * rte_lpm6 table (not owned; NULL: a plan built without one, the unit tests: the first
+	 * listener's address (in_dst_port as for IPv4). rules6: its rules; lpm6 the same as a
+	 * longest-prefix table (uf_prefix6; not owned; NULL: a plan built without one, the unit tests: the first
 	 * match by a linear walk), catch_all6 the set of a ::/0 rule (UF_SET_NONE: none). d6:
 	 * per destination, shared by the views.
 	 * Top level only: lis6_*, the IPv6 listeners (port index, UDP port, address, listener
@@ -155,7 +155,7 @@ struct uf_plan {
 	struct uf_ip6 in_dst_ip6;
 	uint16_t n_rules6;
 	const struct uf_rule6 *rules6;
-	const struct rte_lpm6 *lpm6;
+	const struct uf_prefix6 *lpm6;
 	uint32_t catch_all6;
 	const struct uf_dest6_rt *d6;
 	uint8_t n_lis6;
@@ -203,15 +203,15 @@ uf_plan_listener6(const struct uf_plan *plan, uint16_t pi, const struct uf_ip6 *
 
 /* The set of an IPv6 datagram from src with rules (plan->n_rules6 > 0): the first rule
  * that covers it; false: none (no_rule). As uf_plan_lookup: first match is longest-prefix
- * match (validation refuses a covered rule), one rte_lpm6 lookup whatever the number of
- * rules, the ::/0 rule (which the table cannot hold) what a miss falls back to. */
+ * match (validation refuses a covered rule), one uf_prefix6 lookup whatever the number of
+ * rules, the ::/0 rule (which the table does not hold) what a miss falls back to. */
 static __rte_always_inline bool
 uf_plan_lookup6(const struct uf_plan *plan, const struct uf_ip6 *src, uint32_t *set)
 {
 	uint16_t i;
 
 	if (likely(plan->lpm6 != NULL)) {
-		if (likely(rte_lpm6_lookup(plan->lpm6, UF_LPM6_ADDR(src->b), set) == 0))
+		if (likely(uf_prefix6_lookup(plan->lpm6, src->b, set)))
 			return true;
 		*set = plan->catch_all6;
 		return plan->catch_all6 != UF_SET_NONE;
@@ -276,8 +276,8 @@ struct uf_plan_input {
 	 * this, not lpm, is used (uf_rules_lpm_listener) */
 	const struct rte_lpm *const *lis_lpm;
 	/* the same for an IPv6 listener's rules (uf_rules_lpm6*); NULL: the linear walk */
-	const struct rte_lpm6 *lpm6;
-	const struct rte_lpm6 *const *lis_lpm6;
+	const struct uf_prefix6 *lpm6;
+	const struct uf_prefix6 *const *lis_lpm6;
 	uint64_t version;
 	int socket; /* < 0: plain heap (unit tests) */
 	/* [cfg->n_dests]: each destination's counter slot, its index in plan->dests and in
@@ -327,10 +327,10 @@ void uf_mcast_mac(rte_be32_t ip, struct rte_ether_addr *mac);
 struct rte_lpm *uf_rules_lpm(const struct uf_config *cfg, int socket);
 /* The same for listener l's rules alone (next hop: the rule's index in the listener). */
 struct rte_lpm *uf_rules_lpm_listener(const struct uf_config *cfg, int l, int socket);
-/* The IPv6 rules as an rte_lpm6 table (next hop = set index), less a ::/0 rule (the view's
+/* The IPv6 rules as a uf_prefix6 table (next hop = set index), less a ::/0 rule (the view's
  * catch_all6): the listener's (one listener) or listener l's. NULL with no IPv6 rules; NULL
  * and rte_errno on failure. Needs EAL. */
-struct rte_lpm6 *uf_rules_lpm6(const struct uf_config *cfg, int socket);
-struct rte_lpm6 *uf_rules_lpm6_listener(const struct uf_config *cfg, int l, int socket);
+struct uf_prefix6 *uf_rules_lpm6(const struct uf_config *cfg, int socket);
+struct uf_prefix6 *uf_rules_lpm6_listener(const struct uf_config *cfg, int l, int socket);
 
 #endif /* UF_PLAN_H */

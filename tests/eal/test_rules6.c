@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * IPv6 rules as an rte_lpm6 table (uf_rules_lpm6, uf_plan_lookup6; docs/configuration.md#rules):
- * for 1, 16, 1,024 and 4,096 random rules (first match: ordered longest prefix first, as
- * validation wants them, with and without a ::/0 catch-all), the set the table gives every
- * sampled sender is the one the first-match walk over the rules gives (the plan built without
- * the table), misses included. The addresses are drawn inside the rules' prefixes, one bit
- * past them, and at random.
+ * IPv6 rules as a longest-prefix table (uf_prefix6: uf_rules_lpm6, uf_plan_lookup6;
+ * docs/configuration.md#rules): for 1, 16, 1,024 and 4,096 random rules (first match: ordered
+ * longest prefix first, as validation wants them, with and without a ::/0 catch-all), of any
+ * length (/16 to /128: past UF_PREFIX6_MAX_LENS lengths, its rte_lpm6) or of 1, 3 or 8 lengths
+ * (its hash table), the set the table gives every sampled sender is the one the first-match
+ * walk over the rules gives (the plan built without the table), misses included. The
+ * addresses are drawn inside the rules' prefixes, one bit past them, and at random.
  *
  * Needs EAL without hugepages: --no-huge --no-pci -l 0 (eal suite).
  */
@@ -16,7 +17,6 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
-#include <rte_lpm6.h>
 
 #include "uf_config.h"
 #include "uf_plan.h"
@@ -58,8 +58,11 @@ mask(uint8_t *a, int len)
 	}
 }
 
+/* the lengths of the rules of one() with n_lens > 0: its first n_lens */
+static const int few_lens[] = { 64, 48, 56, 128, 96, 80, 72, 120 };
+
 static void
-one(int n_rules, bool catch_all)
+one(int n_rules, bool catch_all, int n_lens)
 {
 	const int n = n_rules - (catch_all ? 1 : 0);
 	struct rule *r = calloc((size_t)n_rules, sizeof(*r));
@@ -68,13 +71,19 @@ one(int n_rules, bool catch_all)
 	struct uf_err err;
 	struct uf_config *cfg;
 	struct uf_plan *walk, *table;
-	struct rte_lpm6 *lpm6;
+	struct uf_prefix6 *lpm6;
 	struct rte_ether_addr mac = { { 2, 0, 0, 0, 0, 1 } }, dmac = { { 2, 0, 0, 0, 0, 2 } };
 	uint16_t mtu = 1500;
 	bool chain_ok = false, resolved = true;
-	int i, k, o, hits = 0, misses = 0;
+	int i, k, o, hits = 0, misses = 0, distinct = 0;
+	bool seen[129] = { false };
 
-	snprintf(name, sizeof(name), "%d rules%s", n_rules, catch_all ? " with ::/0" : "");
+	snprintf(name, sizeof(name), "%d rules%s, %s lengths", n_rules,
+		 catch_all ? " with ::/0" : "",
+		 n_lens == 0   ? "any"
+		 : n_lens == 1 ? "1"
+		 : n_lens == 3 ? "3"
+			       : "8");
 	uf_t_case = name;
 	/* distinct prefixes of /16 to /128 inside 2001:db8::/32 or 2001:db9::/32 (two clusters:
 	 * nested rules), longest first: none covers a later one */
@@ -82,7 +91,8 @@ one(int n_rules, bool catch_all)
 		int j, dup;
 
 		do {
-			r[i].len = 16 + (int)(rnd() % 113);
+			r[i].len = n_lens == 0 ? 16 + (int)(rnd() % 113)
+					       : few_lens[rnd() % (unsigned)n_lens];
 			for (j = 0; j < 16; j++)
 				r[i].a[j] = (uint8_t)rnd();
 			r[i].a[0] = 0x20, r[i].a[1] = 0x01, r[i].a[2] = 0x0d;
@@ -95,6 +105,10 @@ one(int n_rules, bool catch_all)
 		} while (dup);
 	}
 	qsort(r, (size_t)n, sizeof(*r), by_len_desc);
+	for (i = 0; i < n; i++) {
+		distinct += !seen[r[i].len];
+		seen[r[i].len] = true;
+	}
 	o = snprintf(text, cap,
 		     "ports:\n  - { name: p, device: net_null0, ip6: [\"2001:db8::10/64\"] }\n"
 		     "listen: { port: p, udp_port: 5000 }\n"
@@ -114,7 +128,11 @@ one(int n_rules, bool catch_all)
 	if (cfg == NULL)
 		goto out;
 	lpm6 = uf_rules_lpm6(cfg, SOCKET_ID_ANY);
-	CHECK(lpm6 != NULL, "rte_lpm6 built: %s", rte_strerror(rte_errno));
+	CHECK(lpm6 != NULL, "table built: %s", rte_strerror(rte_errno));
+	/* its form: the hash table up to UF_PREFIX6_MAX_LENS lengths, else an rte_lpm6 */
+	CHECK(lpm6 != NULL && (lpm6->lpm6 != NULL) == (distinct > UF_PREFIX6_MAX_LENS) &&
+			      (lpm6->lpm6 != NULL || lpm6->n_lens == distinct),
+	      "%d lengths: %s", distinct, lpm6 != NULL && lpm6->lpm6 != NULL ? "rte_lpm6" : "hash");
 	{
 		struct uf_plan_input in = { .cfg = cfg,
 					    .port_mac = &mac,
@@ -163,7 +181,7 @@ one(int n_rules, bool catch_all)
 	printf("%s: %d matched, %d missed, the table and the walk agree\n", name, hits, misses);
 	uf_plan_free(walk);
 	uf_plan_free(table);
-	rte_lpm6_free(lpm6);
+	uf_prefix6_free(lpm6);
 	uf_config_free(cfg);
 out:
 	free(text);
@@ -182,12 +200,17 @@ main(int argc, char **argv)
 		fprintf(stderr, "EAL init failed\n");
 		return 1;
 	}
-	one(1, false);
-	one(1, true);
-	one(16, false);
-	one(16, true);
-	one(1024, false);
-	one(4096, true);
+	one(1, false, 0);
+	one(1, true, 0);
+	one(16, false, 0);
+	one(16, true, 0);
+	one(1024, false, 0);
+	one(4096, true, 0);
+	one(1, false, 1);
+	one(16, true, 3);
+	one(1024, false, 1);
+	one(1024, true, 3);
+	one(4096, false, 8);
 	rte_eal_cleanup();
 	printf("%d passed, %d failed\n", uf_t_passed, uf_t_failed);
 	return uf_t_failed == 0 ? 0 : 1;
