@@ -2,8 +2,8 @@
  * IPv6 rules as a longest-prefix table (uf_prefix6: uf_rules_lpm6, uf_plan_lookup6;
  * docs/configuration.md#rules): for 1, 16, 1,024 and 4,096 random rules (first match: ordered
  * longest prefix first, as validation wants them, with and without a ::/0 catch-all), of any
- * length (/16 to /128: past UF_PREFIX6_MAX_LENS lengths, its rte_lpm6) or of 1, 3 or 8 lengths
- * (its hash table), the set the table gives every sampled sender is the one the first-match
+ * length (/16 to /128) or of 1, 3, 4 or 8 lengths (the hash table up to UF_PREFIX6_MAX_LENS,
+ * past it an rte_lpm6), the set the table gives every sampled sender is the one the first-match
  * walk over the rules gives (the plan built without the table), misses included. The
  * addresses are drawn inside the rules' prefixes, one bit past them, and at random.
  *
@@ -78,12 +78,12 @@ one(int n_rules, bool catch_all, int n_lens)
 	int i, k, o, hits = 0, misses = 0, distinct = 0;
 	bool seen[129] = { false };
 
-	snprintf(name, sizeof(name), "%d rules%s, %s lengths", n_rules,
-		 catch_all ? " with ::/0" : "",
-		 n_lens == 0   ? "any"
-		 : n_lens == 1 ? "1"
-		 : n_lens == 3 ? "3"
-			       : "8");
+	if (n_lens == 0)
+		snprintf(name, sizeof(name), "%d rules%s, any lengths", n_rules,
+			 catch_all ? " with ::/0" : "");
+	else
+		snprintf(name, sizeof(name), "%d rules%s, %d lengths", n_rules,
+			 catch_all ? " with ::/0" : "", n_lens);
 	uf_t_case = name;
 	/* distinct prefixes of /16 to /128 inside 2001:db8::/32 or 2001:db9::/32 (two clusters:
 	 * nested rules), longest first: none covers a later one */
@@ -210,6 +210,7 @@ main(int argc, char **argv)
 	one(16, true, 3);
 	one(1024, false, 1);
 	one(1024, true, 3);
+	one(1024, true, 4);
 	one(4096, false, 8);
 	rte_eal_cleanup();
 	printf("%d passed, %d failed\n", uf_t_passed, uf_t_failed);
