@@ -40,10 +40,7 @@ uf_hdr_write_dg_arch(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg
 		__m128i v1, v2;
 
 		ipck = (uint16_t)~uf_ck_fold32(t->ip_base + g->ip_sum);
-		uck = (uint16_t)~uf_ck_fold32(t->udp_delta +
-					      (keep_sport ? g->u_sum : g->u_sum_plain));
-		if (uck == 0)
-			uck = 0xffff;
+		uck = uf_ck_fold32_neg(t->udp_delta + (keep_sport ? g->u_sum : g->u_sum_plain));
 		v1 = _mm_insert_epi16(_mm_or_si128(t1, g->ov[1]), ipck, 4); /* byte 24 */
 		/* without a UDP checksum the template's 0 stays: no branch per copy */
 		v2 = _mm_insert_epi16(_mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]),
@@ -62,10 +59,7 @@ uf_hdr_write_dg_arch(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg
 		__m128i v1, v2;
 
 		ipck = (uint16_t)~uf_ck_fold32(t->ip_base + g->ip_sum);
-		uck = (uint16_t)~uf_ck_fold32(t->udp_delta +
-					      (keep_sport ? g->u_sum : g->u_sum_plain));
-		if (uck == 0)
-			uck = 0xffff;
+		uck = uf_ck_fold32_neg(t->udp_delta + (keep_sport ? g->u_sum : g->u_sum_plain));
 		v1 = _mm_insert_epi16(_mm_or_si128(t1, g->ov_tag), ipck, 6); /* byte 28 */
 		v2 = _mm_insert_epi16(_mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]),
 				      udp_cksum ? uck : 0, 7); /* byte 44 */
@@ -101,12 +95,10 @@ uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint32_t p_sum, rte_be3
 	const uint32_t ipsum = t->ip_base + uf_tos_word(ip[UF_IP_TOS] & 0xfc) +
 			       uf_rd16(ip + UF_IP_LEN) + uf_rd16(ip + UF_IP_ID);
 	const uint32_t usum = p_sum + t->udp_delta + uf_ck_neg32(src_ip);
-	uint16_t ipck = (uint16_t)~uf_ck_fold32(ipsum), uck = (uint16_t)~uf_ck_fold32(usum);
+	const uint16_t ipck = (uint16_t)~uf_ck_fold32(ipsum), uck = uf_ck_fold32_neg(usum);
 	__m128i v1, v2;
 
 	RTE_ASSERT(t->plain && t->keep_sport);
-	if (uck == 0)
-		uck = 0xffff;
 	v1 = _mm_insert_epi16(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t->hdr + 16)),
 					   _mm_and_si128(f1, k1)),
 			      ipck, 4); /* byte 24 */
