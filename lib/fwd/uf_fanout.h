@@ -156,6 +156,45 @@ uf_fan_mixed(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf *m
 #define UF_BURST_STASH 256
 
 /*
+ * The copies of what nearly every datagram of the common plan is (untagged, one egress, 16
+ * to 32 bytes, no padding, every buffer found, all its copies fit in the TX buffer): its tests
+ * taken once for all its copies, not per copy, and the buffer checked for a full burst once,
+ * after the last copy (callgrind: docs/benchmarks.md#log, 2026-12-02). bufs: n_copies - 1
+ * fresh buffers; m the last copy, in place; dests: set 0's destinations, last its last.
+ */
+static __rte_always_inline void
+uf_fan_small(struct uf_worker *w, struct rte_mbuf *m, const struct uf_rx_info *in,
+	     struct rte_mbuf **bufs, uint16_t n_copies, const struct uf_dest_rt *const *dests,
+	     const struct uf_dest_rt *last, const struct uf_payload *pl, const struct uf_hdr_dg *dg,
+	     bool cksum, const enum uf_hdr_form form, struct uf_txbuf *txb, uint16_t *fill,
+	     uint16_t burst)
+{
+	const uint32_t flen = UF_HDR_LEN + pl->n;
+	const uf_mbuf_len_t ml = uf_mbuf_len(flen);
+	struct rte_mbuf **slot = txb->m + *fill;
+	uint16_t *dslot = txb->dest + *fill;
+	uint16_t j;
+
+	for (j = 0; j + 1 < n_copies; j++) {
+		const struct uf_dest_rt *d = dests[j];
+		struct rte_mbuf *c = bufs[j];
+
+		uf_copy_small(c, d, pl, dg, cksum, flen, ml, form);
+		slot[j] = c;
+		dslot[j] = d->idx;
+	}
+	uf_inplace(m, last, in, 0, dg, cksum, 0, false, form);
+	slot[j] = m;
+	dslot[j] = last->idx;
+	*fill = (uint16_t)(*fill + n_copies);
+	if (unlikely(*fill >= burst)) {
+		txb->n = *fill;
+		uf_txb_flush(w, txb, w->id);
+		*fill = 0;
+	}
+}
+
+/*
  * Fan a burst of datagrams out; takes ownership of every mbuf, on every path. The one body
  * of every engine but N = 1's (docs/architecture.md#fan-out), specialised by constant flags
  * (each call site passes literals, and the compiler drops what a specialisation does not
@@ -223,7 +262,48 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			n_stash = (uint32_t)n * (plan_set.n - 1);
 	}
 
-	for (i = 0; i < n; i++) {
+	i = 0;
+	/*
+	 * One egress, untagged: the burst's datagrams that take uf_fan_small's path with nothing
+	 * else to decide (payload in [lo, lo + span]: 16 to 32 bytes, no padding, neither too
+	 * big nor chained; buffers from the stash, which holds set.n - 1 for every datagram),
+	 * in a loop of their own, up to the first that does not; the rest go through the loop
+	 * below, in order. The loop below kept every test and counter live for these too, and
+	 * spilled them (callgrind: docs/benchmarks.md#log).
+	 */
+	if (simple && one_egress && !vlan && !mixed && n_stash != 0 && plan_set.chain_min > 0) {
+		const uint32_t lo = RTE_MAX(16u, egress_pad > UF_HDR_LEN
+								 ? (uint32_t)egress_pad - UF_HDR_LEN
+								 : 0u);
+		const uint32_t hi = RTE_MIN(RTE_MIN(32u, (uint32_t)plan_set.max_payload),
+					    plan_set.chain_min - 1);
+		const uint32_t span = hi - lo;
+		const uint16_t nc = plan_set.n, want = (uint16_t)(nc - 1);
+
+		for (; hi >= lo && i < n; i++) {
+			const struct uf_rx_info *in = &ins[i];
+			struct rte_mbuf *m = pkts[i];
+			const uint8_t *payload;
+			uint32_t p_sum = 0;
+			struct uf_hdr_dg dg;
+			struct uf_payload pl;
+
+			if (unlikely((uint32_t)(in->payload_len - lo) > span ||
+				     egress_fill + nc > burst))
+				break;
+			payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+			if (cksum)
+				p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+			uf_hdr_dg_init(&dg, in, p_sum);
+			uf_payload_load(&pl, payload, in->payload_len);
+			uf_fan_small(w, m, in, stash + stash_used, nc, egress_dests, plan_last, &pl,
+				     &dg, cksum, form, egress_txb, &egress_fill, burst);
+			stash_used += want;
+			n_forwarded++;
+		}
+	}
+
+	for (; i < n; i++) {
 		const bool in6 = mixed && ins6 != NULL;
 		struct uf_rx_info stand_in;
 		const struct uf_rx_info *in = in6 ? &stand_in : &ins[i];
@@ -385,36 +465,12 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		struct uf_payload pl;
 
 		uf_payload_load(&pl, payload, in->payload_len);
-		/*
-		 * What nearly every datagram of the common plan is (untagged, one egress, 16 to 32
-		 * bytes, no padding, every buffer found, all its copies fit in the TX buffer): its
-		 * tests taken once for all its copies, not per copy, and the buffer checked for a
-		 * full burst once, after the last copy (callgrind: docs/benchmarks.md#log, 2026-12-02).
-		 */
+		/* the common datagram the loop above did not take (uf_fan_small) */
 		if (!vlan && one_egress &&
 		    likely(pl.n - 16 <= 16 && UF_HDR_LEN + pl.n >= egress_pad && missed == 0 &&
 			   egress_fill + n_copies <= burst)) {
-			const uint32_t flen = UF_HDR_LEN + pl.n;
-			const uf_mbuf_len_t ml = uf_mbuf_len(flen);
-			struct rte_mbuf **slot = egress_txb->m + egress_fill;
-			uint16_t *dslot = egress_txb->dest + egress_fill;
-
-			for (j = 0; j + 1 < n_copies; j++) {
-				const struct uf_dest_rt *d = egress_dests[j];
-
-				uf_copy_small(bufs[j], d, &pl, &dg, cksum, flen, ml, form);
-				slot[j] = bufs[j];
-				dslot[j] = d->idx;
-			}
-			uf_inplace(m, plan_last, in, 0, &dg, cksum, 0, false, form);
-			slot[j] = m;
-			dslot[j] = plan_last->idx;
-			egress_fill = (uint16_t)(egress_fill + n_copies);
-			if (unlikely(egress_fill >= burst)) {
-				egress_txb->n = egress_fill;
-				uf_txb_flush(w, egress_txb, w->id);
-				egress_fill = 0;
-			}
+			uf_fan_small(w, m, in, bufs, n_copies, egress_dests, plan_last, &pl, &dg,
+				     cksum, form, egress_txb, &egress_fill, burst);
 			continue;
 		}
 		for (j = 0; j + 1 < n_copies; j++) {
@@ -747,6 +803,29 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
 	}
 }
 
+/* The untagged one-egress engines (N > 1), out of line: inlined into the worker's burst
+ * function they changed the N = 1 loop's register allocation there (callgrind: +14
+ * instructions per datagram at N = 1, docs/benchmarks.md#log). */
+static __rte_noinline void
+uf_fanout_one_egress(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		     const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc)
+{
+	switch (plan->engine) {
+	case UF_ENG_ONE_EGRESS_KEEP:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
+			       UF_HDR_PLAIN_KEEP_SPORT, false);
+		break;
+	case UF_ENG_ONE_EGRESS_OWN:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
+			       UF_HDR_PLAIN_OWN_SPORT, false);
+		break;
+	default: /* UF_ENG_ONE_EGRESS */
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false, UF_HDR_ANY,
+			       false);
+		break;
+	}
+}
+
 /* The simple engines with a tagged destination: the header's form per destination, out of
  * line (it keeps the untagged ones as they were). */
 static __rte_noinline void
@@ -784,16 +863,9 @@ uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		uf_fanout_single(w, plan, pkts, ins, n, lc, false);
 		break;
 	case UF_ENG_ONE_EGRESS_KEEP:
-		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
-			       UF_HDR_PLAIN_KEEP_SPORT, false);
-		break;
 	case UF_ENG_ONE_EGRESS_OWN:
-		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
-			       UF_HDR_PLAIN_OWN_SPORT, false);
-		break;
 	case UF_ENG_ONE_EGRESS:
-		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false, UF_HDR_ANY,
-			       false);
+		uf_fanout_one_egress(w, plan, pkts, ins, n, lc);
 		break;
 	case UF_ENG_SIMPLE:
 		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, false, false, UF_HDR_ANY,
