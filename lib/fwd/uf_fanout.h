@@ -546,6 +546,7 @@ struct uf_single {
 	uint16_t *dslot;
 	rte_be32_t in_dst_ip;
 	rte_be16_t in_dst_port;
+	uint32_t ndelta; /* the template's udp_delta, negated (uf_single_one_keep) */
 	uint16_t di, max_payload, pad;
 	/* payloads in [lo, lo + span] need neither the too_big drop nor padding: one test */
 	uint16_t lo, span;
@@ -585,6 +586,7 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 	s->dslot = s->b->dest + s->b->n;
 	s->in_dst_ip = plan->in_dst_ip;
 	s->in_dst_port = plan->in_dst_port;
+	s->ndelta = uf_ck_neg16(uf_ck_fold32(s->d->tmpl.udp_delta));
 	s->next = s->slot;
 	s->n_too_big = 0;
 }
@@ -613,24 +615,46 @@ uf_single_one(struct uf_single *s, struct rte_mbuf *m, const struct uf_rx_info *
 }
 
 #if UF_DP_SIMD
+/* uf_single_one_keep's checksum for a datagram without one (its field 0): the payload summed
+ * (uf_in_sum), out of line with the datagram's facts read again from the frame f (the fast
+ * test's), so that the common case keeps none of them for it */
+static __rte_noinline uint16_t
+uf_keep_uck_nock(const uint8_t *f, rte_be32_t in_dst_ip, rte_be16_t in_dst_port, uint32_t udp_delta)
+{
+	struct uf_rx_info in;
+
+	uf_fast_info(&in, f + RTE_ETHER_HDR_LEN, f + UF_HDR_LEN - UF_UDP_HDR,
+		     uf_be16(uf_rd16(f + UF_HDR_LEN - UF_UDP_HDR + UF_UDP_LEN)));
+	return uf_ck_fold32_neg(uf_in_sum(&in, f + UF_HDR_LEN, in_dst_ip, in_dst_port) + udp_delta +
+				uf_ck_neg32(in.src_ip));
+}
+
 /* uf_single_one for a frame the fast test passed (its headers where the copy's go: nothing
  * moves) to a plain template that keeps the sender's port, the default form: the header
  * rewritten in place under masks (uf_hdr_rewrite_keep). The same frames and counters. */
 static __rte_always_inline void
 uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const struct uf_rx_info *in)
 {
-	const uint32_t p_sum = uf_in_sum(in, f + UF_HDR_LEN, s->in_dst_ip, s->in_dst_port);
 	uint32_t len = UF_HDR_LEN + in->payload_len;
+	uint16_t uck;
 
 	RTE_ASSERT(s->cksum && in->payload_off == UF_HDR_LEN);
+	/* the copy's UDP checksum: P + udp_delta - the sender's IP (its source replaced),
+	 * complemented, 0 sent as 0xffff. With the sender's checksum ck (P = -ck): ck - udp_delta
+	 * + the sender's IP, a sum that is not 0 (ck is not), whose fold is in [1, 0xffff]: the
+	 * same value without the complements (callgrind: docs/benchmarks.md#log) */
+	if (likely(in->udp_cksum != 0))
+		uck = uf_ck_fold32(uf_ck_add32((uint32_t)in->udp_cksum + s->ndelta, in->src_ip));
+	else
+		uck = uf_keep_uck_nock(f, s->in_dst_ip, s->in_dst_port, s->d->tmpl.udp_delta);
 	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
-		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip);
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, uck);
 	} else if (in->payload_len > s->max_payload) {
 		s->n_too_big++;
 		rte_pktmbuf_free(m);
 		return;
 	} else {
-		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip);
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, uck);
 		if (len < s->pad) {
 			memset(f + len, 0, s->pad - len);
 			len = s->pad;

@@ -80,10 +80,11 @@ uf_hdr_write_dg_arch(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg
  * without ECN, total length and id; the sender's port and the UDP length), then the two
  * checksums put in: three loads of the frame, three ANDs, three ORs, three stores, where the
  * template's copy and six field stores were (uf_hdr_write_l2). The same bytes (fanout_diff,
- * eal, which compares it with the generic path). `p_sum`: uf_in_sum() of the input.
+ * eal, which compares it with the generic path). `uck`: the copy's UDP checksum (0 sent as
+ * 0xffff), the caller's (uf_single_one_keep).
  */
 static __rte_always_inline void
-uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint32_t p_sum, rte_be32_t src_ip)
+uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint16_t uck)
 {
 	const __m128i f0 = _mm_loadu_si128((const __m128i *)f),
 		      f1 = _mm_loadu_si128((const __m128i *)(f + 16)),
@@ -96,8 +97,7 @@ uf_hdr_rewrite_keep(uint8_t *f, const struct uf_tmpl *t, uint32_t p_sum, rte_be3
 	/* tos_word, tot, id: as uf_hdr_write_l2 sums them, read where they are */
 	const uint32_t ipsum = t->ip_base + uf_tos_word(ip[UF_IP_TOS] & 0xfc) +
 			       uf_rd16(ip + UF_IP_LEN) + uf_rd16(ip + UF_IP_ID);
-	const uint32_t usum = p_sum + t->udp_delta + uf_ck_neg32(src_ip);
-	const uint16_t ipck = (uint16_t)~uf_ck_fold32(ipsum), uck = uf_ck_fold32_neg(usum);
+	const uint16_t ipck = (uint16_t)~uf_ck_fold32(ipsum);
 	__m128i v1, v2;
 
 	RTE_ASSERT(t->plain && t->keep_sport);
