@@ -912,7 +912,7 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 		}
 		/* fall through */
 	default:
-		worker_rx_port_rest(w, plan, pi, pkts, n);
+		worker_rx_port_body(w, plan, pi, pkts, n, false, false, UF_HDR_ANY, 0, false);
 		break;
 	}
 }
@@ -926,9 +926,7 @@ worker_rx_port_single46(struct uf_worker *w, const struct uf_plan *plan, uint16_
 	worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_ANY, 0, true);
 }
 
-/* the one classify loop of the engines but N = 1's, and for the frames of a burst
- * worker_rx_port6 left; out of line, its registers allocated for it alone (as
- * worker_rx_port_keep's) */
+/* the frames of a burst worker_rx_port6 left: the one classify loop */
 static __rte_noinline void
 worker_rx_port_rest(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 		    struct rte_mbuf **pkts, uint16_t n)
