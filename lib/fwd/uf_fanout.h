@@ -279,6 +279,9 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 					    plan_set.chain_min - 1);
 		const uint32_t span = hi - lo;
 		const uint16_t nc = plan_set.n, want = (uint16_t)(nc - 1);
+		/* the fill after which a datagram's copies no longer fit */
+		const int fill_max = (int)burst - nc;
+		struct rte_mbuf **sb = stash; /* the next datagram's buffers */
 
 		for (; hi >= lo && i < n; i++) {
 			const struct uf_rx_info *in = &ins[i];
@@ -289,18 +292,19 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			struct uf_payload pl;
 
 			if (unlikely((uint32_t)(in->payload_len - lo) > span ||
-				     egress_fill + nc > burst))
+				     (int)egress_fill > fill_max))
 				break;
 			payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
 			if (cksum)
 				p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
 			uf_hdr_dg_init(&dg, in, p_sum);
 			uf_payload_load(&pl, payload, in->payload_len);
-			uf_fan_small(w, m, in, stash + stash_used, nc, egress_dests, plan_last, &pl,
-				     &dg, cksum, form, egress_txb, &egress_fill, burst);
-			stash_used += want;
-			n_forwarded++;
+			uf_fan_small(w, m, in, sb, nc, egress_dests, plan_last, &pl, &dg, cksum,
+				     form, egress_txb, &egress_fill, burst);
+			sb += want;
 		}
+		stash_used = (uint32_t)(sb - stash);
+		n_forwarded = i;
 	}
 
 	for (; i < n; i++) {
