@@ -83,8 +83,7 @@ uf_hdr_write_dg_arch(uint8_t *h, const struct uf_tmpl *t, const struct uf_hdr_dg
 			      t2 = _mm_loadu_si128((const __m128i *)(t->hdr + 30));
 		__m128i v1, v2;
 
-		ipck = (uint16_t)~uf_ck_fold32(t->ip_base + g->ip_sum);
-		uck = uf_ck_fold32_neg(t->udp_delta + (keep_sport ? g->u_sum : g->u_sum_plain));
+		uf_hdr_ck2(t, keep_sport ? g->ck : g->ck_plain, &ipck, &uck);
 		v1 = _mm_insert_epi16(_mm_or_si128(t1, g->ov_tag), ipck, 6); /* byte 28 */
 		v2 = _mm_insert_epi16(_mm_or_si128(t2, keep_sport ? g->ov_sport : g->ov[2]),
 				      (uint16_t)(uck & -(int)udp_cksum), 7); /* byte 44 */
