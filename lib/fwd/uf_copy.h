@@ -58,6 +58,12 @@ uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in,
 	}
 }
 
+#if UF_DP_SIMD
+#include "arch/uf_copy_x86.h"
+#else
+#include "arch/uf_copy_generic.h"
+#endif
+
 /* A copy's payload: 16 to 32 bytes (the small datagrams that make up the packet rate) as two
  * overlapping 16-byte moves, without rte_memcpy's alignment and size dispatch (callgrind:
  * 5 fewer instructions per copy); anything else through rte_memcpy. Loaded once per datagram
@@ -66,7 +72,7 @@ uf_hdr_write_v(uint8_t *h, const struct uf_tmpl *t, const struct uf_rx_info *in,
 struct uf_payload {
 	const uint8_t *src;
 	uint32_t n;
-	uint8_t a[16], b[16]; /* 16 <= n <= 32: its first and last 16 bytes */
+	uf_v16_t a, b; /* 16 <= n <= 32: its first and last 16 bytes (in registers) */
 };
 
 static __rte_always_inline void
@@ -75,11 +81,11 @@ uf_payload_load(struct uf_payload *pl, const uint8_t *src, uint32_t n)
 	pl->src = src;
 	pl->n = n;
 	if (likely(n - 16 <= 16)) {
-		memcpy(pl->a, src, 16);
-		memcpy(pl->b, src + n - 16, 16);
+		pl->a = uf_v16_load(src);
+		pl->b = uf_v16_load(src + n - 16);
 	} else { /* unused (rte_memcpy from src); set, so no compiler sees them unset */
-		memset(pl->a, 0, sizeof(pl->a));
-		memset(pl->b, 0, sizeof(pl->b));
+		pl->a = uf_v16_zero();
+		pl->b = uf_v16_zero();
 	}
 }
 
@@ -89,18 +95,12 @@ uf_payload_copy(uint8_t *dst, const struct uf_payload *pl)
 	const uint32_t n = pl->n;
 
 	if (likely(n - 16 <= 16)) {
-		memcpy(dst, pl->a, 16);
-		memcpy(dst + n - 16, pl->b, 16);
+		uf_v16_store(dst, pl->a);
+		uf_v16_store(dst + n - 16, pl->b);
 	} else {
 		rte_memcpy(dst, pl->src, n);
 	}
 }
-
-#if UF_DP_SIMD
-#include "arch/uf_copy_x86.h"
-#else
-#include "arch/uf_copy_generic.h"
-#endif
 
 /*
  * A copy buffer's mbuf fields, all of them, for a frame of len bytes in one segment at the
@@ -156,8 +156,8 @@ uf_copy_small(struct rte_mbuf *c, const struct uf_dest_rt *d, const struct uf_pa
 
 	RTE_ASSERT(pl->n - 16 <= 16 && len == UF_HDR_LEN + pl->n);
 	uf_hdr_write_v(h, &d->tmpl, NULL, 0, g, udp_cksum, false, form);
-	memcpy(h + UF_HDR_LEN, pl->a, 16);
-	memcpy(h + len - 16, pl->b, 16);
+	uf_v16_store(h + UF_HDR_LEN, pl->a);
+	uf_v16_store(h + len - 16, pl->b);
 	uf_mbuf_tx_init_l(c, ml);
 }
 

@@ -179,8 +179,8 @@ uf_fan6_small(struct rte_mbuf *m, struct rte_mbuf **bufs, const struct uf_dest6_
 
 		h = (uint8_t *)c->buf_addr + RTE_PKTMBUF_HEADROOM;
 		uf_hdr6_write_dg(h, &d6s[j]->t6, &g6);
-		memcpy(h + UF_HDR6_LEN, pl.a, 16);
-		memcpy(h + len - 16, pl.b, 16);
+		uf_v16_store(h + UF_HDR6_LEN, pl.a);
+		uf_v16_store(h + len - 16, pl.b);
 		uf_mbuf_tx_init_l(c, ml);
 		slot[j] = c;
 		dslot[j] = dests[j]->idx;
@@ -201,6 +201,45 @@ uf_fan6_small(struct rte_mbuf *m, struct rte_mbuf **bufs, const struct uf_dest6_
 /* Buffers for the copies of a simple plan, taken for the whole burst in one bulk get (each
  * get pays the per-lcore cache lookup); larger bursts x sets take them per datagram. */
 #define UF_BURST_STASH 256
+
+/*
+ * The copies of what nearly every datagram of the common plan is (untagged, one egress, 16
+ * to 32 bytes, no padding, every buffer found, all its copies fit in the TX buffer): its tests
+ * taken once for all its copies, not per copy, and the buffer checked for a full burst once,
+ * after the last copy (callgrind: docs/benchmarks.md#log, 2026-12-02). bufs: n_copies - 1
+ * fresh buffers; m the last copy, in place; dests: set 0's destinations, last its last.
+ */
+static __rte_always_inline void
+uf_fan_small(struct uf_worker *w, struct rte_mbuf *m, const struct uf_rx_info *in,
+	     struct rte_mbuf **bufs, uint16_t n_copies, const struct uf_dest_rt *const *dests,
+	     const struct uf_dest_rt *last, const struct uf_payload *pl, const struct uf_hdr_dg *dg,
+	     bool cksum, const enum uf_hdr_form form, struct uf_txbuf *txb, uint16_t *fill,
+	     uint16_t burst)
+{
+	const uint32_t flen = UF_HDR_LEN + pl->n;
+	const uf_mbuf_len_t ml = uf_mbuf_len(flen);
+	struct rte_mbuf **slot = txb->m + *fill;
+	uint16_t *dslot = txb->dest + *fill;
+	uint16_t j;
+
+	for (j = 0; j + 1 < n_copies; j++) {
+		const struct uf_dest_rt *d = dests[j];
+		struct rte_mbuf *c = bufs[j];
+
+		uf_copy_small(c, d, pl, dg, cksum, flen, ml, form);
+		slot[j] = c;
+		dslot[j] = d->idx;
+	}
+	uf_inplace(m, last, in, 0, dg, cksum, 0, false, form);
+	slot[j] = m;
+	dslot[j] = last->idx;
+	*fill = (uint16_t)(*fill + n_copies);
+	if (unlikely(*fill >= burst)) {
+		txb->n = *fill;
+		uf_txb_flush(w, txb, w->id);
+		*fill = 0;
+	}
+}
 
 /*
  * Fan a burst of datagrams out; takes ownership of every mbuf, on every path. The one body
@@ -280,7 +319,52 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			n_stash = (uint32_t)n * (plan_set.n - 1);
 	}
 
-	for (i = 0; i < n; i++) {
+	i = 0;
+	/*
+	 * One egress, untagged: the burst's datagrams that take uf_fan_small's path with nothing
+	 * else to decide (payload in [lo, lo + span]: 16 to 32 bytes, no padding, neither too
+	 * big nor chained; buffers from the stash, which holds set.n - 1 for every datagram),
+	 * in a loop of their own, up to the first that does not; the rest go through the loop
+	 * below, in order. The loop below kept every test and counter live for these too, and
+	 * spilled them (callgrind: docs/benchmarks.md#log).
+	 */
+	if (simple && one_egress && !vlan && !mixed && n_stash != 0 && plan_set.chain_min > 0) {
+		const uint32_t lo = RTE_MAX(16u, egress_pad > UF_HDR_LEN
+								 ? (uint32_t)egress_pad - UF_HDR_LEN
+								 : 0u);
+		const uint32_t hi = RTE_MIN(RTE_MIN(32u, (uint32_t)plan_set.max_payload),
+					    plan_set.chain_min - 1);
+		const uint32_t span = hi - lo;
+		const uint16_t nc = plan_set.n, want = (uint16_t)(nc - 1);
+		/* the fill after which a datagram's copies no longer fit */
+		const int fill_max = (int)burst - nc;
+		struct rte_mbuf **sb = stash; /* the next datagram's buffers */
+
+		for (; hi >= lo && i < n; i++) {
+			const struct uf_rx_info *in = &ins[i];
+			struct rte_mbuf *m = pkts[i];
+			const uint8_t *payload;
+			uint32_t p_sum = 0;
+			struct uf_hdr_dg dg;
+			struct uf_payload pl;
+
+			if (unlikely((uint32_t)(in->payload_len - lo) > span ||
+				     (int)egress_fill > fill_max))
+				break;
+			payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+			if (cksum)
+				p_sum = uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port);
+			uf_hdr_dg_init(&dg, in, p_sum);
+			uf_payload_load(&pl, payload, in->payload_len);
+			uf_fan_small(w, m, in, sb, nc, egress_dests, plan_last, &pl, &dg, cksum,
+				     form, egress_txb, &egress_fill, burst);
+			sb += want;
+		}
+		stash_used = (uint32_t)(sb - stash);
+		n_forwarded = i;
+	}
+
+	for (; i < n; i++) {
 		const bool in6 = mixed && ins6 != NULL;
 		struct uf_rx_info stand_in;
 		const struct uf_rx_info *in = in6 ? &stand_in : &ins[i];
@@ -458,36 +542,12 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		struct uf_payload pl;
 
 		uf_payload_load(&pl, payload, in->payload_len);
-		/*
-		 * What nearly every datagram of the common plan is (untagged, one egress, 16 to 32
-		 * bytes, no padding, every buffer found, all its copies fit in the TX buffer): its
-		 * tests taken once for all its copies, not per copy, and the buffer checked for a
-		 * full burst once, after the last copy (callgrind: docs/benchmarks.md#log, 2026-12-02).
-		 */
+		/* the common datagram the loop above did not take (uf_fan_small) */
 		if (!vlan && one_egress &&
 		    likely(pl.n - 16 <= 16 && UF_HDR_LEN + pl.n >= egress_pad && missed == 0 &&
 			   egress_fill + n_copies <= burst)) {
-			const uint32_t flen = UF_HDR_LEN + pl.n;
-			const uf_mbuf_len_t ml = uf_mbuf_len(flen);
-			struct rte_mbuf **slot = egress_txb->m + egress_fill;
-			uint16_t *dslot = egress_txb->dest + egress_fill;
-
-			for (j = 0; j + 1 < n_copies; j++) {
-				const struct uf_dest_rt *d = egress_dests[j];
-
-				uf_copy_small(bufs[j], d, &pl, &dg, cksum, flen, ml, form);
-				slot[j] = bufs[j];
-				dslot[j] = d->idx;
-			}
-			uf_inplace(m, plan_last, in, 0, &dg, cksum, 0, false, form);
-			slot[j] = m;
-			dslot[j] = plan_last->idx;
-			egress_fill = (uint16_t)(egress_fill + n_copies);
-			if (unlikely(egress_fill >= burst)) {
-				egress_txb->n = egress_fill;
-				uf_txb_flush(w, egress_txb, w->id);
-				egress_fill = 0;
-			}
+			uf_fan_small(w, m, in, bufs, n_copies, egress_dests, plan_last, &pl, &dg,
+				     cksum, form, egress_txb, &egress_fill, burst);
 			continue;
 		}
 		for (j = 0; j + 1 < n_copies; j++) {
@@ -563,6 +623,7 @@ struct uf_single {
 	uint16_t *dslot;
 	rte_be32_t in_dst_ip;
 	rte_be16_t in_dst_port;
+	uint32_t ndelta; /* the template's udp_delta, negated (uf_single_one_keep) */
 	uint16_t di, max_payload, pad;
 	/* payloads in [lo, lo + span] need neither the too_big drop nor padding: one test */
 	uint16_t lo, span;
@@ -602,6 +663,7 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 	s->dslot = s->b->dest + s->b->n;
 	s->in_dst_ip = plan->in_dst_ip;
 	s->in_dst_port = plan->in_dst_port;
+	s->ndelta = uf_ck_neg16(uf_ck_fold32(s->d->tmpl.udp_delta));
 	s->next = s->slot;
 	s->n_too_big = 0;
 }
@@ -630,24 +692,46 @@ uf_single_one(struct uf_single *s, struct rte_mbuf *m, const struct uf_rx_info *
 }
 
 #if UF_DP_SIMD
+/* uf_single_one_keep's checksum for a datagram without one (its field 0): the payload summed
+ * (uf_in_sum), out of line with the datagram's facts read again from the frame f (the fast
+ * test's), so that the common case keeps none of them for it */
+static __rte_noinline uint16_t
+uf_keep_uck_nock(const uint8_t *f, rte_be32_t in_dst_ip, rte_be16_t in_dst_port, uint32_t udp_delta)
+{
+	struct uf_rx_info in;
+
+	uf_fast_info(&in, f + RTE_ETHER_HDR_LEN, f + UF_HDR_LEN - UF_UDP_HDR,
+		     uf_be16(uf_rd16(f + UF_HDR_LEN - UF_UDP_HDR + UF_UDP_LEN)));
+	return uf_ck_fold32_neg(uf_in_sum(&in, f + UF_HDR_LEN, in_dst_ip, in_dst_port) + udp_delta +
+				uf_ck_neg32(in.src_ip));
+}
+
 /* uf_single_one for a frame the fast test passed (its headers where the copy's go: nothing
  * moves) to a plain template that keeps the sender's port, the default form: the header
  * rewritten in place under masks (uf_hdr_rewrite_keep). The same frames and counters. */
 static __rte_always_inline void
 uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const struct uf_rx_info *in)
 {
-	const uint32_t p_sum = uf_in_sum(in, f + UF_HDR_LEN, s->in_dst_ip, s->in_dst_port);
 	uint32_t len = UF_HDR_LEN + in->payload_len;
+	uint16_t uck;
 
 	RTE_ASSERT(s->cksum && in->payload_off == UF_HDR_LEN);
+	/* the copy's UDP checksum: P + udp_delta - the sender's IP (its source replaced),
+	 * complemented, 0 sent as 0xffff. With the sender's checksum ck (P = -ck): ck - udp_delta
+	 * + the sender's IP, a sum that is not 0 (ck is not), whose fold is in [1, 0xffff]: the
+	 * same value without the complements (callgrind: docs/benchmarks.md#log) */
+	if (likely(in->udp_cksum != 0))
+		uck = uf_ck_fold32(uf_ck_add32((uint32_t)in->udp_cksum + s->ndelta, in->src_ip));
+	else
+		uck = uf_keep_uck_nock(f, s->in_dst_ip, s->in_dst_port, s->d->tmpl.udp_delta);
 	if (likely((uint16_t)(in->payload_len - s->lo) <= s->span)) {
-		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip);
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, uck);
 	} else if (in->payload_len > s->max_payload) {
 		s->n_too_big++;
 		rte_pktmbuf_free(m);
 		return;
 	} else {
-		uf_hdr_rewrite_keep(f, &s->d->tmpl, p_sum, in->src_ip);
+		uf_hdr_rewrite_keep(f, &s->d->tmpl, uck);
 		if (len < s->pad) {
 			memset(f + len, 0, s->pad - len);
 			len = s->pad;
@@ -820,6 +904,29 @@ uf_fanout_generic(struct uf_worker *w, const struct uf_plan *plan, struct rte_mb
 	}
 }
 
+/* The untagged one-egress engines (N > 1), out of line: inlined into the worker's burst
+ * function they changed the N = 1 loop's register allocation there (callgrind: +14
+ * instructions per datagram at N = 1, docs/benchmarks.md#log). */
+static __rte_noinline void
+uf_fanout_one_egress(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		     const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc)
+{
+	switch (plan->engine) {
+	case UF_ENG_ONE_EGRESS_KEEP:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
+			       UF_HDR_PLAIN_KEEP_SPORT, false);
+		break;
+	case UF_ENG_ONE_EGRESS_OWN:
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
+			       UF_HDR_PLAIN_OWN_SPORT, false);
+		break;
+	default: /* UF_ENG_ONE_EGRESS */
+		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false, UF_HDR_ANY,
+			       false);
+		break;
+	}
+}
+
 /* The simple engines with a tagged destination: the header's form per destination, out of
  * line (it keeps the untagged ones as they were). */
 static __rte_noinline void
@@ -857,16 +964,9 @@ uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 		uf_fanout_single(w, plan, pkts, ins, n, lc, false);
 		break;
 	case UF_ENG_ONE_EGRESS_KEEP:
-		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
-			       UF_HDR_PLAIN_KEEP_SPORT, false);
-		break;
 	case UF_ENG_ONE_EGRESS_OWN:
-		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false,
-			       UF_HDR_PLAIN_OWN_SPORT, false);
-		break;
 	case UF_ENG_ONE_EGRESS:
-		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, false, UF_HDR_ANY,
-			       false);
+		uf_fanout_one_egress(w, plan, pkts, ins, n, lc);
 		break;
 	case UF_ENG_SIMPLE:
 		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, false, false, UF_HDR_ANY,

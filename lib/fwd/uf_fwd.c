@@ -850,6 +850,26 @@ worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	worker_rx_port_body(w, plan, pi, pkts, n, false, true, UF_HDR_ANY, 0, false);
 }
 
+/*
+ * N = 1 with the default form (UF_ENG_SINGLE_KEEP), on a port with and without partial
+ * checksums: each loop in a function of its own, so that its registers are allocated for it
+ * alone (inlined into the worker's burst function with the other engines, the loop spilled
+ * its index and count as that function grew: callgrind, docs/benchmarks.md#log).
+ */
+static __rte_noinline void
+worker_rx_port_keep_partial(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+			    struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_PLAIN_KEEP_SPORT, 2, false);
+}
+
+static __rte_noinline void
+worker_rx_port_keep(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		    struct rte_mbuf **pkts, uint16_t n)
+{
+	worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_PLAIN_KEEP_SPORT, 1, false);
+}
+
 static __rte_always_inline void
 worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, struct rte_mbuf **pkts,
 	       uint16_t n)
@@ -864,11 +884,9 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	switch (plan->engine) {
 	case UF_ENG_SINGLE_KEEP:
 		if (w->ports[pi].id.partial_csum)
-			worker_rx_port_body(w, plan, pi, pkts, n, true, false,
-					    UF_HDR_PLAIN_KEEP_SPORT, 2, false);
+			worker_rx_port_keep_partial(w, plan, pi, pkts, n);
 		else
-			worker_rx_port_body(w, plan, pi, pkts, n, true, false,
-					    UF_HDR_PLAIN_KEEP_SPORT, 1, false);
+			worker_rx_port_keep(w, plan, pi, pkts, n);
 		break;
 	case UF_ENG_SINGLE_OWN:
 		worker_rx_port_body(w, plan, pi, pkts, n, true, false, UF_HDR_PLAIN_OWN_SPORT, 0,

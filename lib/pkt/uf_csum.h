@@ -140,6 +140,18 @@ uf_ck_fold32(uint32_t sum)
 	return (uint16_t)((sum + ((sum >> 16) | (sum << 16))) >> 16);
 }
 
+/*
+ * A UDP checksum from its sum: ~uf_ck_fold32(sum), with 0 sent as 0xffff (RFC 768), in one
+ * fold of the complemented sum: for a sum other than 0xffffffff (a few dozen 16-bit words
+ * never reach it), ~sum is the same remainder modulo 0xffff as the checksum and not 0, and
+ * the fold of a non-zero word is in [1, 0xffff]: no test for 0 (test_pkt compares the two).
+ */
+static inline uint16_t
+uf_ck_fold32_neg(uint32_t sum)
+{
+	return uf_ck_fold32(~sum);
+}
+
 /* "minus x" in ones-complement: add the complement of each 16-bit word */
 static inline uint32_t
 uf_ck_neg16(uint16_t w)

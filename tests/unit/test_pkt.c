@@ -512,6 +512,10 @@ test_ck_fold32(void)
 		r = (s >> 16) + (s & 0xffff);
 		r = (r >> 16) + (r & 0xffff);
 		CHECK_EQ(uf_ck_fold32(s), (uint16_t)r);
+		/* the UDP checksum's form: ~fold, 0 sent as 0xffff (not for 0xffffffff) */
+		if (s != 0xffffffff)
+			CHECK_EQ(uf_ck_fold32_neg(s),
+				 (uint16_t)r == 0xffff ? 0xffff : (uint16_t)~r);
 	}
 }
 

@@ -5,6 +5,35 @@
 #ifndef UF_COPY_GENERIC_H
 #define UF_COPY_GENERIC_H
 
+/* 16 bytes of a small payload (struct uf_payload) */
+typedef struct {
+	uint8_t b[16];
+} uf_v16_t;
+
+static __rte_always_inline uf_v16_t
+uf_v16_load(const uint8_t *p)
+{
+	uf_v16_t v;
+
+	memcpy(v.b, p, 16);
+	return v;
+}
+
+static __rte_always_inline void
+uf_v16_store(uint8_t *p, uf_v16_t v)
+{
+	memcpy(p, v.b, 16);
+}
+
+static __rte_always_inline uf_v16_t
+uf_v16_zero(void)
+{
+	uf_v16_t v;
+
+	memset(v.b, 0, 16);
+	return v;
+}
+
 /* a copy's length as uf_mbuf_tx_init stores it */
 typedef uint32_t uf_mbuf_len_t;
 

@@ -20,6 +20,8 @@
  * port at 34, for a template that keeps it). A tagged copy (4 bytes further on): bytes
  * 16-31 (ov_tag: TOS at 19, total length, id) and 30-45 (ov[2], ov_sport: the same offsets
  * in that window) */
-#define UF_HDR_DG_ARCH __m128i ov[3], ov_sport, ov_tag;
+/* ck, ck_plain: the checksums' shared parts as 32-bit lanes, ip_sum and u_sum (u_sum_plain),
+ * for the template's ip_base and udp_delta loaded as one 64-bit word (uf_hdr_ck2) */
+#define UF_HDR_DG_ARCH __m128i ov[3], ov_sport, ov_tag, ck, ck_plain;
 
 #endif /* UF_SIMD_X86_H */
