@@ -163,7 +163,7 @@ static __rte_always_inline void
 uf_fan6_small(struct rte_mbuf *m, struct rte_mbuf **bufs, const struct uf_dest6_rt *const *d6s,
 	      const struct uf_dest_rt *const *dests, uint16_t n_copies, const struct uf_rx_info *in,
 	      const uint8_t *payload, uint32_t p_sum, const struct uf_ip6 *src6, uint32_t src_neg,
-	      struct rte_mbuf **slot, uint16_t *dslot)
+	      struct rte_mbuf **slot, uint16_t *dslot, const bool keep_sport_only)
 {
 	const uint32_t len = UF_HDR6_LEN + in->payload_len;
 	const uf_mbuf_len_t ml = uf_mbuf_len(len);
@@ -178,7 +178,7 @@ uf_fan6_small(struct rte_mbuf *m, struct rte_mbuf **bufs, const struct uf_dest6_
 		struct rte_mbuf *c = bufs[j];
 
 		h = (uint8_t *)c->buf_addr + RTE_PKTMBUF_HEADROOM;
-		uf_hdr6_write_dg(h, &d6s[j]->t6, &g6);
+		uf_hdr6_write_dg_l(h, &d6s[j]->t6, &g6, true, keep_sport_only);
 		uf_v16_store(h + UF_HDR6_LEN, pl.a);
 		uf_v16_store(h + len - 16, pl.b);
 		uf_mbuf_tx_init_l(c, ml);
@@ -191,7 +191,7 @@ uf_fan6_small(struct rte_mbuf *m, struct rte_mbuf **bufs, const struct uf_dest6_
 		m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR6_LEN);
 	m->ol_flags = 0;
 	h = rte_pktmbuf_mtod(m, uint8_t *);
-	uf_hdr6_write_dg(h, &d6s[j]->t6, &g6);
+	uf_hdr6_write_dg_l(h, &d6s[j]->t6, &g6, false, keep_sport_only);
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	slot[j] = m;
@@ -285,7 +285,7 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 	const struct uf_dest_rt *egress_dests[UF_MAX_DESTS];
 	/* one_egress with mixed: their IPv6 sides, and whether all are untagged IPv6 */
 	const struct uf_dest6_rt *egress_d6[UF_MAX_DESTS];
-	bool egress_all6 = false;
+	bool egress_all6 = false, egress_sport6 = false; /* and all keep only the sender's port */
 	struct rte_mbuf *stash[UF_BURST_STASH];
 	uint32_t n_stash = 0, stash_used = 0;
 	/* counted once at the end */
@@ -306,10 +306,14 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			for (j = 0; j < plan_set.n; j++)
 				egress_dests[j] = &plan->dests[plan_set.members[j]];
 			if (mixed && plan->d6 != NULL) {
-				egress_all6 = true;
+				egress_all6 = egress_sport6 = true;
 				for (j = 0; j < plan_set.n; j++) {
-					egress_d6[j] = &plan->d6[plan_set.members[j]];
-					egress_all6 &= egress_d6[j]->is6 && !egress_d6[j]->vlan;
+					const struct uf_dest6_rt *d6 =
+							&plan->d6[plan_set.members[j]];
+
+					egress_d6[j] = d6;
+					egress_all6 &= d6->is6 && !d6->vlan;
+					egress_sport6 &= d6->t6.keep_sport && !d6->t6.keep_src_ip;
 				}
 			}
 		}
@@ -492,10 +496,16 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 			    likely(in->payload_len - 16u <= 16 &&
 				   UF_HDR6_LEN + in->payload_len >= egress_pad && missed == 0 &&
 				   egress_fill + n_copies <= burst)) {
-				uf_fan6_small(m, bufs, egress_d6, egress_dests, n_copies, in,
-					      payload, p_sum, src6, src_neg,
-					      egress_txb->m + egress_fill,
-					      egress_txb->dest + egress_fill);
+				if (egress_sport6) /* the default: `source_port: keep` */
+					uf_fan6_small(m, bufs, egress_d6, egress_dests, n_copies,
+						      in, payload, p_sum, src6, src_neg,
+						      egress_txb->m + egress_fill,
+						      egress_txb->dest + egress_fill, true);
+				else
+					uf_fan6_small(m, bufs, egress_d6, egress_dests, n_copies,
+						      in, payload, p_sum, src6, src_neg,
+						      egress_txb->m + egress_fill,
+						      egress_txb->dest + egress_fill, false);
 				egress_fill = (uint16_t)(egress_fill + n_copies);
 				if (unlikely(egress_fill >= burst)) {
 					egress_txb->n = egress_fill;
@@ -798,6 +808,40 @@ uf_single6_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m
 	uf_single6_rewrite(s, t, m, UF_HDR6_LEN, in->payload_len, in->tclass, in->src_port,
 			   &in->src_ip6, uf_in6_sum(in),
 			   t->keep_src_ip ? 0 : uf_in_src_neg6(&in->src_ip6), true);
+}
+
+/*
+ * uf_single6_one where the template keeps the sender's UDP port and not its address (the
+ * default; the caller has checked): the header rewritten in place under masks
+ * (uf_hdr6_rewrite_keep), the checksum from the sender's, ck (never 0 in IPv6): ck -
+ * udp_delta + the sender's address, NDELTA the template's udp_delta negated (once per
+ * burst). Its fold is in [1, 0xffff] (the sum is not 0) and the same remainder as
+ * ~fold(P + udp_delta - the address) with P = -ck: no complements, no test for 0. The same
+ * frames and counters as uf_single6_one (fanout_diff).
+ */
+static __rte_always_inline void
+uf_single6_keep(struct uf_single *s, const struct uf_tmpl6 *t, uint32_t ndelta, struct rte_mbuf *m,
+		uint8_t *f, const struct uf_rx6_info *in)
+{
+	uint32_t len = UF_HDR6_LEN + in->payload_len;
+
+	RTE_ASSERT(in->payload_off == UF_HDR6_LEN && in->udp_cksum != 0);
+	if (unlikely(in->payload_len > s->max_payload)) {
+		s->n_too_big++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	uf_hdr6_rewrite_keep(f, t,
+			     uf_ck_fold32(in->udp_cksum + ndelta +
+					  uf_ck_ip6(f + RTE_ETHER_HDR_LEN + UF_IP6_SRC)));
+	if (unlikely(len < s->pad)) {
+		memset(f + len, 0, s->pad - len);
+		len = s->pad;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->ol_flags = 0;
+	*s->next++ = m; /* its destination: uf_single_end */
 }
 
 /* single6 of an IPv4 listener: an IPv4 datagram, its checksum's sum made even where the

@@ -532,25 +532,38 @@ uf_hdr6_dg_init(struct uf_hdr6_dg *g, uint16_t plen, uint8_t tclass, rte_be16_t 
  * where the copy does not keep them (the template's masks: no branch).
  */
 static __rte_always_inline void
-uf_hdr6_write_dg(uint8_t *h, const struct uf_tmpl6 *t, const struct uf_hdr6_dg *g)
+uf_hdr6_write_dg_l(uint8_t *h, const struct uf_tmpl6 *t, const struct uf_hdr6_dg *g,
+		   const bool over, const bool keep_sport_only)
 {
 	uint8_t *ip = h + RTE_ETHER_HDR_LEN;
 	uint8_t *udp = ip + UF_IP6_HDR;
 	const uint32_t usum = g->p_sum + t->udp_delta + (g->src_neg & t->src_neg_mask) +
 			      (g->sport_neg & t->sport_neg_mask);
-	uint16_t uck = (uint16_t)~uf_ck_fold32(usum);
+	/* ~fold, 0 sent as 0xffff, in one fold (usum, a few 17-bit terms, is not 0xffffffff) */
+	const uint16_t uck = uf_ck_fold32_neg(usum);
 
-	if (uck == 0)
-		uck = 0xffff;
-	memcpy(h, t->hdr, UF_HDR6_LEN);
+	/* over: the 2 bytes past the header are the caller's to write (the payload follows):
+	 * four 16-byte moves instead of three and three narrower ones */
+	memcpy(h, t->hdr, over ? sizeof(t->hdr) : UF_HDR6_LEN);
 	memcpy(ip + UF_IP6_VTC, &g->vtc, 4);
 	memcpy(ip + UF_IP6_PLEN, &g->ulen, 2);
-	if (t->keep_src_ip)
-		memcpy(ip + UF_IP6_SRC, g->src6->b, 16);
-	if (t->keep_sport)
+	if (keep_sport_only) { /* the caller knows: the sender's port, our address */
+		RTE_ASSERT(t->keep_sport && !t->keep_src_ip);
 		memcpy(udp + UF_UDP_SPORT, &g->sport, 2);
+	} else {
+		if (t->keep_src_ip)
+			memcpy(ip + UF_IP6_SRC, g->src6->b, 16);
+		if (t->keep_sport)
+			memcpy(udp + UF_UDP_SPORT, &g->sport, 2);
+	}
 	memcpy(udp + UF_UDP_LEN, &g->ulen, 2);
 	memcpy(udp + UF_UDP_CKSUM, &uck, 2);
+}
+
+static __rte_always_inline void
+uf_hdr6_write_dg(uint8_t *h, const struct uf_tmpl6 *t, const struct uf_hdr6_dg *g)
+{
+	uf_hdr6_write_dg_l(h, t, g, false, false);
 }
 
 /*
@@ -568,5 +581,11 @@ uf_hdr6_write(uint8_t *h, const struct uf_tmpl6 *t, uint16_t plen, uint8_t tclas
 	uf_hdr6_dg_init(&g, plen, tclass, sport, src6, p_sum, src_neg);
 	uf_hdr6_write_dg(h, t, &g);
 }
+
+#if UF_DP_SIMD
+#include "arch/uf_hdr6_x86.h"
+#else
+#include "arch/uf_hdr6_generic.h"
+#endif
 
 #endif /* UF_PKT6_H */
