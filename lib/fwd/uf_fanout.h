@@ -634,6 +634,10 @@ struct uf_single {
 	rte_be32_t in_dst_ip;
 	rte_be16_t in_dst_port;
 	uint32_t ndelta; /* the template's udp_delta, negated (uf_single_one_keep) */
+	/* single46: its IPv6 template keeps the sender's port only, and its udp_delta negated
+	 * (uf_single46_one) */
+	bool keep6;
+	uint32_t ndelta6;
 	uint16_t di, max_payload, pad;
 	/* payloads in [lo, lo + span] need neither the too_big drop nor padding: one test */
 	uint16_t lo, span;
@@ -674,6 +678,14 @@ uf_single_begin(struct uf_single *s, struct uf_worker *w, const struct uf_plan *
 	s->in_dst_ip = plan->in_dst_ip;
 	s->in_dst_port = plan->in_dst_port;
 	s->ndelta = uf_ck_neg16(uf_ck_fold32(s->d->tmpl.udp_delta));
+	s->keep6 = false;
+	s->ndelta6 = 0;
+	if (six) {
+		const struct uf_tmpl6 *t6 = &plan->d6[s->di].t6;
+
+		s->keep6 = t6->keep_sport && !t6->keep_src_ip;
+		s->ndelta6 = uf_ck_neg16(uf_ck_fold32(t6->udp_delta));
+	}
 	s->next = s->slot;
 	s->n_too_big = 0;
 }
@@ -814,14 +826,14 @@ uf_single6_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m
  * uf_single6_one where the template keeps the sender's UDP port and not its address (the
  * default; the caller has checked): the header rewritten in place under masks
  * (uf_hdr6_rewrite_keep), the checksum from the sender's, ck (never 0 in IPv6): ck -
- * udp_delta + the sender's address, NDELTA the template's udp_delta negated (once per
+ * udp_delta + the sender's address, s->ndelta6 the template's udp_delta negated (once per
  * burst). Its fold is in [1, 0xffff] (the sum is not 0) and the same remainder as
  * ~fold(P + udp_delta - the address) with P = -ck: no complements, no test for 0. The same
  * frames and counters as uf_single6_one (fanout_diff).
  */
 static __rte_always_inline void
-uf_single6_keep(struct uf_single *s, const struct uf_tmpl6 *t, uint32_t ndelta, struct rte_mbuf *m,
-		uint8_t *f, const struct uf_rx6_info *in)
+uf_single6_keep(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m, uint8_t *f,
+		const struct uf_rx6_info *in)
 {
 	uint32_t len = UF_HDR6_LEN + in->payload_len;
 
@@ -832,7 +844,7 @@ uf_single6_keep(struct uf_single *s, const struct uf_tmpl6 *t, uint32_t ndelta, 
 		return;
 	}
 	uf_hdr6_rewrite_keep(f, t,
-			     uf_ck_fold32(in->udp_cksum + ndelta +
+			     uf_ck_fold32(in->udp_cksum + s->ndelta6 +
 					  uf_ck_ip6(f + RTE_ETHER_HDR_LEN + UF_IP6_SRC)));
 	if (unlikely(len < s->pad)) {
 		memset(f + len, 0, s->pad - len);
@@ -845,7 +857,9 @@ uf_single6_keep(struct uf_single *s, const struct uf_tmpl6 *t, uint32_t ndelta, 
 }
 
 /* single6 of an IPv4 listener: an IPv4 datagram, its checksum's sum made even where the
- * plan's IPv4 copies carry none (the IPv6 copy always does) */
+ * plan's IPv4 copies carry none (the IPv6 copy always does). With the sender's checksum and a
+ * template that keeps the sender's port only (the default), the copy's checksum straight
+ * from it, as uf_single6_keep's (ck - udp_delta + the sender's IP; s->ndelta6). */
 static __rte_always_inline void
 uf_single46_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m,
 		const struct uf_rx_info *in)
@@ -853,6 +867,28 @@ uf_single46_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *
 	if (unlikely(in->payload_len > s->max_payload)) {
 		s->n_too_big++;
 		rte_pktmbuf_free(m);
+		return;
+	}
+	if (likely(in->udp_cksum != 0) && s->keep6) {
+		uint32_t len = UF_HDR6_LEN + in->payload_len;
+		struct uf_hdr6_dg g;
+		uint8_t *h;
+
+		uf_hdr6_dg_init(&g, in->payload_len, in->tos, in->src_port, NULL, 0, 0);
+		m->data_off = (uint16_t)(m->data_off + in->payload_off - UF_HDR6_LEN);
+		h = rte_pktmbuf_mtod(m, uint8_t *);
+		uf_hdr6_put(h, t, &g,
+			    uf_ck_fold32(uf_ck_add32((uint32_t)in->udp_cksum + s->ndelta6,
+						     in->src_ip)),
+			    false, true);
+		if (unlikely(len < s->pad)) {
+			memset(h + len, 0, s->pad - len);
+			len = s->pad;
+		}
+		m->data_len = (uint16_t)len;
+		m->pkt_len = len;
+		m->ol_flags = 0;
+		*s->next++ = m; /* its destination: uf_single_end */
 		return;
 	}
 	uf_single6_rewrite(s, t, m, in->payload_off, in->payload_len, in->tos, in->src_port, NULL,

@@ -298,8 +298,6 @@ worker_rx_port6_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t p
 	struct rte_mbuf *fast[UF_MAX_BURST], *rest[UF_MAX_BURST];
 	struct uf_rx6_info in6[UF_MAX_BURST];
 	const struct uf_tmpl6 *t6 = NULL;
-	bool keep6 = false; /* single: its template keeps the sender's port only (uf_single6_keep) */
-	uint32_t ndelta6 = 0;
 	struct uf_single one;
 	struct uf_fast6 pat;
 	uint16_t nk = 0, nr = 0, i;
@@ -317,8 +315,6 @@ worker_rx_port6_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t p
 	if (single) {
 		uf_single_begin(&one, w, plan, n, true);
 		t6 = &plan->d6[one.di].t6;
-		keep6 = t6->keep_sport && !t6->keep_src_ip;
-		ndelta6 = uf_ck_neg16(uf_ck_fold32(t6->udp_delta));
 	}
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -335,9 +331,8 @@ worker_rx_port6_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t p
 			/* as worker_rx6 */
 			if (unlikely(partial) && uf_csum6_complete(f, ol, info))
 				w->ctr.csum_completed++;
-			if (single && keep6)
-				uf_single6_keep(&one, t6, ndelta6, m, (uint8_t *)(uintptr_t)f,
-						info);
+			if (single && one.keep6) /* uf_single_begin's: the default template */
+				uf_single6_keep(&one, t6, m, (uint8_t *)(uintptr_t)f, info);
 			else if (single)
 				uf_single6_one(&one, t6, m, info);
 			else

@@ -531,16 +531,13 @@ uf_hdr6_dg_init(struct uf_hdr6_dg *g, uint16_t plen, uint8_t tclass, rte_be16_t 
  * 0xffff): the input's P, the template's delta, and "minus" the sender's address and port
  * where the copy does not keep them (the template's masks: no branch).
  */
+/* uf_hdr6_write_dg_l's header with the checksum uck given (0 sent as 0xffff: the caller's) */
 static __rte_always_inline void
-uf_hdr6_write_dg_l(uint8_t *h, const struct uf_tmpl6 *t, const struct uf_hdr6_dg *g,
-		   const bool over, const bool keep_sport_only)
+uf_hdr6_put(uint8_t *h, const struct uf_tmpl6 *t, const struct uf_hdr6_dg *g, uint16_t uck,
+	    const bool over, const bool keep_sport_only)
 {
 	uint8_t *ip = h + RTE_ETHER_HDR_LEN;
 	uint8_t *udp = ip + UF_IP6_HDR;
-	const uint32_t usum = g->p_sum + t->udp_delta + (g->src_neg & t->src_neg_mask) +
-			      (g->sport_neg & t->sport_neg_mask);
-	/* ~fold, 0 sent as 0xffff, in one fold (usum, a few 17-bit terms, is not 0xffffffff) */
-	const uint16_t uck = uf_ck_fold32_neg(usum);
 
 	/* over: the 2 bytes past the header are the caller's to write (the payload follows):
 	 * four 16-byte moves instead of three and three narrower ones */
@@ -558,6 +555,17 @@ uf_hdr6_write_dg_l(uint8_t *h, const struct uf_tmpl6 *t, const struct uf_hdr6_dg
 	}
 	memcpy(udp + UF_UDP_LEN, &g->ulen, 2);
 	memcpy(udp + UF_UDP_CKSUM, &uck, 2);
+}
+
+static __rte_always_inline void
+uf_hdr6_write_dg_l(uint8_t *h, const struct uf_tmpl6 *t, const struct uf_hdr6_dg *g,
+		   const bool over, const bool keep_sport_only)
+{
+	const uint32_t usum = g->p_sum + t->udp_delta + (g->src_neg & t->src_neg_mask) +
+			      (g->sport_neg & t->sport_neg_mask);
+
+	/* ~fold, 0 sent as 0xffff, in one fold (usum, a few 17-bit terms, is not 0xffffffff) */
+	uf_hdr6_put(h, t, g, uf_ck_fold32_neg(usum), over, keep_sport_only);
 }
 
 static __rte_always_inline void
