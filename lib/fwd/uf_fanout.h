@@ -367,6 +367,44 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		stash_used = (uint32_t)(sb - stash);
 		n_forwarded = i;
 	}
+	/* the same for the IPv6 datagrams of a one-egress set of untagged IPv6 destinations
+	 * that keep the sender's port only (the default): uf_fan6_small, in a loop of its own */
+	if (simple && one_egress && mixed && ins6 != NULL && egress_all6 && egress_sport6 &&
+	    n_stash != 0) {
+		const uint32_t lo = RTE_MAX(
+				16u,
+				egress_pad > UF_HDR6_LEN ? (uint32_t)egress_pad - UF_HDR6_LEN : 0u);
+		const uint32_t hi = RTE_MIN(32u, (uint32_t)plan_set.max_payload);
+		const uint32_t span = hi - lo;
+		const uint16_t nc = plan_set.n, want = (uint16_t)(nc - 1);
+		const int fill_max = (int)burst - nc;
+		struct rte_mbuf **sb = stash;
+
+		for (; hi >= lo && i < n; i++) {
+			const struct uf_rx6_info *in6 = &ins6[i];
+			struct rte_mbuf *m = pkts[i];
+			struct uf_rx_info in;
+
+			if (unlikely((uint32_t)(in6->payload_len - lo) > span ||
+				     (int)egress_fill > fill_max))
+				break;
+			uf_rx_info_from6_l(in6, &in, false);
+			uf_fan6_small(m, sb, egress_d6, egress_dests, nc, &in,
+				      rte_pktmbuf_mtod_offset(m, const uint8_t *, in6->payload_off),
+				      uf_in6_sum(in6), &in6->src_ip6, uf_in_src_neg6(&in6->src_ip6),
+				      egress_txb->m + egress_fill, egress_txb->dest + egress_fill,
+				      true);
+			egress_fill = (uint16_t)(egress_fill + nc);
+			if (unlikely(egress_fill >= burst)) {
+				egress_txb->n = egress_fill;
+				uf_txb_flush(w, egress_txb, w->id);
+				egress_fill = 0;
+			}
+			sb += want;
+		}
+		stash_used = (uint32_t)(sb - stash);
+		n_forwarded = i;
+	}
 
 	for (; i < n; i++) {
 		const bool in6 = mixed && ins6 != NULL;

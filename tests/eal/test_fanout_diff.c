@@ -798,6 +798,14 @@ main(int argc, char **argv)
 		  .fam = FAM_66 },
 		{ .name = "v46_n1", .n_dests = 1, .fam = FAM_46 },
 		{ .name = "v46_n4_one_port", .n_dests = 4, .fam = FAM_46 },
+		/* every destination `source: ours` with the sender's port (the default): the
+		 * IPv6 small-copy loops (uf_fan6_small) of mixed_one_egress */
+		{ .name = "v66_n4_one_port_plain", .n_dests = 4, .plain = true, .fam = FAM_66 },
+		{ .name = "v66_n3_one_port_plain_partial",
+		  .n_dests = 3,
+		  .plain = true,
+		  .partial = true,
+		  .fam = FAM_66 },
 		{ .name = "v46_n4_two_ports_zero_cksum",
 		  .n_dests = 4,
 		  .two_ports = true,
