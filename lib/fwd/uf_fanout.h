@@ -814,6 +814,21 @@ uf_single_one_keep(struct uf_single *s, struct rte_mbuf *m, uint8_t *f, const st
 }
 #endif
 
+/* An N = 1 IPv6 copy of len bytes at h, in m: padded to the port's minimum, its lengths set,
+ * queued (its destination: uf_single_end) */
+static __rte_always_inline void
+uf_single6_queue(struct uf_single *s, struct rte_mbuf *m, uint8_t *h, uint32_t len)
+{
+	if (unlikely(len < s->pad)) {
+		memset(h + len, 0, s->pad - len);
+		len = s->pad;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	m->ol_flags = 0;
+	*s->next++ = m; /* its destination: uf_single_end */
+}
+
 /*
  * N = 1 to an untagged IPv6 destination (the single6 engine): the received headers (their
  * fields read into plen, tclass, sport, src6) give way to the copy's 62 bytes, written by the
@@ -834,14 +849,7 @@ uf_single6_rewrite(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbu
 		m->data_off = (uint16_t)(m->data_off + off - UF_HDR6_LEN);
 	h = rte_pktmbuf_mtod(m, uint8_t *);
 	uf_hdr6_write(h, t, plen, tclass, sport, src6, p_sum, src_neg);
-	if (unlikely(len < s->pad)) {
-		memset(h + len, 0, s->pad - len);
-		len = s->pad;
-	}
-	m->data_len = (uint16_t)len;
-	m->pkt_len = len;
-	m->ol_flags = 0;
-	*s->next++ = m; /* its destination: uf_single_end */
+	uf_single6_queue(s, m, h, len);
 }
 
 /* single6 of an IPv6 listener: an IPv6 datagram (uf_classify6's: its payload at 62) */
@@ -873,8 +881,6 @@ static __rte_always_inline void
 uf_single6_keep(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *m, uint8_t *f,
 		const struct uf_rx6_info *in)
 {
-	uint32_t len = UF_HDR6_LEN + in->payload_len;
-
 	RTE_ASSERT(in->payload_off == UF_HDR6_LEN && in->udp_cksum != 0);
 	if (unlikely(in->payload_len > s->max_payload)) {
 		s->n_too_big++;
@@ -884,14 +890,7 @@ uf_single6_keep(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *
 	uf_hdr6_rewrite_keep(f, t,
 			     uf_ck_fold32(in->udp_cksum + s->ndelta6 +
 					  uf_ck_ip6(f + RTE_ETHER_HDR_LEN + UF_IP6_SRC)));
-	if (unlikely(len < s->pad)) {
-		memset(f + len, 0, s->pad - len);
-		len = s->pad;
-	}
-	m->data_len = (uint16_t)len;
-	m->pkt_len = len;
-	m->ol_flags = 0;
-	*s->next++ = m; /* its destination: uf_single_end */
+	uf_single6_queue(s, m, f, UF_HDR6_LEN + in->payload_len);
 }
 
 /* single6 of an IPv4 listener: an IPv4 datagram, its checksum's sum made even where the
@@ -908,7 +907,6 @@ uf_single46_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *
 		return;
 	}
 	if (likely(in->udp_cksum != 0) && s->keep6) {
-		uint32_t len = UF_HDR6_LEN + in->payload_len;
 		struct uf_hdr6_dg g;
 		uint8_t *h;
 
@@ -919,14 +917,7 @@ uf_single46_one(struct uf_single *s, const struct uf_tmpl6 *t, struct rte_mbuf *
 			    uf_ck_fold32(uf_ck_add32((uint32_t)in->udp_cksum + s->ndelta6,
 						     in->src_ip)),
 			    false, true);
-		if (unlikely(len < s->pad)) {
-			memset(h + len, 0, s->pad - len);
-			len = s->pad;
-		}
-		m->data_len = (uint16_t)len;
-		m->pkt_len = len;
-		m->ol_flags = 0;
-		*s->next++ = m; /* its destination: uf_single_end */
+		uf_single6_queue(s, m, h, UF_HDR6_LEN + in->payload_len);
 		return;
 	}
 	uf_single6_rewrite(s, t, m, in->payload_off, in->payload_len, in->tos, in->src_port, NULL,
