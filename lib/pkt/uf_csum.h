@@ -118,6 +118,19 @@ uf_ck_add32(uint32_t sum, uint32_t be_word32)
 	return sum + (be_word32 >> 16) + (be_word32 & 0xffff);
 }
 
+/*
+ * sum + w with the end-around carry, both any 32-bit values: the same remainder modulo 0xffff
+ * as uf_ck_add32(sum, w) (2^32 is 1 modulo 0xffff), an add and an add-with-carry where that
+ * takes a shift, a mask and two adds; 0 only when both are (test_pkt compares the two)
+ */
+static inline uint32_t
+uf_ck_add32c(uint32_t sum, uint32_t w)
+{
+	const uint32_t s = sum + w;
+
+	return s + (s < w);
+}
+
 static inline uint16_t
 uf_ck_fold(uint64_t sum)
 {

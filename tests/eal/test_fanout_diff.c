@@ -182,7 +182,10 @@ input_frame(unsigned seq, const struct scenario *s)
 	ip->packet_id = rte_cpu_to_be_16((uint16_t)seq);
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(0xc6120002 + (seq & 3));
+	/* senders 198.18.0.2-5, and every eighth 198.18.255.255: its address read as a
+	 * little-endian word (0xffff12c6) carries out of 32 bits when a checksum is added to it
+	 * (uf_ck_add32c's end-around carry) */
+	ip->src_addr = rte_cpu_to_be_32((seq & 7) == 7 ? 0xc612ffff : 0xc6120002 + (seq & 3));
 	ip->dst_addr = rte_cpu_to_be_32(s->svc ? 0xc6120063 : 0xc612000a);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	frame_udp(udp, seq, (uint16_t)(5000 + (s->listeners ? seq % 2 : 0)), payload);

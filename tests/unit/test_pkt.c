@@ -519,6 +519,34 @@ test_ck_fold32(void)
 	}
 }
 
+/* uf_ck_add32c (a 32-bit add with its end-around carry) against uf_ck_add32 (the word's two
+ * halves added): the same remainder modulo 0xffff, and 0 only from two zeros, at the carries'
+ * edges and over random pairs; its one use (the N = 1 copy's checksum) folds the result. */
+static void
+test_ck_add32c(void)
+{
+	static const uint32_t edge[] = { 0,          1,          0xffff,     0x10000,
+					 0x1fffe,    0xfffeffff, 0xffff0000, 0xffff0001,
+					 0xfffffffe, 0xffffffff, 0x80000000, 0x7fffffff };
+	uint32_t i, carries = 0;
+
+	for (i = 0; i < RTE_DIM(edge) * RTE_DIM(edge) + 1000000; i++) {
+		const bool e = i < RTE_DIM(edge) * RTE_DIM(edge);
+		/* uf_ck_add32's sum stays below 2^32 for a sum up to 0xfffe0001 */
+		const uint32_t a = e ? edge[i % RTE_DIM(edge)] : rnd() % 0xfffe0002u;
+		const uint32_t w = e ? edge[i / RTE_DIM(edge)] : rnd();
+		const uint32_t c = uf_ck_add32c(a, w);
+
+		if (a > 0xfffe0001u)
+			continue;
+		CHECK_EQ(c % 0xffff, uf_ck_add32(a, w) % 0xffff);
+		CHECK_EQ(c == 0, a == 0 && w == 0);
+		CHECK_EQ(uf_ck_fold32(c), uf_ck_fold32(uf_ck_add32(a, w)));
+		carries += (uint64_t)a + w > 0xffffffffu;
+	}
+	CHECK(carries > 0, "no pair carried out of 32 bits");
+}
+
 /* uf_csum_is_ph (a remainder by a multiply) against field == the folded pseudo-header sum:
  * fields at and around that sum (and 0xffff against a sum that folds to it), the extremes of
  * addresses and lengths, then random ones. Both sides must agree every time, and both answers
@@ -1919,6 +1947,7 @@ main(void)
 	RUN(test_hdr_write_random);
 	RUN(test_ipv4_hdr_ok_45);
 	RUN(test_ck_fold32);
+	RUN(test_ck_add32c);
 	RUN(test_csum_is_ph);
 	RUN(test_hdr_write_zero_result);
 	RUN(test_hdr_write_no_udp_cksum);
