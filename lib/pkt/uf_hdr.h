@@ -90,15 +90,18 @@ uf_udp_ck_store(uint16_t *field, uint16_t ck)
  * as field == uf_ck_fold32(the sum), without the fold: both are in [1, 0xffff], one per
  * remainder modulo 0xffff, so they are equal exactly when the sum minus the field (the sum
  * plus the field's complement) is a multiple of 0xffff; 2^16 = 1 modulo 0xffff, so the address
- * is added as one 32-bit integer, and the remainder is a multiply (as uf_ipv4_hdr_ok).
- * test_pkt compares the two over edges and random values.
+ * is added as one 32-bit integer, with its end-around carry (uf_ck_add32c: the sum stays in 32
+ * bits, the same remainder), and the remainder is a 32-bit multiply by the inverse of 0xffff
+ * modulo 2^32: a multiple of 0xffff times it is its quotient, at most 0x10001, and every other
+ * word lands above. test_pkt compares the two over edges and random values.
  */
 static __rte_always_inline bool
 uf_csum_is_ph(uint32_t ph_dst, rte_be32_t src_ip, rte_be16_t udp_len, uint16_t field)
 {
-	const uint64_t d = (uint64_t)ph_dst + src_ip + udp_len + (uint16_t)~field;
+	/* ph_dst is at most 0x1fffe + 0x11: no carry out of these three */
+	const uint32_t d = uf_ck_add32c(ph_dst + udp_len + (field ^ 0xffffu), src_ip);
 
-	return d % 0xffff == 0;
+	return (uint32_t)(d * 0xfffeffffu) <= 0x10001u;
 }
 
 /*
