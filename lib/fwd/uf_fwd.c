@@ -301,6 +301,8 @@ worker_rx_port6_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t p
 	struct uf_single one;
 	struct uf_fast6 pat;
 	uint16_t nk = 0, nr = 0, i;
+	/* a bound of its own: the compiler splits the loop where it ends (docs/benchmarks.md#log) */
+	const uint16_t pf_end = n > PREFETCH_AHEAD ? (uint16_t)(n - PREFETCH_AHEAD) : 0;
 	const int k = plan->lis6_pi[0] == pi && p6->listen &&
 						      (p6->listen_udp == 0 ||
 						       p6->listen_udp == plan->in_dst_port)
@@ -324,7 +326,7 @@ worker_rx_port6_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t p
 		const uint64_t ol = m->ol_flags & ~ignore;
 		struct uf_rx6_info one_in, *info = single ? &one_in : &in6[nk];
 
-		if (i + PREFETCH_AHEAD < n)
+		if (i < pf_end)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		if (likely(m->nb_segs == 1) &&
 		    likely(uf_classify6_fast(f, m->data_len, ol, &pat, info))) {
@@ -706,6 +708,8 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	uint8_t other_why[UF_MAX_BURST];
 	struct uf_single one;
 	uint16_t nd = 0, nc = 0, nf = 0, no = 0, i;
+	/* a bound of its own: the compiler splits the loop where it ends (docs/benchmarks.md#log) */
+	const uint16_t pf_end = n > PREFETCH_AHEAD ? (uint16_t)(n - PREFETCH_AHEAD) : 0;
 
 	RTE_ASSERT(!(single && multi));
 	w->rx_plan = plan; /* for classify_miss */
@@ -724,7 +728,7 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 		enum uf_verdict v;
 		int li = 0;
 
-		if (i + PREFETCH_AHEAD < n)
+		if (i < pf_end)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		if (unlikely(m->nb_segs > 1) && rte_pktmbuf_linearize(m) != 0) {
 			unlinearized_drop(w, pi, m, pid);
