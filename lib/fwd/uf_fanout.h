@@ -198,6 +198,61 @@ uf_fan6_small(struct rte_mbuf *m, struct rte_mbuf **bufs, const struct uf_dest6_
 	dslot[j] = dests[j]->idx;
 }
 
+/*
+ * uf_fanout_body's leading run of datagrams that take uf_fan6_small with nothing else to
+ * decide (payload in [lo, lo + span], the copies' buffers from the stash at *sb, set.n - 1 a
+ * datagram, all of them fitting the TX buffer), up to the first that does not: from ins6
+ * (six_in) or ins, whose IPv4 datagrams go to the IPv6 copies with their own checksum's sum
+ * (uf_in_sum) and source. Returns how many it took; *sb and *fill move on.
+ */
+static __rte_always_inline uint16_t
+uf_fan6_small_run(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		  const struct uf_rx_info *ins, const struct uf_rx6_info *ins6, uint16_t n,
+		  uint32_t lo, uint32_t span, uint16_t nc, const struct uf_dest6_rt *const *d6s,
+		  const struct uf_dest_rt *const *dests, struct uf_txbuf *txb, uint16_t *fill,
+		  uint16_t burst, struct rte_mbuf ***sb, const bool six_in)
+{
+	/* the fill after which a datagram's copies no longer fit */
+	const int fill_max = (int)burst - nc;
+	struct rte_mbuf **b = *sb;
+	uint16_t f = *fill, i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct uf_rx_info in6_in;
+		const struct uf_rx_info *in = six_in ? &in6_in : &ins[i];
+		const uint16_t plen = six_in ? ins6[i].payload_len : in->payload_len;
+		const uint8_t *payload;
+
+		if (unlikely((uint32_t)(plen - lo) > span || (int)f > fill_max))
+			break;
+		if (six_in) {
+			uf_rx_info_from6_l(&ins6[i], &in6_in, false);
+			payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, ins6[i].payload_off);
+			uf_fan6_small(m, b, d6s, dests, nc, in, payload, uf_in6_sum(&ins6[i]),
+				      &ins6[i].src_ip6, uf_in_src_neg6(&ins6[i].src_ip6),
+				      txb->m + f, txb->dest + f, true);
+		} else {
+			/* the IPv6 copies need the sum even where the datagram carries none */
+			payload = rte_pktmbuf_mtod_offset(m, const uint8_t *, in->payload_off);
+			uf_fan6_small(m, b, d6s, dests, nc, in, payload,
+				      uf_in_sum(in, payload, plan->in_dst_ip, plan->in_dst_port),
+				      NULL, uf_in_src_neg4(in->src_ip), txb->m + f, txb->dest + f,
+				      true);
+		}
+		f = (uint16_t)(f + nc);
+		if (unlikely(f >= burst)) {
+			txb->n = f;
+			uf_txb_flush(w, txb, w->id);
+			f = 0;
+		}
+		b += nc - 1;
+	}
+	*sb = b;
+	*fill = f;
+	return i;
+}
+
 /* Buffers for the copies of a simple plan, taken for the whole burst in one bulk get (each
  * get pays the per-lcore cache lookup); larger bursts x sets take them per datagram. */
 #define UF_BURST_STASH 256
@@ -367,41 +422,25 @@ uf_fanout_body(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 		stash_used = (uint32_t)(sb - stash);
 		n_forwarded = i;
 	}
-	/* the same for the IPv6 datagrams of a one-egress set of untagged IPv6 destinations
-	 * that keep the sender's port only (the default): uf_fan6_small, in a loop of its own */
-	if (simple && one_egress && mixed && ins6 != NULL && egress_all6 && egress_sport6 &&
-	    n_stash != 0) {
+	/* the same for the datagrams, IPv6 or IPv4, of a one-egress set of untagged IPv6
+	 * destinations that keep the sender's port only (the default): uf_fan6_small, in a loop
+	 * of its own, one instance per input family */
+	if (simple && one_egress && mixed && egress_all6 && egress_sport6 && n_stash != 0) {
 		const uint32_t lo = RTE_MAX(
 				16u,
 				egress_pad > UF_HDR6_LEN ? (uint32_t)egress_pad - UF_HDR6_LEN : 0u);
 		const uint32_t hi = RTE_MIN(32u, (uint32_t)plan_set.max_payload);
-		const uint32_t span = hi - lo;
-		const uint16_t nc = plan_set.n, want = (uint16_t)(nc - 1);
-		const int fill_max = (int)burst - nc;
 		struct rte_mbuf **sb = stash;
 
-		for (; hi >= lo && i < n; i++) {
-			const struct uf_rx6_info *in6 = &ins6[i];
-			struct rte_mbuf *m = pkts[i];
-			struct uf_rx_info in;
-
-			if (unlikely((uint32_t)(in6->payload_len - lo) > span ||
-				     (int)egress_fill > fill_max))
-				break;
-			uf_rx_info_from6_l(in6, &in, false);
-			uf_fan6_small(m, sb, egress_d6, egress_dests, nc, &in,
-				      rte_pktmbuf_mtod_offset(m, const uint8_t *, in6->payload_off),
-				      uf_in6_sum(in6), &in6->src_ip6, uf_in_src_neg6(&in6->src_ip6),
-				      egress_txb->m + egress_fill, egress_txb->dest + egress_fill,
-				      true);
-			egress_fill = (uint16_t)(egress_fill + nc);
-			if (unlikely(egress_fill >= burst)) {
-				egress_txb->n = egress_fill;
-				uf_txb_flush(w, egress_txb, w->id);
-				egress_fill = 0;
-			}
-			sb += want;
-		}
+		RTE_ASSERT(i == 0); /* the IPv4 loop above is for plans without IPv6 */
+		if (hi >= lo && ins6 != NULL)
+			i = uf_fan6_small_run(w, plan, pkts, NULL, ins6, n, lo, hi - lo, plan_set.n,
+					      egress_d6, egress_dests, egress_txb, &egress_fill,
+					      burst, &sb, true);
+		else if (hi >= lo)
+			i = uf_fan6_small_run(w, plan, pkts, ins, NULL, n, lo, hi - lo, plan_set.n,
+					      egress_d6, egress_dests, egress_txb, &egress_fill,
+					      burst, &sb, false);
 		stash_used = (uint32_t)(sb - stash);
 		n_forwarded = i;
 	}

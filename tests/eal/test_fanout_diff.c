@@ -809,6 +809,8 @@ main(int argc, char **argv)
 		  .plain = true,
 		  .partial = true,
 		  .fam = FAM_66 },
+		/* v4 in, every copy v6: the same loop's IPv4 instance, with partial checksums */
+		{ .name = "v46_n3_one_port_partial", .n_dests = 3, .partial = true, .fam = FAM_46 },
 		{ .name = "v46_n4_two_ports_zero_cksum",
 		  .n_dests = 4,
 		  .two_ports = true,
