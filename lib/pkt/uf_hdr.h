@@ -98,7 +98,7 @@ uf_udp_ck_store(uint16_t *field, uint16_t ck)
 static __rte_always_inline bool
 uf_csum_is_ph(uint32_t ph_dst, rte_be32_t src_ip, rte_be16_t udp_len, uint16_t field)
 {
-	/* ph_dst is at most 0x1fffe + 0x11: no carry out of these three */
+	/* ph_dst (uf_csum_ph_dst) is at most 0x1fffe + 0x1100: these three stay far below 2^32 */
 	const uint32_t d = uf_ck_add32c(ph_dst + udp_len + (field ^ 0xffffu), src_ip);
 
 	return (uint32_t)(d * 0xfffeffffu) <= 0x10001u;

@@ -521,7 +521,7 @@ test_ck_fold32(void)
 
 /* uf_ck_add32c (a 32-bit add with its end-around carry) against uf_ck_add32 (the word's two
  * halves added): the same remainder modulo 0xffff, and 0 only from two zeros, at the carries'
- * edges and over random pairs; its one use (the N = 1 copy's checksum) folds the result. */
+ * edges and over random pairs (its users fold the result or take its remainder). */
 static void
 test_ck_add32c(void)
 {
