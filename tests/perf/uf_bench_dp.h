@@ -176,7 +176,9 @@ make_worker(const struct uf_config *cfg, struct uf_shared *sh, bool chain)
 	w->ports[0].id.partial_csum = bench_partial;
 	if (cfg->ports[0].n_ip6 > 0) { /* IPv6 (make_cfg6): as uf_app_create_workers sets it */
 		/* an IPv4 listener beside (make_cfg46): IPv4 datagrams taken too */
-		w->ports[0].id.listen = cfg->n_listeners == 1 && !cfg->listeners[0].is_ip6;
+		w->ports[0].id.listen = false;
+		for (int l = 0; l < cfg->n_listeners; l++)
+			w->ports[0].id.listen |= !cfg->listeners[l].is_ip6;
 		w->port6[0].mac = w->ports[0].id.mac;
 		w->port6[0].n_ip6 = cfg->ports[0].n_ip6;
 		memcpy(w->port6[0].ip6, cfg->ports[0].ip6, sizeof(w->port6[0].ip6));

@@ -4,7 +4,7 @@
  * with uf_fanout_bench.c).
  *
  *   uf_dp_bench [-n 1|4] [-f 4|6|46] [-R RULES] [-i BURSTS_PER_ROUND] [-r ROUNDS] [-H] [-g]
- *               [-p] [-V] [-S]
+ *               [-p] [-V] [-S] [-L]
  *
  * Rows: IPv4 (v4 in, v4 out), IPv6 (v6 in, v6 out) and v4 in, v6 out, each at N = 1 and 4 (-n,
  * -f: one of them). The rows are interleaved: each round runs every row once, in turn, so a
@@ -19,7 +19,9 @@
  * partial UDP checksums (partial_csum: the net_pcap row's, so inmem.py's udpfan pays it too);
  * -V: a tagged port; -S: to the port's service address (IPv4 rows only); -s BYTES: another
  * payload size (docs/benchmarks.md#copy-versus-chain: 1400); -c: chained copies (fanout:
- * chain) instead of copied ones (the IPv6 engine never chains).
+ * chain) instead of copied ones (the IPv6 engine never chains); -L: two listeners on the port
+ * (`listeners[]`: UDP 5000 with the row's destinations, where every datagram goes, and UDP
+ * 5001 with one), the path of a plan with several listeners (docs/architecture.md#listeners).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -57,6 +59,7 @@ io_cost(const uint8_t *frame, size_t len, long iters)
 
 /* the rules of -R: K - 1 that the sender misses, then the one it matches */
 static int bench_rules;
+static bool bench_listeners;
 
 static int
 rules_text(char *t, size_t cap, bool six, int n_dests)
@@ -93,9 +96,11 @@ bench_cfg(int fam, int n)
 	static char text[1 << 20];
 	struct uf_config *base = fam == 4 ? make_cfg(n) : fam == 6 ? make_cfg6(n) : NULL, *cfg;
 	struct uf_err err;
+	/* -L: the destinations are listener l0's */
+	const char *ind = bench_listeners ? "    " : "";
 	int o, i;
 
-	if (fam != 46 && bench_rules == 0)
+	if (fam != 46 && bench_rules == 0 && !bench_listeners)
 		return base;
 	uf_config_free(base);
 	if (fam == 46)
@@ -111,15 +116,26 @@ bench_cfg(int fam, int n)
 		o = snprintf(text, sizeof(text),
 			     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24 }\n"
 			     "listen: { port: p, udp_port: 5000 }\ndestinations:\n");
+	if (bench_listeners) { /* the listen line becomes listener l0's */
+		char *l = strstr(text, "listen: {");
+
+		o = (int)(l - text);
+		o += snprintf(text + o, sizeof(text) - (size_t)o,
+			      "listeners:\n  - name: l1\n    port: p\n    udp_port: 5001\n"
+			      "    destinations:\n      - { ip: %s, udp_port: 7000, mac: "
+			      "\"02:00:00:00:00:77\" }\n  - name: l0\n    port: p\n"
+			      "    udp_port: 5000\n    destinations:\n",
+			      fam == 4 ? "198.18.0.77" : "\"2001:db8::77\"");
+	}
 	for (i = 0; i < n; i++)
 		o += fam == 4 ? snprintf(text + o, sizeof(text) - (size_t)o,
-					 "  - { ip: 198.18.0.%d, udp_port: %d, mac: "
+					 "%s  - { ip: 198.18.0.%d, udp_port: %d, mac: "
 					 "\"02:00:00:00:00:%02x\" }\n",
-					 21 + i, 6000 + i, 0x21 + i)
+					 ind, 21 + i, 6000 + i, 0x21 + i)
 			      : snprintf(text + o, sizeof(text) - (size_t)o,
-					 "  - { ip: \"2001:db8::%x\", udp_port: %d, mac: "
+					 "%s  - { ip: \"2001:db8::%x\", udp_port: %d, mac: "
 					 "\"02:00:00:00:00:%02x\" }\n",
-					 0x21 + i, 6000 + i, 0x21 + i);
+					 ind, 0x21 + i, 6000 + i, 0x21 + i);
 	o += rules_text(text + o, sizeof(text) - (size_t)o, fam == 6, n);
 	cfg = uf_config_parse(text, (size_t)o, "bench", &err);
 	if (cfg == NULL) {
@@ -162,13 +178,15 @@ main(int argc, char **argv)
 	bool chain = false;
 	static struct row rows[6];
 
-	while ((c = getopt(argc, argv, "i:r:n:f:R:s:cHgpVS")) != -1) {
+	while ((c = getopt(argc, argv, "i:r:n:f:R:s:cHgpVSL")) != -1) {
 		if (c == 'R') {
 			bench_rules = atoi(optarg);
 		} else if (c == 's') {
 			payload = atoi(optarg);
 		} else if (c == 'c') {
 			chain = true;
+		} else if (c == 'L') {
+			bench_listeners = true;
 		} else if (c == 'S') { /* every datagram to the port's service address */
 			bench_svc = true;
 		} else if (c == 'V') { /* a tagged port: tagged input, tagged copies */
@@ -189,6 +207,10 @@ main(int argc, char **argv)
 			iters = atol(optarg);
 		else if (c == 'r')
 			rounds = atoi(optarg);
+	}
+	if (bench_listeners && (bench_rules != 0 || bench_svc || bench_vlan != 0)) {
+		fprintf(stderr, "-L goes with none of -R, -S, -V\n");
+		return 2;
 	}
 	if (rte_eal_init(n_eal, eal) < 0) {
 		fprintf(stderr, "EAL init failed (hugepages? run as root)\n");
@@ -249,15 +271,16 @@ main(int argc, char **argv)
 		const struct row *rw = &rows[k];
 
 		/* one worker thread: datagrams per CPU-second is the TSC rate over the cycles */
-		printf("%s%s N=%d %d B%s%s: %.1f cycles per input datagram (prep %.1f subtracted; io "
+		printf("%s%s N=%d %d B%s%s%s: %.1f cycles per input datagram (prep %.1f subtracted; io "
 		       "to net_null: %.1f), %.2f Mpps per CPU-second, forwarded %" PRIu64 "\n",
 		       bench_vlan != 0 ? "VLAN " : "",
 		       rw->fam == 4   ? "IPv4"
 		       : rw->fam == 6 ? "IPv6"
 				      : "IPv4 to IPv6",
 		       rw->n, payload, chain ? " chained" : "", bench_rules ? " rules" : "",
-		       rw->best, rw->prep / BURST, (rw->io - rw->prep) / BURST,
-		       (double)rte_get_tsc_hz() / rw->best / 1e6, rw->w->ctr.forwarded);
+		       bench_listeners ? " two listeners" : "", rw->best, rw->prep / BURST,
+		       (rw->io - rw->prep) / BURST, (double)rte_get_tsc_hz() / rw->best / 1e6,
+		       rw->w->ctr.forwarded);
 	}
 	for (k = 0; k < n_rows; k++) {
 		const struct row *rw = &rows[k], *v4 = NULL;
