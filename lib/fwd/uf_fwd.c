@@ -10,9 +10,7 @@
 #include <rte_ring.h>
 
 #include "uf_fwd_dp.h"
-
-/* prefetch this many packets ahead of the one being classified */
-#define PREFETCH_AHEAD 4
+#include "uf_fwd_lanes.h"
 
 /* passes that received a full burst read the clock once in this many (uf_worker_main) */
 #define UF_CLOCK_EVERY 8
@@ -217,10 +215,44 @@ svc6_listener(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, rte_
 }
 
 /*
+ * worker_fan6's datagrams (w->rx6_m, w->rx6_in: n of them, lis[] their listeners, view[] their
+ * views) grouped by listener, stably (a counting sort), as the IPv4 ones are
+ * (worker_fan_listeners) and the IPv6 lane's (uf_worker_rx_listeners6): each listener's in one
+ * run, whatever path took them.
+ */
+static __rte_noinline void
+fan6_by_listener(struct uf_worker *w, const struct uf_plan *plan, const struct uf_plan **view,
+		 uint8_t *lis, uint16_t n)
+{
+	struct rte_mbuf *m[UF_MAX_BURST];
+	struct uf_rx6_info in[UF_MAX_BURST];
+	uint8_t li[UF_MAX_BURST];
+	uint16_t at[UF_MAX_LISTENERS + 1] = { 0 };
+	uint16_t i, l;
+
+	for (i = 0; i < n; i++)
+		at[lis[i] + 1]++;
+	for (l = 1; l <= plan->n_listeners; l++)
+		at[l] = (uint16_t)(at[l] + at[l - 1]);
+	for (i = 0; i < n; i++) {
+		const uint16_t k = at[lis[i]]++;
+
+		m[k] = w->rx6_m[i];
+		in[k] = w->rx6_in[i];
+		li[k] = lis[i];
+	}
+	for (i = 0; i < n; i++)
+		view[i] = &plan->lis[li[i]];
+	memcpy(w->rx6_m, m, (size_t)n * sizeof(m[0]));
+	memcpy(w->rx6_in, in, (size_t)n * sizeof(in[0]));
+	memcpy(lis, li, n);
+}
+
+/*
  * The IPv6 datagrams of a burst on port index pi: each one's listener (uf_plan_listener6:
- * its address and UDP port; none: not_for_us), then each run of one listener's datagrams
- * through the mixed engine with its view of the plan, counted as its listener's where there
- * are several.
+ * its address and UDP port; none: not_for_us), where there are several grouped by listener
+ * (fan6_by_listener), then each run of one listener's datagrams through the mixed engine
+ * with its view of the plan, counted as its listener's where there are several.
  */
 static __rte_noinline void
 worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
@@ -265,6 +297,8 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 			uf_dtrace_take(w, pi, drop[i], UF_DROP_NOT_FOR_US);
 		rte_pktmbuf_free_bulk(drop, nd);
 	}
+	if (plan->n_listeners > 1 && nk > 1)
+		fan6_by_listener(w, plan, view, lis, nk);
 	for (i = 0; i < nk; i = j) {
 		for (j = (uint16_t)(i + 1); j < nk && view[j] == view[i]; j++)
 			;
@@ -652,7 +686,14 @@ worker_fan_listeners(struct uf_worker *w, const struct uf_plan *plan, struct rte
 	for (l = 0; l < plan->n_listeners; l++) {
 		const uint16_t first = cnt[l], cn = (uint16_t)(cnt[l + 1] - cnt[l]);
 
-		if (cn != 0)
+		if (cn == 0)
+			continue;
+		/* single6 of an IPv4 listener (IPv6 out): here, not in uf_fanout_burst's switch,
+		 * whose other callers never see it */
+		if (plan->lis[l].engine == UF_ENG_SINGLE6)
+			uf_fanout_single46(w, &plan->lis[l], sp + first, sip + first, cn,
+					   &w->lctr[l]);
+		else
 			uf_fanout_burst(w, &plan->lis[l], sp + first, sip + first, cn, &w->lctr[l]);
 	}
 }
@@ -850,10 +891,10 @@ worker_rx_port_body(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi
 	rx_tail(w, ctl, nc, drop, nd);
 }
 
-/* a burst on a port of a plan with several listeners */
-static __rte_noinline void
-worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
-		    struct rte_mbuf **pkts, uint16_t n)
+/* a burst on a port of a plan with several listeners (uf_fwd_lanes.h) */
+__rte_noinline void
+uf_worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+		       struct rte_mbuf **pkts, uint16_t n)
 {
 	worker_rx_port_body(w, plan, pi, pkts, n, false, true, UF_HDR_ANY, 0, false);
 }
@@ -883,7 +924,10 @@ worker_rx_port(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, str
 	       uint16_t n)
 {
 	if (unlikely(plan->n_listeners > 1)) {
-		worker_rx_listeners(w, plan, pi, pkts, n);
+		if (plan->multi6)
+			uf_worker_rx_listeners6(w, plan, pi, pkts, n);
+		else
+			uf_worker_rx_listeners(w, plan, pi, pkts, n);
 		return;
 	}
 	/* the one switch on the engine the plan was built with (uf_plan_engine); N = 1's also

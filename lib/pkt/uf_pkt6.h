@@ -282,9 +282,14 @@ struct uf_fast6 {
 	uint32_t max_len;      /* the port's (uf_port6_id.max_len) */
 };
 
+/*
+ * The test itself; any_dport (a constant): any UDP port passes, for a port with several
+ * listeners, whose lookup then says which (worker_rx_listeners6, lib/fwd/uf_fwd.c); p->dport
+ * is not read.
+ */
 static __rte_always_inline bool
-uf_classify6_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_fast6 *p,
-		  struct uf_rx6_info *info)
+uf_classify6_fast_port(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_fast6 *p,
+		       struct uf_rx6_info *info, const bool any_dport)
 {
 	const uint8_t *ip = f + RTE_ETHER_HDR_LEN;
 	const uint8_t *udp = ip + UF_IP6_HDR;
@@ -300,7 +305,7 @@ uf_classify6_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct u
 	    (vtc & RTE_BE32(0xf0000000)) != RTE_BE32(0x60000000) || ip[UF_IP6_NXT] != IPPROTO_UDP)
 		return false;
 	if (uf_rd64(ip + UF_IP6_DST) != p->dst_a || uf_rd64(ip + UF_IP6_DST + 8) != p->dst_b ||
-	    uf_rd16(udp + UF_UDP_DPORT) != p->dport)
+	    (!any_dport && uf_rd16(udp + UF_UDP_DPORT) != p->dport))
 		return false;
 	plen = uf_be16(uf_rd16(ip + UF_IP6_PLEN));
 	ulen = uf_be16(uf_rd16(udp + UF_UDP_LEN));
@@ -318,6 +323,14 @@ uf_classify6_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct u
 	info->tclass = (uint8_t)((rte_be_to_cpu_32(vtc) >> 20) & 0xfc);
 	info->udp_cksum = ck;
 	return true;
+}
+
+/* to the one listener's address and UDP port */
+static __rte_always_inline bool
+uf_classify6_fast(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_fast6 *p,
+		  struct uf_rx6_info *info)
+{
+	return uf_classify6_fast_port(f, len, rx_ck, p, info, false);
 }
 
 /* The fast test's fields for listener address DST (index dst_idx among the port's ip6) and

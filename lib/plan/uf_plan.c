@@ -621,6 +621,7 @@ uf_plan_build(const struct uf_plan_input *in)
 			map[cl->udp_port] = (uint8_t)(l + 1);
 		}
 	}
+	plan->multi6 = plan->n_lis6 != 0;
 	return plan;
 }
 

@@ -180,6 +180,51 @@ def case_v6_to_v4(kind, offload=True):
     assert far["next_hop"] == GW_IP and far["mac"] == tb.gw_mac, far
 
 
+def case_listeners6(kind, offload=True):
+    """a dual-stack port with three listeners (docs/architecture.md#ipv6, the lane with several
+    listeners): IPv6 on UDP 5000 to one IPv6 sink (its view single6, rewritten in place), IPv6
+    on 5001 to an IPv6 and an IPv4 sink, IPv4 on 5002 to one IPv6 sink (single6 in two
+    passes); three kernel senders at once, so that bursts mix the listeners. Every sink gets
+    every datagram of its listener once, and each listener's counters are its own."""
+    wd = tmpdir()
+    with Testbed(prefix="ufs", sinks=2, offload=offload, ipv6=True) as tb:
+        cfg = header(tb, kind, 'ip: %s/24, ip6: ["%s/64"]' % (FWD_IP, FWD_IP6))
+        cfg += "listeners:\n" + listener("a6", 5000, FWD_IP6, [dest(tb.sink_ip6[0], 6000)])
+        cfg += listener("b6", 5001, FWD_IP6, [dest(tb.sink_ip6[1], 6000),
+                                              dest(tb.sink_ip[0], 6002)])
+        cfg += listener("c4", 5002, FWD_IP, [dest(tb.sink_ip6[0], 6001)])
+        want = {(tb.sink_ns[0], 6000): "[%s]" % FWD_IP6,
+                (tb.sink_ns[1], 6000): "[%s]" % FWD_IP6,
+                (tb.sink_ns[0], 6002): "[::ffff:%s]" % FWD_IP,
+                (tb.sink_ns[0], 6001): "[%s]" % FWD_IP6}
+        socks = {ns: Sink(tb, ns, sorted(p for n, p in want if n == ns), wd, bind="::")
+                 for ns in sorted({ns for ns, _ in want})}
+        uf = Udpfan(tb, cfg, wd)
+        wait_reachable(uf)
+        ps = [send(tb, N, RATE, port=5000, size=48, dst=FWD_IP6, wait=False),
+              send(tb, N, RATE, port=5001, size=48, dst=FWD_IP6, wait=False, sport=42000),
+              send(tb, N, RATE, port=5002, size=48, dst=FWD_IP, wait=False, sport=43000)]
+        for p in ps:
+            out = json.loads(p.communicate(timeout=N / RATE + 60)[0])
+            assert out["sent"] == N, out
+        res = {}
+        for ns, sk in socks.items():
+            r = sk.result()
+            for (n, port) in want:
+                if n == ns:
+                    res[(n, port)] = r[str(port)]
+        st = uf.stop()
+    check_sinks(res, N, want)
+    f = st["fwd"]
+    assert f["forwarded"] == 3 * N and f["tx_ok"] == 4 * N, f
+    assert f["csum_completed"] == (3 * N if offload else 0), f
+    lis = {li["name"]: li for li in st["listeners"]}
+    for name, copies in (("a6", 1), ("b6", 2), ("c4", 1)):
+        li = lis[name]
+        assert li["rx"] == N and li["forwarded"] == N, li
+        assert li["tx_ok"] == copies * N and li["tx_drop"] == 0, li
+
+
 def case_sink_down_and_back6(kind):
     """NDP's state machine on a kernel IPv6 sink (docs/configuration.md#ipv6): its link goes
     down mid-run, udpfan finds it FAILED and counts its copies as no_neighbor while the other
@@ -474,6 +519,7 @@ def main():
         s.run(case_v6_to_v6, "af_packet", offload)
         s.run(case_v4_to_v6, "af_xdp", offload)
         s.run(case_v6_to_v4, "af_xdp", offload)
+        s.run(case_listeners6, "af_xdp", offload)
     s.run(case_sink_down_and_back6, "af_xdp")
     s.run(case_multicast6, "af_xdp")
     s.run(case_chatter6, "af_xdp")

@@ -222,7 +222,7 @@ input_frame6(unsigned seq, const struct scenario *s)
 	memcpy(UF_IP6_BYTES(ip->dst_addr), a, 16);
 	a[15] = (uint8_t)(2 + (seq & 3));
 	UF_IP6_BYTES(ip->dst_addr)[15] = 0x10;
-	frame_udp(udp, seq, 5000, payload);
+	frame_udp(udp, seq, (uint16_t)(5000 + (s->listeners ? seq % 2 : 0)), payload);
 	udp->dgram_cksum = rte_ipv6_udptcp_cksum(ip, udp);
 	if (s->partial && seq % 5 == 1)
 		udp->dgram_cksum = rte_ipv6_phdr_cksum(ip, 0);
@@ -230,14 +230,15 @@ input_frame6(unsigned seq, const struct scenario *s)
 }
 
 /* the config of an IPv6 scenario: one listener (IPv6 on 2001:db8:a::10, or IPv4), its
- * destinations by dest6_of, on port 0 or alternating between the ports */
+ * destinations by dest6_of, on port 0 or alternating between the ports; with s->listeners
+ * two (UDP 5000: the even destinations, 5001: the odd ones) */
 static struct uf_config *
 make_cfg6(const struct scenario *s)
 {
 	char text[8192];
 	struct uf_err err;
 	struct uf_config *cfg;
-	int o, i;
+	int o, i, l;
 
 	o = snprintf(text, sizeof(text),
 		     "ports:\n"
@@ -245,30 +246,40 @@ make_cfg6(const struct scenario *s)
 		     " ip6: [\"2001:db8:a::10/64\"]%s }\n"
 		     "  - { name: p1, device: net_ring1, ip: 198.19.0.10/24,"
 		     " ip6: [\"2001:db8:b::10/64\"]%s }\n"
-		     "forward: { udp_checksum: %s, source_port: %s }\n"
-		     "listeners:\n  - name: l0\n    port: p0\n    ip: %s\n    udp_port: 5000\n"
-		     "    destinations:\n",
+		     "forward: { udp_checksum: %s, source_port: %s }\nlisteners:\n",
 		     s->vlan && !s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
 		     s->vlan && s->two_ports ? ", vlan: 7, vlan_pcp: 2" : "",
-		     s->zero_cksum ? "zero" : "compute", s->own_sport ? "7777" : "keep",
-		     in6_of(s) ? "\"2001:db8:a::10\"" : "198.18.0.10");
-	for (i = 0; i < s->n_dests; i++) {
-		int p = s->two_ports ? i % 2 : 0;
-		char ip[64];
+		     s->zero_cksum ? "zero" : "compute", s->own_sport ? "7777" : "keep");
+	for (l = 0; l < (s->listeners ? 2 : 1); l++)
+		for (i = -1; i < s->n_dests; i++) {
+			int p = s->two_ports ? i % 2 : 0;
+			char ip[64];
 
-		if (dest6_of(s, i))
-			snprintf(ip, sizeof(ip), "\"2001:db8:%c::%x\"", 'a' + p, 0x21 + i);
-		else
-			snprintf(ip, sizeof(ip), "198.%d.0.%d", 18 + p, 21 + i);
-		/* `source: original` only where the families match */
-		o += snprintf(text + o, sizeof(text) - o,
-			      "      - { ip: %s, udp_port: %d, port: p%d, mac: \"02:00:00:00:00:%02x\"%s"
-			      " }\n",
-			      ip, 6000 + i, p, 0x21 + i,
-			      (s->orig || (i == 1 && !s->plain)) && dest6_of(s, i) == in6_of(s)
-					      ? ", source: original"
-					      : "");
-	}
+			if (i < 0) {
+				o += snprintf(text + o, sizeof(text) - o,
+					      "  - name: l%d\n    port: p0\n    ip: %s\n"
+					      "    udp_port: %d\n    destinations:\n",
+					      l, in6_of(s) ? "\"2001:db8:a::10\"" : "198.18.0.10",
+					      5000 + l);
+				continue;
+			}
+			if (s->listeners && i % 2 != l)
+				continue;
+
+			if (dest6_of(s, i))
+				snprintf(ip, sizeof(ip), "\"2001:db8:%c::%x\"", 'a' + p, 0x21 + i);
+			else
+				snprintf(ip, sizeof(ip), "198.%d.0.%d", 18 + p, 21 + i);
+			/* `source: original` only where the families match */
+			o += snprintf(text + o, sizeof(text) - o,
+				      "      - { ip: %s, udp_port: %d, port: p%d, mac: "
+				      "\"02:00:00:00:00:%02x\"%s }\n",
+				      ip, 6000 + i, p, 0x21 + i,
+				      (s->orig || (i == 1 && !s->plain)) &&
+								      dest6_of(s, i) == in6_of(s)
+						      ? ", source: original"
+						      : "");
+		}
 	cfg = uf_config_parse(text, (size_t)o, "fanout_diff6", &err);
 	if (cfg == NULL) {
 		fprintf(stderr, "config: %s\n%s", err.msg, text);
@@ -413,9 +424,12 @@ run(const struct scenario *s, int engine, bool select, bool lane6, struct outcom
 			if (select)
 				vw[v].sets[0].simple = false;
 		}
-		/* an IPv6 listener's lane (worker_rx_port6) on or off */
-		CHECK_EQ(plan->fast6, in6_of(s));
+		/* an IPv6 listener's lane (worker_rx_port6), or with several listeners theirs
+		 * (worker_rx_listeners6), on or off */
+		CHECK_EQ(plan->fast6, in6_of(s) && !s->listeners);
+		CHECK_EQ(plan->multi6, in6_of(s) && s->listeners);
 		plan->fast6 = plan->fast6 && lane6;
+		plan->multi6 = plan->multi6 && lane6;
 	}
 
 	memset(&sh, 0, sizeof(sh));
@@ -800,6 +814,32 @@ main(int argc, char **argv)
 		  .vlan = true,
 		  .fam = FAM_66 },
 		{ .name = "v46_n1", .n_dests = 1, .fam = FAM_46 },
+		/* two listeners (docs/architecture.md#listeners): IPv6 ones, through their lane
+		 * and without it, each view's engine (single6 in place, mixed_one_egress, the
+		 * small-copy loop); IPv4 ones with IPv6 destinations (single46 in two passes) */
+		{ .name = "v66_l2_n1", .n_dests = 2, .listeners = true, .fam = FAM_66 },
+		{ .name = "v66_l2_n1_partial_too_big",
+		  .n_dests = 2,
+		  .listeners = true,
+		  .partial = true,
+		  .big = true,
+		  .fam = FAM_66 },
+		{ .name = "v66_l2_n2_plain",
+		  .n_dests = 4,
+		  .listeners = true,
+		  .plain = true,
+		  .fam = FAM_66 },
+		{ .name = "v66_l2_n2_two_ports",
+		  .n_dests = 4,
+		  .listeners = true,
+		  .two_ports = true,
+		  .fam = FAM_66 },
+		{ .name = "v46_l2_n1", .n_dests = 2, .listeners = true, .fam = FAM_46 },
+		{ .name = "v46_l2_n1_partial",
+		  .n_dests = 2,
+		  .listeners = true,
+		  .partial = true,
+		  .fam = FAM_46 },
 		{ .name = "v46_n4_one_port", .n_dests = 4, .fam = FAM_46 },
 		/* every destination `source: ours` with the sender's port (the default): the
 		 * IPv6 small-copy loops (uf_fan6_small) of mixed_one_egress */

@@ -735,7 +735,7 @@ test_addr_helpers(void)
 static void
 test_classify6_fast(void)
 {
-	struct uf_port6_id p = port6();
+	struct uf_port6_id p = port6(), any = p;
 	const struct uf_ip6 src = ip6_of("2001:db8:1::5");
 	struct uf_fast6 pat;
 	struct uf_rx6_info a, b;
@@ -757,6 +757,19 @@ test_classify6_fast(void)
 	CHECK(!uf_classify6_fast(fr.b, fr.len, 0, &pat, &a), "another UDP port: no");
 	CHECK(!uf_classify6_fast(base.b, base.len, RTE_MBUF_F_RX_L4_CKSUM_BAD, &pat, &a),
 	      "a bad verdict: no");
+	/* several listeners' form: any UDP port passes, with uf_classify6's facts; the address
+	 * and the rest are still tested */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	CHECK(uf_classify6_fast_port(fr.b, fr.len, 0, &pat, &a, true), "any port: 2056 passes");
+	any.listen_udp = 0; /* as the workers' ports are set: the listeners say which */
+	CHECK_EQ(uf_classify6(fr.b, fr.len, 0, &any, &b, &r), UF_V_FORWARD);
+	CHECK_MEM(&a, &b, sizeof(a));
+	CHECK(!uf_classify6_fast_port(fr.b, fr.len, RTE_MBUF_F_RX_L4_CKSUM_BAD, &pat, &a, true),
+	      "any port: a bad verdict: no");
+	mk6(&fr, &src, &p.ip6[1], 40000, 2056, payload, 31, -1, 0, 0);
+	CHECK(!uf_classify6_fast_port(fr.b, fr.len, 0, &pat, &a, true),
+	      "any port: to the second address: no");
 
 	for (k = 0; k < 200000; k++) {
 		const uint32_t x = rnd();

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * The lanes of a plan with several listeners that carry IPv6 (docs/architecture.md#ipv6):
+ * IPv6 listeners' datagrams through the fast test and their views, IPv4 listeners' single6
+ * views. A unit of its own: compiled into uf_fwd.c, its code moved GCC's inlining there and
+ * cost the v4 -> v6 N = 4 body of one listener 3.6 instructions a datagram (callgrind,
+ * docs/benchmarks.md#log).
+ */
+#include "uf_fwd_dp.h"
+#include "uf_fwd_lanes.h"
+
+/* N = 1 of an IPv4 listener's view to an untagged IPv6 destination (single6), in two passes
+ * (a listener's datagrams): each rewritten in place into its IPv6 copy (uf_single46_one), as
+ * the one-listener loop does */
+void
+uf_fanout_single46(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		   const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc)
+{
+	struct uf_single s;
+	const struct uf_tmpl6 *t6;
+	uint16_t i;
+
+	uf_single_begin(&s, w, plan, n, true);
+	t6 = &plan->d6[s.di].t6;
+	for (i = 0; i < n; i++)
+		uf_single46_one(&s, t6, pkts[i], &ins[i]);
+	uf_single_end(w, &s, lc);
+}
+
+/*
+ * One listener's IPv6 datagrams of a burst that the fast test took (payload right after the
+ * IPv6 header), through its view (docs/architecture.md#listeners): N = 1 to an untagged IPv6
+ * destination (the view's engine single6) rewritten in place as worker_rx_port6_body's
+ * single loop does, any other view through the mixed engine as worker_fan6 sends it; counted
+ * as the listener's.
+ */
+static __rte_noinline void
+fan6_listener(struct uf_worker *w, const struct uf_plan *view, struct rte_mbuf **ms,
+	      struct uf_rx6_info *ins, uint16_t n, struct uf_lis_ctr *lc)
+{
+	struct uf_single one;
+	const struct uf_tmpl6 *t6;
+	uint16_t i;
+
+	if (view->engine != UF_ENG_SINGLE6) {
+		uf_fanout_generic(w, view, ms, NULL, ins, n, lc);
+		return;
+	}
+	uf_single_begin(&one, w, view, n, true);
+	t6 = &view->d6[one.di].t6;
+	for (i = 0; i < n; i++) {
+		if (one.keep6) /* uf_single_begin's: the default template */
+			uf_single6_keep(&one, t6, ms[i], rte_pktmbuf_mtod(ms[i], uint8_t *),
+					&ins[i]);
+		else
+			uf_single6_one(&one, t6, ms[i], &ins[i]);
+	}
+	uf_single_end(w, &one, lc);
+}
+
+/*
+ * A burst on a port of a plan with several listeners, some of them IPv6 (the IPv6 lane of
+ * docs/architecture.md#listeners): the datagrams to the address of the port's first IPv6
+ * listener that the fast test takes, whatever their UDP port, find their listener by its
+ * lookup (uf_plan_listener6), are grouped by it, stably (a counting sort), and go through its
+ * view (fan6_listener). Every other frame (IPv4, another address, NDP, a UDP port no listener
+ * has, anything the fast test does not decide) goes through the one classify loop after them
+ * (uf_worker_rx_listeners), as it would without the lane. The same frames and counters as that
+ * loop alone (fanout_diff, eal), but for the order of a burst's datagrams that took
+ * different paths.
+ */
+void
+uf_worker_rx_listeners6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
+			struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct uf_port6_id *p6 = &w->port6[pi];
+	const uint64_t ignore = w->ports[pi].id.rx_ck_ignore;
+	const bool partial = w->ports[pi].id.partial_csum;
+	struct rte_mbuf *fast[UF_MAX_BURST], *rest[UF_MAX_BURST], *sorted[UF_MAX_BURST];
+	struct uf_rx6_info in6[UF_MAX_BURST], sorted_in[UF_MAX_BURST];
+	uint16_t cnt[UF_MAX_LISTENERS + 1], at[UF_MAX_LISTENERS];
+	uint8_t lis[UF_MAX_BURST];
+	struct uf_fast6 pat;
+	uint16_t nk = 0, nr = 0, i;
+	const uint16_t pf_end = n > PREFETCH_AHEAD ? (uint16_t)(n - PREFETCH_AHEAD) : 0;
+	int k = -1, l;
+
+	/* the address of the port's first IPv6 listener, if it is one of the port's own */
+	for (l = 0; l < plan->n_lis6 && k < 0; l++)
+		if (plan->lis6_pi[l] == pi && p6->listen)
+			k = uf_port6_addr(p6, plan->lis6_ip[l].b);
+	if (k < 0) {
+		uf_worker_rx_listeners(w, plan, pi, pkts, n);
+		return;
+	}
+	uf_fast6_init(&pat, p6, &p6->ip6[k], (uint8_t)k, 0);
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+		const uint64_t ol = m->ol_flags & ~ignore;
+		struct uf_rx6_info *info = &in6[nk];
+
+		if (i < pf_end)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		if (likely(m->nb_segs == 1) &&
+		    likely(uf_classify6_fast_port(f, m->data_len, ol, &pat, info, true)) &&
+		    likely(uf_plan_listener6(plan, pi, &p6->ip6[k],
+					     uf_rd16(f + UF_HDR6_LEN - UF_UDP_HDR + UF_UDP_DPORT),
+					     &l) != NULL)) {
+			/* as worker_rx6 */
+			if (unlikely(partial) && uf_csum6_complete(f, ol, info))
+				w->ctr.csum_completed++;
+			w->lctr[l].rx++;
+			cnt[l + 1]++;
+			lis[nk] = (uint8_t)l;
+			fast[nk++] = m;
+		} else {
+			rest[nr++] = m;
+		}
+	}
+	w->ctr.rx += nk;
+	if (likely(nk > 0)) {
+		struct rte_mbuf **sp = fast;
+		struct uf_rx6_info *sip = in6;
+
+		for (l = 1; l <= plan->n_listeners; l++)
+			cnt[l] = (uint16_t)(cnt[l] + cnt[l - 1]);
+		if (unlikely(cnt[lis[0] + 1] - cnt[lis[0]] != nk)) { /* several listeners' */
+			memcpy(at, cnt, sizeof(at));
+			for (i = 0; i < nk; i++) {
+				const uint16_t j = at[lis[i]]++;
+
+				sorted[j] = fast[i];
+				sorted_in[j] = in6[i];
+			}
+			sp = sorted;
+			sip = sorted_in;
+		}
+		for (l = 0; l < plan->n_listeners; l++) {
+			const uint16_t first = cnt[l], cn = (uint16_t)(cnt[l + 1] - cnt[l]);
+
+			if (cn != 0)
+				fan6_listener(w, &plan->lis[l], sp + first, sip + first, cn,
+					      &w->lctr[l]);
+		}
+	}
+	if (unlikely(nr > 0))
+		uf_worker_rx_listeners(w, plan, pi, rest, nr);
+}
