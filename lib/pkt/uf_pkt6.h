@@ -298,7 +298,12 @@ uf_classify6_fast_port(const uint8_t *f, uint32_t len, uint64_t rx_ck, const str
 	uint32_t plen, ulen;
 	uint16_t ck;
 
-	if (unlikely(len < UF_HDR6_LEN || len > p->max_len))
+	/* a tag the PMD took out (udpfan asks none to; net_af_packet puts the kernel's back in the
+	 * frame, docs/pmd-quirks.md) is vlan_unknown on a device without tagged ports, as in
+	 * uf_classify_full_ex; a device with them has its tags out and the flag cleared before
+	 * (worker_rx_vlan) */
+	if (unlikely(len < UF_HDR6_LEN || len > p->max_len ||
+		     (rx_ck & RTE_MBUF_F_RX_VLAN_STRIPPED)))
 		return false;
 	if ((uf_rd64(f) & RTE_BE64(0xffffffffffff0000)) != p->dmac ||
 	    uf_rd16(f + UF_ETH_TYPE) != RTE_BE16(RTE_ETHER_TYPE_IPV6) ||

@@ -4,6 +4,7 @@ counted by its own reason (docs/loss-accounting.md, docs/pmd-quirks.md):
 
 - 802.1Q-tagged datagrams from a VLAN sender (a kernel VLAN interface where the kernel has
   8021q, else a raw AF_PACKET sender): drop.vlan_unknown on net_af_packet, nothing forwarded;
+  and tagged IPv6 datagrams to an IPv6 listener (one, and one of two) from the raw sender;
 - datagrams a local sender joined with UDP_SEGMENT (GSO): veth and the bridge carry them as
   one frame, net_af_packet hands it over cut at its ring slot: drop.gro_coalesced, and the
   operator is told which setting; with that setting applied, every datagram goes through.
@@ -18,11 +19,12 @@ import os
 import subprocess
 import time
 
-from testbed import FWD_IP, SRC_IP, Capture, Testbed, wait_for
+from testbed import FWD_IP, FWD_IP6, SRC_IP, Capture, Testbed, wait_for
 from uflive import TOOLS, PY, Sink, Udpfan, dest_lines, quiet_snapshot, send
 from ufrun import Suite, final, ledger, read_stats, run_udpfan, tmpdir
 
 VLAN_NET = "198.18.5"
+DEST6 = "{ ip: %s, udp_port: 6000, mac: \"%s\" }"
 
 
 def config(tb, kind, prefix="ufwire", extra=""):
@@ -81,6 +83,44 @@ def case_vlan_unknown():
         cap.count(s0["time"], s1["time"]), (how, cap.stop(), s0["time"], s1["time"], f)
     assert got.get("6000", {}).get("received", 0) == 0, got
     assert "drop.vlan_unknown" in uf.logtext(), uf.logtext()
+
+
+def case_vlan_unknown6(two_listeners):
+    """the same with IPv6: tagged IPv6 datagrams to an IPv6 listener's address and UDP port,
+    on net_af_packet (which puts the kernel's tag back in the frame: udpfan asks for no VLAN
+    strip); the IPv6 lanes' fast tests (one listener, several) leave them to the classifier:
+    drop.vlan_unknown, nothing forwarded"""
+    wd = tmpdir()
+    n = 50
+    with Testbed(prefix="ufv", sinks=1) as tb:
+        tb.static_neighbours()
+        sink = Sink(tb, tb.sink_ns[0], [6000], wd, idle=30)
+        lis = ["  - { name: a, port: lan, udp_port: 5000, ip: \"%s\", destinations: [ %s ] }"
+               % (FWD_IP6, DEST6 % (tb.sink_ip[0], tb.sink_mac[0]))]
+        if two_listeners:
+            lis.append("  - { name: b, port: lan, udp_port: 5001, ip: \"%s\", "
+                       "destinations: [ %s ] }" % (FWD_IP6, DEST6 % (tb.sink_ip[0],
+                                                                     tb.sink_mac[0])))
+        cfg = """eal: { lcores: "0-1", file_prefix: ufwire }
+ports:
+  - { name: lan, device: "%s", ip: %s/24, ip6: ["%s/64"] }
+listeners:
+%s
+stats: { interval_s: 0.5 }
+""" % (tb.vdev("af_packet"), FWD_IP, FWD_IP6, "\n".join(lis))
+        uf = Udpfan(tb, cfg, wd)
+        out = tb.nsx(tb.ns_src, "%s %s --iface src0 --dst-mac %s --src-mac %s --src %s "
+                     "--dst %s --port 5000 --vid 5 --count %d --rate 1000" %
+                     (PY, os.path.join(TOOLS, "vlan_send.py"), tb.fwd_mac, tb.src_mac,
+                      "2001:db8:18::2", FWD_IP6, n), capture=True)
+        assert '"sent": %d' % n in out, out
+        assert uf.wait_stats(lambda s: s["fwd"]["drop"]["vlan_unknown"] >= n, 10), \
+            uf.latest()["fwd"]
+        st = uf.stop()
+        got = sink.stop()
+    f = st["fwd"]
+    assert f["drop"]["vlan_unknown"] == n and f["forwarded"] == 0, f
+    assert got.get("6000", {}).get("received", 0) == 0, got
 
 
 def case_gso(kind):
@@ -227,6 +267,8 @@ def case_kernel_ipv6_on(kind):
 def main():
     s = Suite(root=True)
     s.run(case_vlan_unknown)
+    s.run(case_vlan_unknown6, False)
+    s.run(case_vlan_unknown6, True)
     for kind in ("af_packet", "af_xdp"):
         s.run(case_gso, kind)
     s.run(case_start_under_flood)

@@ -69,6 +69,18 @@ def udp_frame(dst_mac, src_mac, src, dst, sport, dport, payload, ttl=64, ident=0
     return f
 
 
+def udp6_frame(dst_mac, src_mac, src, dst, sport, dport, payload, hlim=64):
+    """Ethernet / IPv6 / UDP, the checksum computed (mandatory in IPv6)"""
+    s6 = ipaddress.IPv6Address(src).packed
+    d6 = ipaddress.IPv6Address(dst).packed
+    length = 8 + len(payload)
+    hdr = struct.pack("!HHHH", sport, dport, length, 0)
+    ck = csum(s6 + d6 + struct.pack("!IxxxB", length, 17) + hdr + payload) or 0xFFFF
+    udp = hdr[:6] + struct.pack("!H", ck) + payload
+    ip = struct.pack("!IHBB", 6 << 28, length, 17, hlim) + s6 + d6
+    return eth(dst_mac, src_mac, 0x86DD, ip + udp)
+
+
 def arp_frame(op, eth_dst, sha, sip, tha, tip):
     body = struct.pack("!HHBBH6s4s6s4s", 1, ETH_IPV4, 6, 4, op, mac_bytes(sha), ip_bytes(sip),
                        mac_bytes(tha), ip_bytes(tip))

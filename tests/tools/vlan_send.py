@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Send 802.1Q-tagged UDP datagrams from a raw AF_PACKET socket: for kernels without the 8021q
-module (no `ip link add ... type vlan`). Prints a JSON summary."""
+"""Send 802.1Q-tagged UDP datagrams (IPv4, or IPv6 where --dst is an IPv6 address) from a raw
+AF_PACKET socket: for kernels without the 8021q module (no `ip link add ... type vlan`). Prints
+a JSON summary."""
 import argparse
 import json
 import os
@@ -10,7 +11,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from ufpkt import udp_frame  # noqa: E402
+from ufpkt import udp6_frame, udp_frame  # noqa: E402
 
 
 def main():
@@ -33,8 +34,13 @@ def main():
     t0 = time.monotonic()
     sent = 0
     for n in range(args.count):
-        f = udp_frame(args.dst_mac, args.src_mac, args.src, args.dst, 41000, args.port,
-                      struct.pack("<Q", n) + bytes(max(args.size, 8) - 8))
+        payload = struct.pack("<Q", n) + bytes(max(args.size, 8) - 8)
+        if ":" in args.dst:  # IPv6
+            f = udp6_frame(args.dst_mac, args.src_mac, args.src, args.dst, 41000, args.port,
+                           payload)
+        else:
+            f = udp_frame(args.dst_mac, args.src_mac, args.src, args.dst, 41000, args.port,
+                          payload)
         s.send(f[:12] + struct.pack("!HH", args.tpid, args.vid) + f[12:])
         sent += 1
         ahead = (n + 1) / args.rate - (time.monotonic() - t0)

@@ -757,6 +757,12 @@ test_classify6_fast(void)
 	CHECK(!uf_classify6_fast(fr.b, fr.len, 0, &pat, &a), "another UDP port: no");
 	CHECK(!uf_classify6_fast(base.b, base.len, RTE_MBUF_F_RX_L4_CKSUM_BAD, &pat, &a),
 	      "a bad verdict: no");
+	/* a tag the PMD took out: vlan_unknown on a device without tagged ports, not ours */
+	CHECK(!uf_classify6_fast(base.b, base.len, RTE_MBUF_F_RX_VLAN_STRIPPED, &pat, &a),
+	      "a stripped tag: no");
+	CHECK(!uf_classify6_fast_port(base.b, base.len, RTE_MBUF_F_RX_VLAN_STRIPPED, &pat, &a,
+				      true),
+	      "any port: a stripped tag: no");
 	/* several listeners' form: any UDP port passes, with uf_classify6's facts; the address
 	 * and the rest are still tested */
 	memset(&a, 0, sizeof(a));
