@@ -60,7 +60,7 @@ fan6_listener(struct uf_worker *w, const struct uf_plan *view, struct rte_mbuf *
 /*
  * A burst on a port of a plan with several listeners, some of them IPv6 (the IPv6 lane of
  * docs/architecture.md#listeners): the datagrams to the address of the port's first IPv6
- * listener that the fast test takes, whatever their UDP port, find their listener by its
+ * listener on one of its own addresses that the fast test takes, whatever their UDP port, find their listener by its
  * lookup (uf_plan_listener6), are grouped by it, stably (a counting sort), and go through its
  * view (fan6_listener). Every other frame (IPv4, another address, NDP, a UDP port no listener
  * has, anything the fast test does not decide) goes through the one classify loop after them
@@ -84,7 +84,8 @@ uf_worker_rx_listeners6(struct uf_worker *w, const struct uf_plan *plan, uint16_
 	const uint16_t pf_end = n > PREFETCH_AHEAD ? (uint16_t)(n - PREFETCH_AHEAD) : 0;
 	int k = -1, l;
 
-	/* the address of the port's first IPv6 listener, if it is one of the port's own */
+	/* the address of the port's first IPv6 listener on one of the port's own addresses (one
+	 * on a service address is left to the classify loop) */
 	for (l = 0; l < plan->n_lis6 && k < 0; l++)
 		if (plan->lis6_pi[l] == pi && p6->listen)
 			k = uf_port6_addr(p6, plan->lis6_ip[l].b);
