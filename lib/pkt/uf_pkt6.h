@@ -284,8 +284,8 @@ struct uf_fast6 {
 
 /*
  * The test itself; any_dport (a constant): any UDP port passes, for a port with several
- * listeners, whose lookup then says which (worker_rx_listeners6, lib/fwd/uf_fwd.c); p->dport
- * is not read.
+ * listeners, whose lookup then says which (uf_worker_rx_listeners6, lib/fwd/uf_fwd_lis6.c);
+ * p->dport is not read.
  */
 static __rte_always_inline bool
 uf_classify6_fast_port(const uint8_t *f, uint32_t len, uint64_t rx_ck, const struct uf_fast6 *p,

@@ -152,8 +152,8 @@ struct uf_plan {
 	/* one listener, IPv6: its port's bursts take the fast IPv6 test first
 	 * (worker_rx_port6, lib/fwd/uf_fwd.c) */
 	bool fast6;
-	/* several listeners, some IPv6: the ports' bursts take their lane (worker_rx_listeners6,
-	 * lib/fwd/uf_fwd.c) */
+	/* several listeners, some IPv6: the ports' bursts take their lane
+	 * (uf_worker_rx_listeners6, lib/fwd/uf_fwd_lis6.c) */
 	bool multi6;
 	struct uf_ip6 in_dst_ip6;
 	uint16_t n_rules6;
