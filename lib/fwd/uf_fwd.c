@@ -215,43 +215,9 @@ svc6_listener(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi, rte_
 }
 
 /*
- * worker_fan6's datagrams (w->rx6_m, w->rx6_in: n of them, lis[] their listeners, view[] their
- * views) grouped by listener, stably (a counting sort), as the IPv4 ones are
- * (worker_fan_listeners) and the IPv6 lane's (uf_worker_rx_listeners6): each listener's in one
- * run, whatever path took them.
- */
-static __rte_noinline void
-fan6_by_listener(struct uf_worker *w, const struct uf_plan *plan, const struct uf_plan **view,
-		 uint8_t *lis, uint16_t n)
-{
-	struct rte_mbuf *m[UF_MAX_BURST];
-	struct uf_rx6_info in[UF_MAX_BURST];
-	uint8_t li[UF_MAX_BURST];
-	uint16_t at[UF_MAX_LISTENERS + 1] = { 0 };
-	uint16_t i, l;
-
-	for (i = 0; i < n; i++)
-		at[lis[i] + 1]++;
-	for (l = 1; l <= plan->n_listeners; l++)
-		at[l] = (uint16_t)(at[l] + at[l - 1]);
-	for (i = 0; i < n; i++) {
-		const uint16_t k = at[lis[i]]++;
-
-		m[k] = w->rx6_m[i];
-		in[k] = w->rx6_in[i];
-		li[k] = lis[i];
-	}
-	for (i = 0; i < n; i++)
-		view[i] = &plan->lis[li[i]];
-	memcpy(w->rx6_m, m, (size_t)n * sizeof(m[0]));
-	memcpy(w->rx6_in, in, (size_t)n * sizeof(in[0]));
-	memcpy(lis, li, n);
-}
-
-/*
  * The IPv6 datagrams of a burst on port index pi: each one's listener (uf_plan_listener6:
  * its address and UDP port; none: not_for_us), where there are several grouped by listener
- * (fan6_by_listener), then each run of one listener's datagrams through the mixed engine
+ * (uf_fan6_by_listener), then each run of one listener's datagrams through the mixed engine
  * with its view of the plan, counted as its listener's where there are several.
  */
 static __rte_noinline void
@@ -298,7 +264,7 @@ worker_fan6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi)
 		rte_pktmbuf_free_bulk(drop, nd);
 	}
 	if (plan->n_listeners > 1 && nk > 1)
-		fan6_by_listener(w, plan, view, lis, nk);
+		uf_fan6_by_listener(w, plan, view, lis, nk);
 	for (i = 0; i < nk; i = j) {
 		for (j = (uint16_t)(i + 1); j < nk && view[j] == view[i]; j++)
 			;

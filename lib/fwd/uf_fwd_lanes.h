@@ -18,6 +18,11 @@ void uf_worker_rx_listeners(struct uf_worker *w, const struct uf_plan *plan, uin
 void uf_worker_rx_listeners6(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 			     struct rte_mbuf **pkts, uint16_t n);
 
+/* worker_fan6's n datagrams (w->rx6_m, w->rx6_in), lis[] their listeners and view[] their
+ * views, grouped by listener, stably, in place (uf_fwd_lis6.c) */
+void uf_fan6_by_listener(struct uf_worker *w, const struct uf_plan *plan,
+			 const struct uf_plan **view, uint8_t *lis, uint16_t n);
+
 /* a view of an IPv4 listener whose engine is single6: its datagrams' IPv6 copies, in place
  * (uf_fwd_lis6.c) */
 void uf_fanout_single46(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,

@@ -27,6 +27,59 @@ uf_fanout_single46(struct uf_worker *w, const struct uf_plan *plan, struct rte_m
 }
 
 /*
+ * n IPv6 datagrams (m[], in[]) of a plan with n_lis listeners grouped by listener (lis[]),
+ * stably: a counting sort into m_out[], in_out[]. cnt[l + 1] is listener l's count on entry,
+ * cnt[l] its first slot on return. False, and nothing moved, when all are one listener's.
+ * As the IPv4 datagrams are grouped (worker_fan_listeners, uf_fwd.c).
+ */
+static bool
+sort6_by_listener(uint16_t *cnt, uint32_t n_lis, const uint8_t *lis, struct rte_mbuf **m,
+		  const struct uf_rx6_info *in, uint16_t n, struct rte_mbuf **m_out,
+		  struct uf_rx6_info *in_out)
+{
+	uint16_t at[UF_MAX_LISTENERS];
+	uint16_t i;
+	uint32_t l;
+
+	for (l = 1; l <= n_lis; l++)
+		cnt[l] = (uint16_t)(cnt[l] + cnt[l - 1]);
+	if (likely(cnt[lis[0] + 1] - cnt[lis[0]] == n))
+		return false;
+	memcpy(at, cnt, sizeof(at));
+	for (i = 0; i < n; i++) {
+		const uint16_t k = at[lis[i]]++;
+
+		m_out[k] = m[i];
+		in_out[k] = in[i];
+	}
+	return true;
+}
+
+/* worker_fan6's datagrams, each listener's in one run whatever path took them (uf_fwd_lanes.h) */
+void
+uf_fan6_by_listener(struct uf_worker *w, const struct uf_plan *plan, const struct uf_plan **view,
+		    uint8_t *lis, uint16_t n)
+{
+	struct rte_mbuf *m[UF_MAX_BURST];
+	struct uf_rx6_info in[UF_MAX_BURST];
+	uint16_t cnt[UF_MAX_LISTENERS + 1] = { 0 };
+	uint16_t i, j;
+	uint32_t l;
+
+	for (i = 0; i < n; i++)
+		cnt[lis[i] + 1]++;
+	if (!sort6_by_listener(cnt, plan->n_listeners, lis, w->rx6_m, w->rx6_in, n, m, in))
+		return;
+	memcpy(w->rx6_m, m, (size_t)n * sizeof(m[0]));
+	memcpy(w->rx6_in, in, (size_t)n * sizeof(in[0]));
+	for (l = 0; l < plan->n_listeners; l++)
+		for (j = cnt[l]; j < cnt[l + 1]; j++) {
+			lis[j] = (uint8_t)l;
+			view[j] = &plan->lis[l];
+		}
+}
+
+/*
  * One listener's IPv6 datagrams of a burst that the fast test took (payload right after the
  * IPv6 header), through its view (docs/architecture.md#listeners): N = 1 to an untagged IPv6
  * destination (the view's engine single6) rewritten in place as worker_rx_port6_body's
@@ -61,7 +114,7 @@ fan6_listener(struct uf_worker *w, const struct uf_plan *view, struct rte_mbuf *
  * A burst on a port of a plan with several listeners, some of them IPv6 (the IPv6 lane of
  * docs/architecture.md#listeners): the datagrams to the address of the port's first IPv6
  * listener on one of its own addresses that the fast test takes, whatever their UDP port, find their listener by its
- * lookup (uf_plan_listener6), are grouped by it, stably (a counting sort), and go through its
+ * lookup (uf_plan_listener6), are grouped by it (sort6_by_listener), and go through its
  * view (fan6_listener). Every other frame (IPv4, another address, NDP, a UDP port no listener
  * has, anything the fast test does not decide) goes through the one classify loop after them
  * (uf_worker_rx_listeners), as it would without the lane. The same frames and counters as that
@@ -77,7 +130,7 @@ uf_worker_rx_listeners6(struct uf_worker *w, const struct uf_plan *plan, uint16_
 	const bool partial = w->ports[pi].id.partial_csum;
 	struct rte_mbuf *fast[UF_MAX_BURST], *rest[UF_MAX_BURST], *sorted[UF_MAX_BURST];
 	struct uf_rx6_info in6[UF_MAX_BURST], sorted_in[UF_MAX_BURST];
-	uint16_t cnt[UF_MAX_LISTENERS + 1], at[UF_MAX_LISTENERS];
+	uint16_t cnt[UF_MAX_LISTENERS + 1];
 	uint8_t lis[UF_MAX_BURST];
 	struct uf_fast6 pat;
 	uint16_t nk = 0, nr = 0, i;
@@ -123,22 +176,11 @@ uf_worker_rx_listeners6(struct uf_worker *w, const struct uf_plan *plan, uint16_
 	}
 	w->ctr.rx += nk;
 	if (likely(nk > 0)) {
-		struct rte_mbuf **sp = fast;
-		struct uf_rx6_info *sip = in6;
+		const bool moved = sort6_by_listener(cnt, plan->n_listeners, lis, fast, in6, nk,
+						     sorted, sorted_in);
+		struct rte_mbuf **sp = moved ? sorted : fast;
+		struct uf_rx6_info *sip = moved ? sorted_in : in6;
 
-		for (l = 1; l <= plan->n_listeners; l++)
-			cnt[l] = (uint16_t)(cnt[l] + cnt[l - 1]);
-		if (unlikely(cnt[lis[0] + 1] - cnt[lis[0]] != nk)) { /* several listeners' */
-			memcpy(at, cnt, sizeof(at));
-			for (i = 0; i < nk; i++) {
-				const uint16_t j = at[lis[i]]++;
-
-				sorted[j] = fast[i];
-				sorted_in[j] = in6[i];
-			}
-			sp = sorted;
-			sip = sorted_in;
-		}
 		for (l = 0; l < plan->n_listeners; l++) {
 			const uint16_t first = cnt[l], cn = (uint16_t)(cnt[l + 1] - cnt[l]);
 

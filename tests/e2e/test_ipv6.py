@@ -84,6 +84,17 @@ def check_sinks(res, count, senders):
         assert who == {senders[(ns, port)]}, (ns, port, r["senders"])
 
 
+def sink_results(socks, sinks):
+    """each sink port's result {(ns, port): ...} from the Sink of its namespace (socks[ns])"""
+    res = {}
+    for ns, sk in socks.items():
+        r = sk.result()
+        for (n, port) in sinks:
+            if n == ns:
+                res[(n, port)] = r[str(port)]
+    return res
+
+
 def run_case(tb, wd, cfg, sinks, send_dst, count, senders, offload, nh6, nh4):
     """udpfan with cfg, the sinks [(ns, port)], count datagrams from the sender to
     send_dst:5000; nh6/nh4: how many IPv6/IPv4 next hops udpfan resolves. Returns the final
@@ -97,12 +108,7 @@ def run_case(tb, wd, cfg, sinks, send_dst, count, senders, offload, nh6, nh4):
     check_ndp_host(tb)
     out = send(tb, count, RATE, size=48, dst=send_dst)
     assert out["sent"] == count, out
-    res = {}
-    for ns, s in socks.items():
-        r = s.result()
-        for (n, p) in sinks:
-            if n == ns:
-                res[(n, p)] = r[str(p)]
+    res = sink_results(socks, sinks)
     st = uf.stop()
     check_sinks(res, count, senders)
     f = st["fwd"]
@@ -207,12 +213,7 @@ def case_listeners6(kind, offload=True):
         for p in ps:
             out = json.loads(p.communicate(timeout=N / RATE + 60)[0])
             assert out["sent"] == N, out
-        res = {}
-        for ns, sk in socks.items():
-            r = sk.result()
-            for (n, port) in want:
-                if n == ns:
-                    res[(n, port)] = r[str(port)]
+        res = sink_results(socks, want)
         st = uf.stop()
     check_sinks(res, N, want)
     f = st["fwd"]
