@@ -39,12 +39,11 @@ Root only (hugepages); exit 77 (skip) otherwise.
 import os
 import signal
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 
-from ufrun import Suite, ledger  # noqa: E402
+from ufrun import Suite, ledger, tmpdir  # noqa: E402
 from vlab import Lab, GEN_IP, LAN_IP, SINK_IP, DEST_PORT, wait_for  # noqa: E402
 
 PMD = None
@@ -84,7 +83,7 @@ def check_wan_ledger(g, st):
 
 
 def case_fanout4():
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-")) as lab:
         g, s, st = run_basic(lab, dests=4)
         f = check_wan_ledger(g, st)
         check(f["forwarded"] == COUNT, "all %d forwarded" % COUNT, f)
@@ -115,7 +114,7 @@ def case_fanout4():
 
 
 def case_sampling():
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-")) as lab:
         dests = ["{ ip: %s, udp_port: %d, port: lan, mac: \"%s\" }" % (SINK_IP, DEST_PORT,
                                                                       lab.sink_mac()),
                  "{ ip: %s, udp_port: %d, port: lan, mac: \"%s\", sample: 4 }" % (
@@ -132,7 +131,7 @@ def case_sampling():
 
 
 def case_rules():
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-")) as lab:
         g, s, st = run_basic(lab, dests=4,
                              extra_top="rules:\n  - { from: 198.18.0.0/24, to: [0, 2] }")
         f = check_wan_ledger(g, st)
@@ -144,7 +143,7 @@ def case_rules():
 
 
 def case_source_modes():
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-")) as lab:
         m = lab.sink_mac()
         dests = ["{ ip: %s, udp_port: %d, port: lan, mac: \"%s\" }" % (SINK_IP, DEST_PORT, m),
                  "{ ip: %s, udp_port: %d, port: lan, mac: \"%s\", source: original }" % (
@@ -163,7 +162,7 @@ def case_source_modes():
 
 
 def case_peer_restart():
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-")) as lab:
         count = 3 * RATE * 4  # ~12 s of traffic
         lab.start_udpfan(dests=2)
         lab.start_sink(idle=30)
@@ -205,7 +204,7 @@ FLAPS = 5
 
 
 def case_peer_flaps():
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-")) as lab:
         count = RATE * 30  # 30 s of traffic: the flaps take about 4 s each
         lab.start_udpfan(dests=2)
         lab.start_sink(idle=30)
@@ -266,7 +265,7 @@ def case_two_workers():
     """2 queue pairs, 2 workers: the generator's 4 flows over both queues (flow f on queue
     f % 2), one destination so that the sink's per-sender order is per-flow order."""
     count = 8000
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-"), queues=2) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-"), queues=2) as lab:
         lab.start_udpfan(dests=1, workers=2)
         lab.start_sink(idle=2)
         lab.start_gen(count=count, rate=RATE, flows=4)
@@ -298,7 +297,7 @@ def case_start_fail():
     exit 3 with the PMD's reason and never log the port as up."""
     if PMD != "vhost":
         return
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-")) as lab:
         # --legacy-mem: one file per hugepage and no --single-file-segments (udpfan adds it
         # otherwise); -m 64: legacy memory takes every free hugepage without it
         lab.start_udpfan(dests=1, eal_extra=["--legacy-mem", "-m", "64"])
@@ -315,7 +314,7 @@ def case_start_fail():
 
 def case_peer_wait_stop():
     """vhost: udpfan's probe waits in accept() for its backend; SIGTERM ends the wait."""
-    with Lab(PMD, tempfile.mkdtemp(prefix="vlab-")) as lab:
+    with Lab(PMD, tmpdir(prefix="vlab-")) as lab:
         p = lab.start_udpfan(dests=1)
         check(wait_for(lambda: "waiting for client connection" in lab.log("udpfan"), 20),
               "udpfan waits for its backend", lab.log("udpfan"))

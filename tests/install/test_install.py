@@ -239,7 +239,7 @@ def case_unit():
 def tool_dir(with_sudo, log):
     """A PATH of one folder: what setup.sh needs before its first root step, and a sudo
     that only records its arguments (with_sudo)"""
-    d = tempfile.mkdtemp(prefix="ufpath-")
+    d = tmpdir(prefix="ufpath-")
     os.chmod(d, 0o755)
     for t in ("bash", "env", "readlink", "dirname", "id", "cat", "dpkg-query", "grep"):
         os.symlink(shutil.which(t), os.path.join(d, t))

@@ -2,6 +2,7 @@
 import inspect
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -13,8 +14,40 @@ UF_SRC = os.environ.get("UF_SRC", ".")
 PCAP_MAC = "02:70:63:61:70:%02x"  # net_pcapN's MAC (pcap_ethdev.c: "\x02pcap" + port id)
 
 
-def tmpdir():
-    return tempfile.mkdtemp(prefix="uftest-")
+# the folders tmpdir() made, oldest first: Suite.run removes those of a case that passed or
+# was skipped, and keeps a failed case's (it names them)
+_made = []
+
+
+def tmpdir(prefix="uftest-"):
+    """A fresh folder for a case's files (configs, captures, logs). It lasts while the case
+    runs; afterwards it is removed unless the case failed or UF_KEEP_TMP=1 is set."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    _made.append(d)
+    return d
+
+
+def _has_mount(top):
+    for dirpath, dirnames, _ in os.walk(top):
+        if any(os.path.ismount(os.path.join(dirpath, d)) for d in dirnames):
+            return True
+    return False
+
+
+def _tidy(since, keep):
+    """Remove the folders tmpdir() made since index `since`, or with keep say where they are.
+    A folder with something still mounted under it is kept and named."""
+    dirs = _made[since:]
+    del _made[since:]
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        if keep or os.environ.get("UF_KEEP_TMP") == "1":
+            print("     kept %s" % d)
+        elif _has_mount(d):
+            print("     kept %s: something is still mounted under it" % d)
+        else:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def run_udpfan(cfg_text, workdir, duration=1.0, extra=(), ns=None, timeout=60, check_rc=0):
@@ -122,19 +155,23 @@ class Suite:
             return
         if self.wanted is not None and name not in self.wanted:
             return
+        since = len(_made)
         try:
             fn(*args)
         except SkipCase as e:
             self.skipped += 1
             print("SKIP %s: %s" % (name, e))
+            _tidy(since, False)
             return
         except Exception:
             self.failed += 1
             print("FAIL %s" % name)
             traceback.print_exc(file=sys.stdout)
+            _tidy(since, True)
             return
         self.passed += 1
         print("ok   %s" % name)
+        _tidy(since, False)
 
     def finish(self):
         if self.listing:
