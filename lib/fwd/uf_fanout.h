@@ -1008,17 +1008,33 @@ uf_single_end(struct uf_worker *w, const struct uf_single *s, struct uf_lis_ctr 
 }
 
 /* N = 1 in two passes (a listener's datagrams, a tagged port's): classified first, then
- * rewritten here */
+ * rewritten here; form: the template's where the caller knows it (the engines
+ * UF_ENG_SINGLE_KEEP and _OWN, whose plans compute UDP checksums), else UF_HDR_ANY */
 static __rte_always_inline void
 uf_fanout_single(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
-		 const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc, const bool vlan)
+		 const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc, const bool vlan,
+		 const enum uf_hdr_form form)
 {
 	struct uf_single s;
 	uint16_t i;
 
 	uf_single_begin(&s, w, plan, n, false);
-	for (i = 0; i < n; i++)
-		uf_single_one(&s, pkts[i], &ins[i], vlan, UF_HDR_ANY, false);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+
+		/* the default form, a datagram whose headers are where the copy's go and whose
+		 * IP length is its UDP length's (what the fast test checks): in place under masks,
+		 * as the one-pass engine does */
+		if (UF_DP_SIMD && form == UF_HDR_PLAIN_KEEP_SPORT && !vlan &&
+		    ins[i].payload_off == UF_HDR_LEN &&
+		    uf_rd16(f + RTE_ETHER_HDR_LEN + UF_IP_LEN) ==
+				    rte_cpu_to_be_16((uint16_t)(ins[i].payload_len +
+								UF_IPV4_HDR_MIN + UF_UDP_HDR)))
+			uf_single_one_keep(&s, m, f, &ins[i]);
+		else
+			uf_single_one(&s, m, &ins[i], vlan, form, form != UF_HDR_ANY);
+	}
 	uf_single_end(w, &s, lc);
 }
 
@@ -1086,7 +1102,7 @@ uf_fanout_vlan(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf 
 {
 	switch (plan->engine) {
 	case UF_ENG_SINGLE_VLAN:
-		uf_fanout_single(w, plan, pkts, ins, n, lc, true);
+		uf_fanout_single(w, plan, pkts, ins, n, lc, true, UF_HDR_ANY);
 		break;
 	case UF_ENG_ONE_EGRESS_VLAN:
 		uf_fanout_body(w, plan, pkts, ins, NULL, n, lc, true, true, true, UF_HDR_ANY,
@@ -1112,7 +1128,7 @@ uf_fanout_burst(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf
 	case UF_ENG_SINGLE:
 	case UF_ENG_SINGLE_KEEP:
 	case UF_ENG_SINGLE_OWN:
-		uf_fanout_single(w, plan, pkts, ins, n, lc, false);
+		uf_fanout_single(w, plan, pkts, ins, n, lc, false, UF_HDR_ANY);
 		break;
 	case UF_ENG_ONE_EGRESS_KEEP:
 	case UF_ENG_ONE_EGRESS_OWN:

@@ -654,13 +654,22 @@ worker_fan_listeners(struct uf_worker *w, const struct uf_plan *plan, struct rte
 
 		if (cn == 0)
 			continue;
-		/* single6 of an IPv4 listener (IPv6 out): here, not in uf_fanout_burst's switch,
-		 * whose other callers never see it */
-		if (plan->lis[l].engine == UF_ENG_SINGLE6)
+		switch (plan->lis[l].engine) {
+		case UF_ENG_SINGLE6:
+			/* single6 of an IPv4 listener (IPv6 out): here, not in uf_fanout_burst's
+			 * switch, whose other callers never see it */
 			uf_fanout_single46(w, &plan->lis[l], sp + first, sip + first, cn,
 					   &w->lctr[l]);
-		else
+			break;
+		case UF_ENG_SINGLE_KEEP:
+		case UF_ENG_SINGLE_OWN:
+			uf_fan_single_form(w, &plan->lis[l], sp + first, sip + first, cn,
+					   &w->lctr[l]);
+			break;
+		default:
 			uf_fanout_burst(w, &plan->lis[l], sp + first, sip + first, cn, &w->lctr[l]);
+			break;
+		}
 	}
 }
 

@@ -284,7 +284,7 @@ struct uf_fast6 {
 
 /*
  * The test itself; any_dport (a constant): any UDP port passes, for a port with several
- * listeners, whose lookup then says which (uf_worker_rx_listeners6, lib/fwd/uf_fwd_lis6.c);
+ * listeners, whose lookup then says which (uf_worker_rx_listeners6, lib/fwd/uf_fwd_lis.c);
  * p->dport is not read.
  */
 static __rte_always_inline bool

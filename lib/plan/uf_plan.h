@@ -153,7 +153,7 @@ struct uf_plan {
 	 * (worker_rx_port6, lib/fwd/uf_fwd.c) */
 	bool fast6;
 	/* several listeners, some IPv6: the ports' bursts take their lane
-	 * (uf_worker_rx_listeners6, lib/fwd/uf_fwd_lis6.c) */
+	 * (uf_worker_rx_listeners6, lib/fwd/uf_fwd_lis.c) */
 	bool multi6;
 	struct uf_ip6 in_dst_ip6;
 	uint16_t n_rules6;

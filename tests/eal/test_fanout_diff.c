@@ -75,6 +75,10 @@ struct scenario {
 	 * af_packet hands the kernel's over): vlan_unknown on this device without tagged ports,
 	 * in every path, the IPv6 lanes' fast tests included */
 	bool stripped;
+	/* IPv4 inputs the fast tests leave to the full classifier: every sixth with 4 bytes of
+	 * IP options (its payload at 46), every fifth of the others with 3 bytes in its IP
+	 * packet after its UDP datagram (the IP length over the UDP length's) */
+	bool odd_ip;
 	int fam; /* FAM_44 (IPv4 only), FAM_66, FAM_46, FAM_6M */
 };
 
@@ -177,12 +181,19 @@ input_frame(unsigned seq, const struct scenario *s)
 
 	if (in6_of(s))
 		return input_frame6(seq, s);
-	m = frame_begin(RTE_ETHER_TYPE_IPV4, 42, payload, &eth);
+	const uint16_t opt = s->odd_ip && seq % 6 == 0 ? 4 : 0,
+		       extra = s->odd_ip && seq % 6 != 0 && seq % 5 == 0 ? 3 : 0;
+
+	m = frame_begin(RTE_ETHER_TYPE_IPV4, (uint16_t)(42 + opt), (uint16_t)(payload + extra),
+			&eth);
 	ip = (struct rte_ipv4_hdr *)(eth + 1);
-	udp = (struct rte_udp_hdr *)(ip + 1);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	udp = (struct rte_udp_hdr *)((uint8_t *)(ip + 1) + opt);
+	ip->version_ihl = (uint8_t)(RTE_IPV4_VHL_DEF + opt / 4);
+	if (opt != 0)
+		memset(ip + 1, 1, opt); /* NOPs */
 	ip->type_of_service = (uint8_t)(seq << 2);
-	ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + payload));
+	/* the extra bytes' length added after the checksums, which cover the UDP datagram */
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + opt + payload));
 	ip->packet_id = rte_cpu_to_be_16((uint16_t)seq);
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
@@ -191,7 +202,6 @@ input_frame(unsigned seq, const struct scenario *s)
 	 * (uf_ck_add32c's end-around carry) */
 	ip->src_addr = rte_cpu_to_be_32((seq & 7) == 7 ? 0xc612ffff : 0xc6120002 + (seq & 3));
 	ip->dst_addr = rte_cpu_to_be_32(s->svc ? 0xc6120063 : 0xc612000a);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	frame_udp(udp, seq, (uint16_t)(5000 + (s->listeners ? seq % 2 : 0)), payload);
 	/* every third without a UDP checksum: the copies' sums come from the payload; with
 	 * s->partial every fifth of the others as a local sender's CHECKSUM_PARTIAL frame leaves
@@ -199,6 +209,10 @@ input_frame(unsigned seq, const struct scenario *s)
 	udp->dgram_cksum = seq % 3 == 0 ? 0 : rte_ipv4_udptcp_cksum(ip, udp);
 	if (s->partial && seq % 3 != 0 && seq % 5 == 1)
 		udp->dgram_cksum = rte_ipv4_phdr_cksum(ip, 0);
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + opt + payload + extra));
+	/* over the options too (22.11's rte_ipv4_cksum sums 20 bytes) */
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = (uint16_t)~rte_raw_cksum(ip, (size_t)(20 + opt));
 	return m;
 }
 
@@ -796,6 +810,27 @@ main(int argc, char **argv)
 		  .big = true },
 		{ .name = "l2_n3_two_ports", .n_dests = 6, .listeners = true, .two_ports = true },
 		{ .name = "l2_n1_vlan", .n_dests = 2, .listeners = true, .vlan = true },
+		/* plain templates: the listeners' single_keep and single_own, in place where the
+		 * headers allow it, written whole where not */
+		{ .name = "l2_n1_plain_odd_ip",
+		  .n_dests = 2,
+		  .listeners = true,
+		  .plain = true,
+		  .odd_ip = true },
+		{ .name = "l2_n1_plain_odd_ip_partial",
+		  .n_dests = 2,
+		  .listeners = true,
+		  .plain = true,
+		  .odd_ip = true,
+		  .partial = true },
+		{ .name = "l2_n1_plain_own_sport_odd_ip",
+		  .n_dests = 2,
+		  .listeners = true,
+		  .plain = true,
+		  .own_sport = true,
+		  .odd_ip = true },
+		{ .name = "n1_odd_ip", .n_dests = 1, .odd_ip = true },
+		{ .name = "n4_odd_ip", .n_dests = 4, .odd_ip = true },
 		/* a service address (docs/configuration.md#service-addresses): N = 1's loop, the
 		 * two passes, a partial checksum completed against it, two listeners */
 		{ .name = "n1_svc", .n_dests = 1, .svc = true },

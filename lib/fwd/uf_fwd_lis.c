@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause
- * The lanes of a plan with several listeners that carry IPv6 (docs/architecture.md#ipv6):
- * IPv6 listeners' datagrams through the fast test and their views, IPv4 listeners' single6
- * views. A unit of its own: compiled into uf_fwd.c, its code moved GCC's inlining there and
- * cost the v4 -> v6 N = 4 body of one listener 3.6 instructions a datagram (callgrind,
- * docs/benchmarks.md#log).
+ * The lanes of a plan with several listeners (docs/architecture.md#listeners): IPv6
+ * listeners' datagrams through the fast test and their views (docs/architecture.md#ipv6),
+ * IPv4 listeners' N = 1 views (single6, single_keep, single_own). A unit of its own: compiled
+ * into uf_fwd.c, its code moved GCC's inlining there and cost the v4 -> v6 N = 4 body of one
+ * listener 3.6 instructions a datagram, twice (callgrind, docs/benchmarks.md#log).
  */
 #include "uf_fwd_dp.h"
 #include "uf_fwd_lanes.h"
@@ -24,6 +24,18 @@ uf_fanout_single46(struct uf_worker *w, const struct uf_plan *plan, struct rte_m
 	for (i = 0; i < n; i++)
 		uf_single46_one(&s, t6, pkts[i], &ins[i]);
 	uf_single_end(w, &s, lc);
+}
+
+/* N = 1 of an IPv4 listener's view whose engine is single_keep or single_own, in two passes:
+ * each datagram rewritten in place with the template's form known (uf_fanout_single) */
+void
+uf_fan_single_form(struct uf_worker *w, const struct uf_plan *plan, struct rte_mbuf **pkts,
+		   const struct uf_rx_info *ins, uint16_t n, struct uf_lis_ctr *lc)
+{
+	if (plan->engine == UF_ENG_SINGLE_KEEP)
+		uf_fanout_single(w, plan, pkts, ins, n, lc, false, UF_HDR_PLAIN_KEEP_SPORT);
+	else
+		uf_fanout_single(w, plan, pkts, ins, n, lc, false, UF_HDR_PLAIN_OWN_SPORT);
 }
 
 /*
