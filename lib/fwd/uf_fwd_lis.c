@@ -170,7 +170,9 @@ uf_worker_rx_listeners6(struct uf_worker *w, const struct uf_plan *plan, uint16_
 
 		if (i < pf_end)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
-		if (likely(m->nb_segs == 1) &&
+		/* an IPv4 frame (or any other not IPv6) to the classify loop at the first test */
+		if (uf_rd16(f + UF_ETH_TYPE) == RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
+		    likely(m->nb_segs == 1) &&
 		    likely(uf_classify6_fast_port(f, m->data_len, ol, &pat, info, true)) &&
 		    likely(uf_plan_listener6(plan, pi, &p6->ip6[k],
 					     uf_rd16(f + UF_HDR6_LEN - UF_UDP_HDR + UF_UDP_DPORT),

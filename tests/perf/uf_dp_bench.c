@@ -4,7 +4,7 @@
  * with uf_fanout_bench.c).
  *
  *   uf_dp_bench [-n 1|4] [-f 4|6|46] [-R RULES] [-i BURSTS_PER_ROUND] [-r ROUNDS] [-H] [-g]
- *               [-p] [-V] [-S] [-L]
+ *               [-p] [-V] [-S] [-L] [-M]
  *
  * Rows: IPv4 (v4 in, v4 out), IPv6 (v6 in, v6 out) and v4 in, v6 out, each at N = 1 and 4 (-n,
  * -f: one of them). The rows are interleaved: each round runs every row once, in turn, so a
@@ -21,7 +21,9 @@
  * payload size (docs/benchmarks.md#copy-versus-chain: 1400); -c: chained copies (fanout:
  * chain) instead of copied ones (the IPv6 engine never chains); -L: two listeners on the port
  * (`listeners[]`: UDP 5000 with the row's destinations, where every datagram goes, and UDP
- * 5001 with one), the path of a plan with several listeners (docs/architecture.md#listeners).
+ * 5001 with one), the path of a plan with several listeners (docs/architecture.md#listeners);
+ * -M: as -L, listener l1 of the other family (an IPv6 one beside IPv4 rows, an IPv4 one beside
+ * IPv6 rows, the port dual-stack): the lanes of a plan with listeners of both families.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -60,6 +62,7 @@ io_cost(const uint8_t *frame, size_t len, long iters)
 /* the rules of -R: K - 1 that the sender misses, then the one it matches */
 static int bench_rules;
 static bool bench_listeners;
+static bool bench_mixed; /* -M: l1 of the other family */
 
 static int
 rules_text(char *t, size_t cap, bool six, int n_dests)
@@ -103,7 +106,7 @@ bench_cfg(int fam, int n)
 	if (fam != 46 && bench_rules == 0 && !bench_listeners)
 		return base;
 	uf_config_free(base);
-	if (fam == 46)
+	if (fam == 46 || bench_mixed)
 		o = snprintf(text, sizeof(text),
 			     "ports:\n  - { name: p, device: net_null0, ip: 198.18.0.10/24,"
 			     " ip6: [\"2001:db8::10/64\"] }\n"
@@ -118,14 +121,20 @@ bench_cfg(int fam, int n)
 			     "listen: { port: p, udp_port: 5000 }\ndestinations:\n");
 	if (bench_listeners) { /* the listen line becomes listener l0's */
 		char *l = strstr(text, "listen: {");
+		/* l1's family: l0's (fam 46: an IPv4 listener to IPv6), or with -M the other */
+		const bool l1_is6 = bench_mixed ? fam == 4 || fam == 46 : fam == 6;
+		const bool l1_to6 = bench_mixed ? l1_is6 : fam != 4;
 
 		o = (int)(l - text);
 		o += snprintf(text + o, sizeof(text) - (size_t)o,
 			      "listeners:\n  - name: l1\n    port: p\n    udp_port: 5001\n"
+			      "    ip: %s\n"
 			      "    destinations:\n      - { ip: %s, udp_port: 7000, mac: "
 			      "\"02:00:00:00:00:77\" }\n  - name: l0\n    port: p\n"
-			      "    udp_port: 5000\n    destinations:\n",
-			      fam == 4 ? "198.18.0.77" : "\"2001:db8::77\"");
+			      "    udp_port: 5000\n    ip: %s\n    destinations:\n",
+			      l1_is6 ? "\"2001:db8::10\"" : "198.18.0.10",
+			      l1_to6 ? "\"2001:db8::77\"" : "198.18.0.77",
+			      fam == 6 ? "\"2001:db8::10\"" : "198.18.0.10");
 	}
 	for (i = 0; i < n; i++)
 		o += fam == 4 ? snprintf(text + o, sizeof(text) - (size_t)o,
@@ -178,7 +187,7 @@ main(int argc, char **argv)
 	bool chain = false;
 	static struct row rows[6];
 
-	while ((c = getopt(argc, argv, "i:r:n:f:R:s:cHgpVSL")) != -1) {
+	while ((c = getopt(argc, argv, "i:r:n:f:R:s:cHgpVSLM")) != -1) {
 		if (c == 'R') {
 			bench_rules = atoi(optarg);
 		} else if (c == 's') {
@@ -187,6 +196,9 @@ main(int argc, char **argv)
 			chain = true;
 		} else if (c == 'L') {
 			bench_listeners = true;
+		} else if (c == 'M') {
+			bench_listeners = true;
+			bench_mixed = true;
 		} else if (c == 'S') { /* every datagram to the port's service address */
 			bench_svc = true;
 		} else if (c == 'V') { /* a tagged port: tagged input, tagged copies */
@@ -278,9 +290,11 @@ main(int argc, char **argv)
 		       : rw->fam == 6 ? "IPv6"
 				      : "IPv4 to IPv6",
 		       rw->n, payload, chain ? " chained" : "", bench_rules ? " rules" : "",
-		       bench_listeners ? " two listeners" : "", rw->best, rw->prep / BURST,
-		       (rw->io - rw->prep) / BURST, (double)rte_get_tsc_hz() / rw->best / 1e6,
-		       rw->w->ctr.forwarded);
+		       bench_mixed       ? " two listeners, both families"
+		       : bench_listeners ? " two listeners"
+					 : "",
+		       rw->best, rw->prep / BURST, (rw->io - rw->prep) / BURST,
+		       (double)rte_get_tsc_hz() / rw->best / 1e6, rw->w->ctr.forwarded);
 	}
 	for (k = 0; k < n_rows; k++) {
 		const struct row *rw = &rows[k], *v4 = NULL;
