@@ -1070,13 +1070,17 @@ uf_worker_link_init(struct uf_worker *w, uint32_t stall_ms, uint32_t probe_ms)
 	}
 }
 
-void
+uint32_t
 uf_worker_flush(struct uf_worker *w)
 {
+	uint32_t n = 0;
 	uint16_t pi;
 
-	for (pi = 0; pi < w->n_ports; pi++)
+	for (pi = 0; pi < w->n_ports; pi++) {
+		n += w->txb[pi].n;
 		uf_txb_flush(w, &w->txb[pi], w->id);
+	}
+	return n;
 }
 
 /* Frames the control lcore wants sent on this worker's queues (ARP replies and requests). */
@@ -1186,14 +1190,27 @@ uf_worker_main(void *arg)
 		 * docs/architecture.md#tx-buffers
 		 */
 		if ((got == 0 && flush_idle) || now - last_drain >= drain) {
-			uf_worker_flush(w);
+			/*
+			 * A flush that hands frames over is work, counted busy below: on a PMD
+			 * backed by the kernel (af_xdp, af_packet) the send runs the kernel's
+			 * transmit path, most of a copy's cost there, and at low rates nearly
+			 * every flush comes in an idle pass (docs/loss-accounting.md, busy_pct).
+			 */
+			if (uf_worker_flush(w) != 0) {
+				const uint64_t t = rte_rdtsc();
+
+				if (got == 0 && unclocked == 0)
+					busy += t - now; /* an idle pass: its flush alone */
+				now = t;
+			}
 			last_drain = now;
 		}
 		rte_rcu_qsbr_quiescent(sh->qsbr, w->id);
 		if (uq != NULL)
 			rte_rcu_qsbr_quiescent(uq, w->id);
 		/* busy: this pass received, or passes without a clock (each a full burst) led up
-		 * to it (an idle pass that ends such a run is counted with them) */
+		 * to it (an idle pass that ends such a run is counted with them); an idle pass's
+		 * flush is counted above */
 		if (got != 0 || unclocked != 0)
 			busy += now - prev;
 		prev = now;

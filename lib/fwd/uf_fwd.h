@@ -269,7 +269,8 @@ int uf_worker_main(void *arg);
 void uf_worker_rx(struct uf_worker *w, const struct uf_plan *plan, uint16_t pi,
 		  struct rte_mbuf **pkts, uint16_t n);
 
-/* Hand every buffered frame to its PMD (bounded retries, then drop and count). */
-void uf_worker_flush(struct uf_worker *w);
+/* Hand every buffered frame to its PMD (bounded retries, then drop and count); returns how
+ * many frames the buffers held. */
+uint32_t uf_worker_flush(struct uf_worker *w);
 
 #endif /* UF_FWD_H */
