@@ -11,7 +11,8 @@
  * Scenarios: N = 1 (padded to 60 B, too big); N = 4 on one port (padding to 60 B or not);
  * N = 3 on one port; N = 4 over two ports (one pads to 60 B); chaining mixed with copies; a
  * copy pool too small for the burst (tx_drop.nombuf); a header pool too small
- * (drop.nombuf); payloads over the egress MTU (drop.too_big). Bursts of 1 to 64 cross
+ * (drop.nombuf); payloads over the egress MTU (drop.too_big); IPv4 inputs with IP options
+ * and with bytes after the UDP datagram (the full classifier's, odd_ip). Bursts of 1 to 64 cross
  * the TX buffer's flush point. The egress ports are net_ring vdevs, whose TX ring is their RX
  * ring: what a run sent is read back and compared byte for byte.
  *
