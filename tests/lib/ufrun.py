@@ -1,4 +1,5 @@
 """Run udpfan (and friends) from tests, and check what it says about itself."""
+import atexit
 import inspect
 import json
 import os
@@ -15,13 +16,15 @@ PCAP_MAC = "02:70:63:61:70:%02x"  # net_pcapN's MAC (pcap_ethdev.c: "\x02pcap" +
 
 
 # the folders tmpdir() made, oldest first: Suite.run removes those of a case that passed or
-# was skipped, and keeps a failed case's (it names them)
+# was skipped, and keeps a failed case's (it names them); what a script made outside any
+# case (scripts/ledger.py, scripts/demo.py) goes when it exits
 _made = []
 
 
 def tmpdir(prefix="uftest-"):
     """A fresh folder for a case's files (configs, captures, logs). It lasts while the case
-    runs; afterwards it is removed unless the case failed or UF_KEEP_TMP=1 is set."""
+    runs; afterwards it is removed unless the case failed or UF_KEEP_TMP=1 is set. Made by a
+    script outside any case, it lasts until the script exits."""
     d = tempfile.mkdtemp(prefix=prefix)
     _made.append(d)
     return d
@@ -48,6 +51,9 @@ def _tidy(since, keep):
             print("     kept %s: something is still mounted under it" % d)
         else:
             shutil.rmtree(d, ignore_errors=True)
+
+
+atexit.register(lambda: _tidy(0, False))
 
 
 def run_udpfan(cfg_text, workdir, duration=1.0, extra=(), ns=None, timeout=60, check_rc=0):
