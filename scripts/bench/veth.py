@@ -69,7 +69,12 @@ Phases, per mode:
  3. CPU per forwarded datagram at --cpu-rate (median of --cpu-runs): udpfan from its busy
     cycles (lcores.<id>.busy_pct x uptime_s x tsc_hz / fwd.forwarded), the refs from
     getrusage (user + sys) / rx. Beside both: CPU 1's kernel time (sys + softirq jiffies of
-    /proc/stat) per forwarded datagram, the same measure for every contender.
+    /proc/stat) per forwarded datagram, the same measure for every contender, but
+    tick-sampled: on the development VM it reads a fraction of the kernel time that the
+    send calls take. So every forwarder runs under scripts/bench/ref/sys_time.so (an
+    LD_PRELOAD shim, --no-sys-time: without), and the time inside its send calls per
+    datagram is printed beside its CPU: on veth the kernel's whole transmit path of a copy,
+    the sinks' receive included, runs in there.
 
 Others share this VM: before each point the script waits (bounded) for a quiet second; a
 point during which other people's work (machine busy time minus our processes' user + system
@@ -112,6 +117,8 @@ from uflive import Udpfan  # noqa: E402
 
 GEN = os.path.join(BUILD, "app", "udpfan-gen", "udpfan-gen")
 REFBIN = os.path.join(BUILD, "scripts", "bench", "ref")
+SYS_TIME = os.path.join(REFBIN, "sys_time.so")
+SYS_TIME_MIN_CALLS = 100  # fewer send + receive calls in a thread: start-up, not data path
 LISTEN_PORT = 5000
 SINK_PORT = 9000
 FWD_CPU = 1
@@ -230,6 +237,7 @@ class Bench:
         self.runs = []
         self.mode = "default"
         self.n_run = 0
+        self.st_dir = None  # the running forwarder's sys_time.so folder (--sys-time)
 
     # -- test bed --------------------------------------------------------------------------
     def fairness(self):
@@ -334,22 +342,61 @@ ports:
 listen: { port: lan, udp_port: %d }
 destinations:
 %s
-forward: { udp_checksum: compute%s }
+forward: { udp_checksum: compute%s%s }
 stats: { interval_s: 1 }
 """ % (tb.vdev(kind), FWD_IP, ", rx_desc: %d" % self.a.udpfan_rx_desc
        if self.a.udpfan_rx_desc else "", LISTEN_PORT, dests,
        ", idle_sleep_us: %d" % self.a.udpfan_idle_sleep_us
-       if self.a.udpfan_idle_sleep_us else "")
+       if self.a.udpfan_idle_sleep_us else "",
+       ", " + self.a.udpfan_forward if self.a.udpfan_forward else "")
+
+    def sys_time_env(self):
+        """env arguments that run the forwarder under sys_time.so (--sys-time), in a fresh
+        folder per run; [] without it"""
+        self.st_dir = None
+        if not self.a.sys_time:
+            return []
+        self.st_dir = os.path.join(self.wd, "systime%d" % self.n_run)
+        os.makedirs(self.st_dir)
+        return ["env", "LD_PRELOAD=" + SYS_TIME, "UF_SYS_TIME_DIR=" + self.st_dir]
+
+    def sys_time_read(self):
+        """the stopped forwarder's send / recv / poll calls and seconds, summed over the
+        threads of its processes (nfacctd's core and plugin) that made >= SYS_TIME_MIN_CALLS
+        send and receive calls: the data path, not start-up (udpfan's netlink requests,
+        ~15 ms in a dozen sends); None without --sys-time or when none wrote"""
+        if not self.st_dir:
+            return None
+        tot = {k: {"calls": 0, "s": 0.0} for k in ("send", "recv", "poll")}
+        procs = []
+        for fn in sorted(os.listdir(self.st_dir)):
+            with open(os.path.join(self.st_dir, fn)) as f:
+                o = json.load(f)
+            procs.append(o)
+            for t in o["threads"]:
+                t["counted"] = t["send"]["calls"] + t["recv"]["calls"] >= SYS_TIME_MIN_CALLS
+                if not t["counted"]:
+                    continue
+                for k in tot:
+                    tot[k]["calls"] += t[k]["calls"]
+                    tot[k]["s"] += t[k]["s"]
+        self.st_dir = None
+        if not procs:
+            return None
+        tot["processes"] = procs
+        return tot
 
     def start_fwd(self, c, n):
         tb = self.tb
+        self.n_run += 1
+        env = self.sys_time_env()
         if c.startswith("udpfan"):
-            self.n_run += 1
-            return ("udpfan", Udpfan(tb, self.udpfan_cfg(c, n), self.wd, "udpfan%d" % self.n_run))
+            return ("udpfan", Udpfan(tb, self.udpfan_cfg(c, n), self.wd, "udpfan%d" % self.n_run,
+                                     wrap=" ".join(env)))
         if c == "nfacctd":
-            return self.start_nfacctd(n)
+            return self.start_nfacctd(n, env)
         tool = "ref_mmsg" if c == "ref_mmsg" else "ref_gso"
-        argv = [os.path.join(REFBIN, tool), "--listen", "%s:%d" % (FWD_IP, LISTEN_PORT),
+        argv = env + [os.path.join(REFBIN, tool), "--listen", "%s:%d" % (FWD_IP, LISTEN_PORT),
                 "--cpu", str(FWD_CPU), "--batch", "64"]
         if c == "ref_gso-pack":
             argv.append("--pack")
@@ -362,7 +409,7 @@ stats: { interval_s: 1 }
             raise RuntimeError("%s did not start: %s" % (tool, open(flog).read()))
         return ("ref", p, argv, flog)
 
-    def start_nfacctd(self, n):
+    def start_nfacctd(self, n, env):
         tb = self.tb
         rcv = os.path.join(self.wd, "tee_receivers.lst")
         with open(rcv, "w") as f:
@@ -375,7 +422,7 @@ stats: { interval_s: 1 }
         flog = os.path.join(self.wd, "nfacctd.log")
         snmp0 = rb.snmp_udp(tb, tb.ns_fwd)
         # taskset: the core process and the tee plugin it forks both on the forwarder's CPU
-        p = tb.popen(tb.ns_fwd, ["taskset", "-c", str(FWD_CPU), NFACCTD, "-f", conf],
+        p = tb.popen(tb.ns_fwd, env + ["taskset", "-c", str(FWD_CPU), NFACCTD, "-f", conf],
                      stdout=open(flog, "w"), stderr=subprocess.STDOUT, text=True)
         ok = wait_for(lambda: p.poll() is not None or
                       (":%d " % LISTEN_PORT) in tb.nsx(tb.ns_fwd, "ss -Huln", capture=True), 10)
@@ -413,7 +460,9 @@ stats: { interval_s: 1 }
             _, p, snmp0, flog = f
             (ut, stt), procs = self.family_cpu(p.pid)
             snmp1 = rb.snmp_udp(self.tb, self.tb.ns_fwd)
-            p.send_signal(signal.SIGTERM)
+            # SIGINT: nfacctd 1.7.7 ends on it through its exit path (sys_time.so writes its
+            # file); SIGTERM left it running here until the kill below
+            p.send_signal(signal.SIGINT)
             try:
                 p.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -499,6 +548,7 @@ stats: { interval_s: 1 }
             gen = json.loads(open(gout_p).read())
             time.sleep(0.5)
             fj = self.stop_fwd(fwd) if fwd else None
+            st = self.sys_time_read() if fwd else None
             fwd = None
         finally:
             if fwd:
@@ -525,7 +575,7 @@ stats: { interval_s: 1 }
              "gen_argv": gargv[3:], "gen": gen, "fwd_json": fj, "sinks": sj, "counters": d,
              "percpu": percpu_diff(pc0, pc1), "busy_before": busy_before,
              "system_busy_cores": (c1[0] - c0[0]) / max(1, c1[1] - c0[1]) * os.cpu_count(),
-             "time": time.time()}
+             "time": time.time(), "sys_time": st}
         # others' user-mode work while the generator ran: the machine's user time minus our
         # processes' (generator and udpfan from /proc/PID/stat while they ran, sinks and
         # socket forwarders from their own getrusage, which spans a little more than the
@@ -589,6 +639,12 @@ stats: { interval_s: 1 }
             r["cpu_us_per_copy"] = r["cpu_us_per_dgram"] / n
             r["cpu1_kernel_us_per_dgram"] = \
                 (k1["sys_s"] + k1["softirq_s"] + k1["irq_s"]) / fwd * 1e6
+            st = r.get("sys_time")
+            if st:
+                # time inside the forwarder's send calls (sys_time.so): the kernel's transmit
+                # path of its copies, which on veth runs the sinks' receive too
+                r["send_us_per_dgram"] = st["send"]["s"] / fwd * 1e6
+                r["send_calls_per_dgram"] = st["send"]["calls"] / fwd
 
     def show(self, r):
         fj = r["fwd_json"]
@@ -607,6 +663,9 @@ stats: { interval_s: 1 }
         if "cpu_us_per_dgram" in r:
             line += " | cpu %.2f us/dgram (%.2f/copy; CPU1 kernel %.2f)" % (
                 r["cpu_us_per_dgram"], r["cpu_us_per_copy"], r["cpu1_kernel_us_per_dgram"])
+        if "send_us_per_dgram" in r:
+            line += " | in send %.2f us/dgram (%.3f calls)" % (
+                r["send_us_per_dgram"], r["send_calls_per_dgram"])
         if r.get("xdp_mode"):
             line += " | xdp_mode %s" % r["xdp_mode"]
         cpu = r["percpu"]
@@ -874,11 +933,17 @@ def main():
     ap.add_argument("--perf", action="store_true",
                     help="perf record -C 1 during one udpfan af_xdp and one ref_gso --pack N=4 run")
     ap.add_argument("--perf-rate", type=int, default=50000)
+    ap.add_argument("--sys-time", action=argparse.BooleanOptionalAction, default=True,
+                    help="run each forwarder under sys_time.so and report the time inside "
+                         "its send calls per datagram (default on)")
     ap.add_argument("--udpfan-rx-desc", type=int, default=4096,
                     help="ports[].rx_desc for udpfan (default 4096; 0: udpfan's own, 1024)")
     ap.add_argument("--udpfan-idle-sleep-us", type=int, default=0,
                     help="forward.idle_sleep_us for udpfan (default 0: udpfan's own, busy "
                          "polling)")
+    ap.add_argument("--udpfan-forward", default="",
+                    help="more forward settings for udpfan, as YAML flow-map entries "
+                         "(e.g. \"flush_idle: false, drain_us: 50\"), for A/B runs")
     ap.add_argument("--sink-poll-us", type=int, default=1000)
     ap.add_argument("--sink-rcvbuf", type=int, default=8 << 20)
     ap.add_argument("--quiet-below", type=float, default=0.3)
@@ -893,7 +958,8 @@ def main():
     a = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("needs root (network namespaces)")
-    for b in [GEN, os.environ["UDPFAN"]] + [os.path.join(REFBIN, t) for t in rb.TOOLS]:
+    for b in [GEN, os.environ["UDPFAN"]] + [os.path.join(REFBIN, t) for t in rb.TOOLS] + \
+            ([SYS_TIME] if a.sys_time else []):
         if not os.path.exists(b):
             sys.exit("%s is missing: ninja -C %s" % (b, BUILD))
     if a.quick:
@@ -955,6 +1021,8 @@ def main():
                             "us_per_dgram": median_or_none(r.get("cpu_us_per_dgram") for r in rs),
                             "cpu1_kernel_us_per_dgram": median_or_none(
                                 r.get("cpu1_kernel_us_per_dgram") for r in rs),
+                            "send_us_per_dgram": median_or_none(
+                                r.get("send_us_per_dgram") for r in rs),
                             "runs": len(rs), "max_loss": max(r["loss"] for r in rs),
                             "xdp_mode": rs[-1].get("xdp_mode")}
                     if a.perf and mode == "default" and c in ("udpfan-af_xdp", "ref_gso-pack") \
@@ -1029,6 +1097,17 @@ def table(ms, contenders, dests, mode, a):
                 ms.setdefault("cpu_ratio_nfacctd", {})["%s/%d" % (c, n)] = nfc / uc
                 log("  CPU per copy at N=%d: %s %.3f us, nfacctd tee %.3f us "
                     "(nfacctd / udpfan = %.2f)" % (n, LABEL[c], uc / n, nfc / n, nfc / uc))
+                us = (ms["cpu"].get("%s/%d" % (c, n)) or {}).get("send_us_per_dgram")
+                ns_ = (ms["cpu"].get("nfacctd/%d" % n) or {}).get("send_us_per_dgram")
+                if us:
+                    # the kernel's transmit path inside the send calls bounds the ratio: were
+                    # udpfan's own work free, nfacctd / udpfan would be nfc / us
+                    ms.setdefault("cpu_ratio_nfacctd_bound", {})["%s/%d" % (c, n)] = nfc / us
+                    log("  in send at N=%d: %s %.2f us/dgram (%.0f %% of its CPU), nfacctd tee "
+                        "%s; nfacctd / udpfan's send time alone = %.2f" % (
+                            n, LABEL[c], us, 100 * us / uc,
+                            "%.2f us/dgram (%.0f %%)" % (ns_, 100 * ns_ / nfc) if ns_ else "-",
+                            nfc / us))
     for n in dests:
         kern = [(ms["clean"].get("%s/%d" % (c, n)) or {}).get("pps", 0)
                 for c in contenders if c.startswith("ref_")]
