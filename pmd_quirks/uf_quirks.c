@@ -637,6 +637,7 @@ uf_quirk_decide(const struct uf_quirk *q, const struct rte_eth_dev_info *di,
 	 * reads down forever); configure refuses lsc = 1 where the flag is absent */
 	out->lsc = di->dev_flags != NULL && (*di->dev_flags & RTE_ETH_DEV_INTR_LSC) != 0;
 	out->link_from_kernel = !out->lsc && q->kernel_sock != UF_KSOCK_NONE && di->if_index != 0;
+	out->tx_syscall = q->kernel_sock != UF_KSOCK_NONE;
 	/* ENA clears RTE_ETH_DEV_INTR_LSC where the device lacks the link-change AENQ group,
 	 * and then nothing ever writes its link: down forever (docs/pmd-quirks.md) */
 	out->link_assumed_up = !out->lsc && !out->link_from_kernel && q->link_lsc_only;

@@ -183,6 +183,10 @@ struct uf_port_plan {
 	 * start (uf_decide_vlan_filter) */
 	bool vlan_filter;
 	bool link_assumed_up; /* no LSC on a link_lsc_only row: the link is up while started */
+	/* every tx_burst is a system call (a row with a kernel socket: af_xdp's TX kick,
+	 * af_packet's sendto), so a flush of a few frames costs what one of a burst does:
+	 * forward.flush_idle_us auto holds the idle flush back (uf_flush_idle_us) */
+	bool tx_syscall;
 };
 
 /*

@@ -207,6 +207,12 @@ const struct uf_cfg_key uf_cfg_schema[] = {
 	  .doc = "TX buffers flushed at least this often" },
 	{ "forward", "flush_idle", CFG(fwd.flush_idle), BOOL(true),
 	  .doc = "TX buffers flushed when a pass finds the RX queues empty" },
+	{ "forward", "flush_idle_us", CFG(fwd.flush_idle_us), .type = UF_CFG_UINT, .lo = 0,
+	  .hi = 100000, .word = "auto",
+	  .word_offset = offsetof(struct uf_config, fwd.flush_idle_auto),
+	  .word_what = "microseconds", .has_def = true, .def_word = true,
+	  .doc = "how long the RX queues must have been empty before that flush (auto: 10 with "
+		 "an af_xdp or af_packet port, else 0)" },
 	{ "forward", "idle_sleep_us", CFG(fwd.idle_sleep_us), UINT(0, 1000, 0),
 	  .doc = "a worker sleeps this long after a pass that found its RX queues empty (0: "
 		 "busy polling)" },

@@ -213,7 +213,11 @@ struct uf_config {
 		enum uf_fanout_mode fanout;
 		uint32_t chain_min_payload; /* auto: chain at and above this payload size */
 		uint32_t drain_us;
-		bool flush_idle;        /* flush the TX buffers on a pass that received nothing */
+		bool flush_idle; /* flush the TX buffers on a pass that received nothing */
+		/* ...once the RX queues have been empty this long (flush_idle_auto: chosen from
+		 * the ports, uf_flush_idle_us) */
+		bool flush_idle_auto;
+		uint32_t flush_idle_us;
 		uint32_t idle_sleep_us; /* sleep this long after a pass that received nothing */
 		uint32_t tx_retries;
 		uint32_t tx_stall_ms; /* no TX progress this long: the port is skipped */

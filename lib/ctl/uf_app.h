@@ -39,6 +39,10 @@
 #define UF_CTL_SLEEP_POLL_US 500
 /* a port skipped for making no TX progress is tried again this often */
 #define UF_TX_PROBE_MS 100
+/* forward.flush_idle_us auto where a port's tx_burst is a system call (af_xdp, af_packet):
+ * on the veth bed 10 and 20 sent a burst that arrived in pieces in one call alike
+ * (docs/benchmarks.md#where-the-cpu-goes-on-veth) */
+#define UF_FLUSH_IDLE_US_SYSCALL 10
 
 struct uf_app;
 

@@ -31,6 +31,27 @@ uf_app_check_placement(struct uf_app *app)
 	uf_placement_check(&pl, NULL, place_warn, NULL);
 }
 
+/*
+ * forward.flush_idle_us: the number configured, or auto: UF_FLUSH_IDLE_US_SYSCALL where some
+ * port's every tx_burst is a system call (its quirk row has a kernel socket: af_xdp,
+ * af_packet), else 0. There a flush on the first empty pass sends the few frames of a burst
+ * that arrived in pieces, one call each; held back that long, the burst leaves in one call
+ * (docs/configuration.md#forward, docs/benchmarks.md#where-the-cpu-goes-on-veth).
+ */
+static uint32_t
+flush_idle_us(const struct uf_app *app)
+{
+	const struct uf_config *cfg = app->cfg;
+	int i;
+
+	if (!cfg->fwd.flush_idle_auto)
+		return cfg->fwd.flush_idle_us;
+	for (i = 0; i < cfg->n_ports; i++)
+		if (app->ports[i].plan.tx_syscall)
+			return UF_FLUSH_IDLE_US_SYSCALL;
+	return 0;
+}
+
 int
 uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 {
@@ -44,6 +65,7 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 		.tx_retries = cfg->fwd.tx_retries,
 		.drain_us = cfg->fwd.drain_us,
 		.flush_idle = cfg->fwd.flush_idle,
+		.flush_idle_us = flush_idle_us(app),
 		.idle_sleep_us = cfg->fwd.idle_sleep_us,
 		.tx_stall_ms = cfg->fwd.tx_stall_ms,
 		.tx_probe_ms = UF_TX_PROBE_MS,
@@ -51,6 +73,11 @@ uf_app_create_workers(struct uf_app *app, struct uf_err *err)
 	};
 	int i, ret;
 
+	if (cfg->fwd.flush_idle && cfg->fwd.flush_idle_auto && wc.flush_idle_us != 0)
+		UF_LOG(INFO,
+		       "forward.flush_idle_us auto: %u (each flush on an af_xdp or af_packet port is a "
+		       "system call)",
+		       wc.flush_idle_us);
 	for (i = 0; i < cfg->n_ports; i++) {
 		const struct uf_port *p = &app->ports[i];
 

@@ -1135,8 +1135,9 @@ uf_worker_main(void *arg)
 	const uint16_t burst = w->burst, n_ports = w->n_ports, q = w->id;
 	const uint64_t drain = w->drain_tsc;
 	const bool flush_idle = w->flush_idle;
+	const uint64_t idle_hold = w->flush_idle_tsc;
 	const uint32_t idle_sleep_us = w->idle_sleep_us;
-	uint64_t start, prev, last_drain, busy = 0, loops = 0, publish_at = 1024;
+	uint64_t start, prev, last_drain, last_rx, busy = 0, loops = 0, publish_at = 1024;
 	uint32_t unclocked = 0; /* passes since the clock was last read */
 
 	rte_rcu_qsbr_thread_register(sh->qsbr, w->id);
@@ -1145,7 +1146,7 @@ uf_worker_main(void *arg)
 		rte_rcu_qsbr_thread_register(uq, w->id);
 		rte_rcu_qsbr_thread_online(uq, w->id);
 	}
-	start = prev = last_drain = rte_rdtsc();
+	start = prev = last_drain = last_rx = rte_rdtsc();
 
 	while (likely(!__atomic_load_n(&sh->quit, __ATOMIC_RELAXED))) {
 		const struct uf_plan *plan = __atomic_load_n(&sh->plan, __ATOMIC_ACQUIRE);
@@ -1187,9 +1188,15 @@ uf_worker_main(void *arg)
 		 * load the queues are never empty and the buffers still go as full bursts; the
 		 * timer bounds the wait of a slow port's frames while other ports keep the
 		 * worker busy; forward.flush_idle: false leaves it to the timer alone.
+		 * forward.flush_idle_us holds that flush back until the queues have been empty
+		 * that long: where each flush is a system call (af_xdp, af_packet), a burst that
+		 * arrives in pieces then leaves in one call, not one per piece.
 		 * docs/architecture.md#tx-buffers
 		 */
-		if ((got == 0 && flush_idle) || now - last_drain >= drain) {
+		if (got != 0 || unclocked != 0)
+			last_rx = now;
+		if ((got == 0 && flush_idle && now - last_rx >= idle_hold) ||
+		    now - last_drain >= drain) {
 			/*
 			 * A flush that hands frames over is work, counted busy below: on a PMD
 			 * backed by the kernel (af_xdp, af_packet) the send runs the kernel's
@@ -1282,6 +1289,7 @@ uf_worker_create(const struct uf_worker_conf *c, struct uf_worker **out, struct 
 	w->tx_retries = c->tx_retries;
 	w->drain_tsc = rte_get_tsc_hz() * c->drain_us / 1000000;
 	w->flush_idle = c->flush_idle;
+	w->flush_idle_tsc = rte_get_tsc_hz() * c->flush_idle_us / 1000000;
 	w->idle_sleep_us = c->idle_sleep_us;
 	w->shared = c->shared;
 	uf_worker_link_init(w, c->tx_stall_ms, c->tx_probe_ms);

@@ -139,9 +139,10 @@ struct uf_worker {
 	uint32_t tx_retries;
 	uint64_t drain_tsc;
 	bool flush_idle; /* flush on a pass that found every RX queue empty (uf_worker_conf) */
-	uint32_t idle_sleep_us; /* sleep after a pass that found every RX queue empty (0: never) */
-	uint64_t stall_tsc;     /* no TX progress this long: the port is skipped (0: never) */
-	uint64_t probe_tsc;     /* a skipped, stalled port is tried again this often */
+	uint64_t flush_idle_tsc; /* ...once they have been empty this long */
+	uint32_t idle_sleep_us;  /* sleep after a pass that found every RX queue empty (0: never) */
+	uint64_t stall_tsc;      /* no TX progress this long: the port is skipped (0: never) */
+	uint64_t probe_tsc;      /* a skipped, stalled port is tried again this often */
 	struct uf_shared *shared;
 	struct rte_mempool *copy_pool; /* copies: the listen port's pool for this queue */
 	struct rte_mempool *hdr_pool;  /* chained fan-out: small header mbufs (NULL: no chaining) */
@@ -231,6 +232,7 @@ struct uf_worker_conf {
 	uint32_t tx_retries;
 	uint32_t drain_us;
 	bool flush_idle;        /* flush on a pass that found every RX queue empty */
+	uint32_t flush_idle_us; /* ...once they have been empty this long (0: at once) */
 	uint32_t idle_sleep_us; /* sleep after such a pass (0: busy polling) */
 	uint32_t tx_stall_ms;   /* 0: never skip a port for making no TX progress */
 	uint32_t tx_probe_ms;   /* a skipped port is tried again this often */

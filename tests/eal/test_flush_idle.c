@@ -15,6 +15,11 @@
  * passes (busy polling makes hundreds of thousands), and lone datagrams still come out
  * within 200 ms each.
  *
+ * Then forward.flush_idle_us (the same page): launched again holding the idle flush for
+ * HOLD_MS. A lone datagram comes out no sooner than HOLD_MS after it went in (and within
+ * HOLD_MS + 200 ms); of two sent HOLD_MS / 2 apart, the first is still held 1.2 x HOLD_MS
+ * after it went in (the second restarted the wait), and both come out.
+ *
  * Needs EAL without hugepages and two lcores: --no-huge --no-pci -l 0,1 (eal suite).
  */
 #include <inttypes.h>
@@ -42,6 +47,7 @@
 #define LONE 20           /* datagrams sent one at a time */
 #define WAIT_MS 200       /* the most one may take */
 #define DRAIN_US 10000000 /* the drain timer: 10 s */
+#define HOLD_MS 100       /* forward.flush_idle_us in its phase */
 
 static struct rte_mempool *pool;
 static struct rte_ring *rx_ring, *tx_ring;
@@ -239,6 +245,64 @@ main(int argc, char **argv)
 	      w->ctr.loops);
 	CHECK(late == 0, "%u datagrams waited over %d ms with idle_sleep_us", late, WAIT_MS);
 	CHECK_EQ(w->ctr.forwarded, LONE + 64 + 5);
+
+	/* forward.flush_idle_us: the idle flush waits until the queues have been empty that long */
+	__atomic_store_n(&sh.quit, 0, __ATOMIC_RELEASE);
+	w->idle_sleep_us = 0;
+	w->flush_idle_tsc = rte_get_tsc_hz() / 1000 * HOLD_MS;
+	if (rte_eal_remote_launch(uf_worker_main, w, rte_get_next_lcore(-1, 1, 0)) != 0) {
+		fprintf(stderr, "launch failed\n");
+		return 1;
+	}
+	{
+		const uint64_t ms = rte_get_tsc_hz() / 1000;
+		uint64_t t0 = rte_rdtsc(), t1, t2;
+		double held_us;
+		unsigned int early;
+
+		if (rte_ring_enqueue(rx_ring, datagram(300)) != 0)
+			exit(1);
+		CHECK_EQ(collect(1, HOLD_MS + WAIT_MS, &us), 1);
+		held_us = (double)(rte_rdtsc() - t0) * 1e3 / (double)ms;
+		printf("flush_idle_us %d000: a lone datagram out after %.0f us\n", HOLD_MS,
+		       held_us);
+		CHECK(held_us >= HOLD_MS * 1000.0, "out after %.0f us, before the %d ms hold",
+		      held_us, HOLD_MS);
+
+		/*
+		 * Two, HOLD_MS / 2 apart; looked at 1.2 x HOLD_MS after the first: had the second
+		 * not restarted the wait, the first would be out by then (it left at HOLD_MS). The
+		 * look is conclusive only if this thread kept to its times: the second went in
+		 * before the first's hold ran out, and the look came before the second's did.
+		 */
+		t0 = rte_rdtsc();
+		if (rte_ring_enqueue(rx_ring, datagram(301)) != 0)
+			exit(1);
+		rte_delay_us_sleep(HOLD_MS / 2 * 1000);
+		t1 = rte_rdtsc();
+		if (rte_ring_enqueue(rx_ring, datagram(302)) != 0)
+			exit(1);
+		while (rte_rdtsc() - t0 < HOLD_MS * ms * 6 / 5)
+			rte_delay_us_sleep(1000);
+		early = rte_ring_count(tx_ring);
+		t2 = rte_rdtsc();
+		if (t1 - t0 < HOLD_MS * ms && t2 - t1 < HOLD_MS * ms) {
+			CHECK(early == 0,
+			      "%u of two datagrams out %.0f ms after the first went in: the second "
+			      "(in at %.0f ms) did not restart the wait",
+			      early, (double)(t2 - t0) / (double)ms,
+			      (double)(t1 - t0) / (double)ms);
+		} else {
+			printf("two datagrams: inconclusive, this thread was late (second in at %.0f ms, "
+			       "looked at %.0f ms)\n",
+			       (double)(t1 - t0) / (double)ms, (double)(t2 - t0) / (double)ms);
+		}
+		CHECK_EQ(collect(2, HOLD_MS + WAIT_MS, &us), 2);
+	}
+	__atomic_store_n(&sh.quit, 1, __ATOMIC_RELEASE);
+	rte_eal_mp_wait_lcore();
+	CHECK_EQ(w->ctr.forwarded, LONE + 64 + 5 + 3);
+	CHECK_EQ(w->ctr.tx_ok, LONE + 64 + 5 + 3);
 
 	rte_ring_free(w->ctl_tx);
 	rte_free(w);

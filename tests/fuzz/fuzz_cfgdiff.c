@@ -279,6 +279,8 @@ same_restart_keys(const struct uf_config *a, const struct uf_config *b)
 	return a->fwd.burst == b->fwd.burst && a->fwd.drain_us == b->fwd.drain_us &&
 	       a->fwd.tx_retries == b->fwd.tx_retries && a->fwd.tx_stall_ms == b->fwd.tx_stall_ms &&
 	       a->fwd.flush_idle == b->fwd.flush_idle &&
+	       a->fwd.flush_idle_auto == b->fwd.flush_idle_auto &&
+	       a->fwd.flush_idle_us == b->fwd.flush_idle_us &&
 	       a->fwd.idle_sleep_us == b->fwd.idle_sleep_us &&
 	       strcmp(a->stats.json, b->stats.json) == 0;
 }

@@ -76,6 +76,7 @@ static const char full_cfg[] =
 		"  fanout: chain\n"
 		"  chain_min_payload: 256\n"
 		"  drain_us: 50\n"
+		"  flush_idle_us: 25\n"
 		"  tx_retries: 3\n"
 		"stats:\n"
 		"  interval_s: 0.5\n"
@@ -210,6 +211,8 @@ test_full_config(void)
 	CHECK_EQ(cfg->fwd.fanout, UF_FANOUT_CHAIN);
 	CHECK_EQ(cfg->fwd.chain_min_payload, 256);
 	CHECK_EQ(cfg->fwd.drain_us, 50);
+	CHECK_EQ(cfg->fwd.flush_idle_auto, false);
+	CHECK_EQ(cfg->fwd.flush_idle_us, 25);
 	CHECK_EQ(cfg->fwd.tx_retries, 3);
 	CHECK(cfg->stats.interval_s > 0.499 && cfg->stats.interval_s < 0.501, "interval_s %f",
 	      cfg->stats.interval_s);
@@ -256,6 +259,7 @@ test_defaults(void)
 	CHECK_EQ(cfg->n_rules, 0);
 	CHECK_EQ(cfg->fwd.udp_checksum, UF_CKSUM_COMPUTE);
 	CHECK_EQ(cfg->fwd.keep_source_port, true);
+	CHECK_EQ(cfg->fwd.flush_idle_auto, true);
 	CHECK_EQ(cfg->fwd.burst, 32);
 	CHECK_EQ(cfg->fwd.fanout, UF_FANOUT_AUTO);
 	CHECK_EQ(cfg->fwd.chain_min_payload, UF_CHAIN_MIN_PAYLOAD_DEFAULT);
@@ -471,6 +475,10 @@ test_err_values(void)
 		   "forward.udp_checksum", "expected compute or zero");
 	EXPECT_ERR(BASE "forward:\n  source_port: random\n", "random", "forward.source_port",
 		   "expected keep or a UDP port number");
+	EXPECT_ERR(BASE "forward:\n  flush_idle_us: soon\n", "soon", "forward.flush_idle_us",
+		   "expected auto or microseconds");
+	EXPECT_ERR(BASE "forward:\n  flush_idle_us: 100001\n", "100001", "forward.flush_idle_us",
+		   "100000");
 	EXPECT_ERR(PORTS_WAN LISTEN "destinations:\n  - { ip: 10.0.0.20, udp_port: 1, source: "
 				    "theirs }\n",
 		   "theirs", "destinations[0].source", "expected ours, original");

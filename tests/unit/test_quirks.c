@@ -154,8 +154,9 @@ test_decide_ena(void)
 	r.rx_desc = 1000;
 	r.tx_desc = 4096;
 	CHECK_EQ(decide("net_ena", &di, &r, &p, why, sizeof(why)), 0);
-	CHECK_EQ(p.rx_desc, 512);  /* a power of 2, rounded down */
-	CHECK_EQ(p.tx_desc, 1024); /* clamped to nb_max */
+	CHECK_EQ(p.rx_desc, 512);      /* a power of 2, rounded down */
+	CHECK_EQ(p.tx_desc, 1024);     /* clamped to nb_max */
+	CHECK_EQ(p.tx_syscall, false); /* a NIC's TX is a doorbell, no system call */
 	CHECK_EQ(p.mtu_path, UF_MTU_SET_MTU);
 	CHECK_EQ(p.mtu, 1500);
 	CHECK_EQ(p.pad_to, 60);
@@ -251,6 +252,8 @@ test_decide_af_xdp(void)
 	CHECK_EQ(p.rx_desc, 512);
 	CHECK_EQ(p.rss, false);
 	CHECK_EQ(p.mtu_path, UF_MTU_SET_MTU);
+	/* every tx_burst is a kick (send): forward.flush_idle_us auto holds the idle flush */
+	CHECK_EQ(p.tx_syscall, true);
 	/* the queue count is the device string's: it must equal the workers */
 	r = req(1);
 	CHECK_EQ(decide("net_af_xdp", &di, &r, &p, why, sizeof(why)), -EINVAL);
@@ -274,6 +277,7 @@ test_decide_af_packet(void)
 	r = req(4);
 	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK_EQ(p.pad_to, 60);
+	CHECK_EQ(p.tx_syscall, true); /* sendto per tx_burst */
 	/* the row caps the MTU at 1500 whatever dev_info says */
 	r.mtu = 1500;
 	CHECK_EQ(decide("net_af_packet", &di, &r, &p, why, sizeof(why)), 0);
@@ -295,7 +299,8 @@ test_decide_ring(void)
 	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
 	CHECK_EQ(p.mtu_path, UF_MTU_NA);
 	CHECK_EQ(p.pad_to, 0);
-	CHECK_EQ(p.chain_ok, false); /* not asked for */
+	CHECK_EQ(p.tx_syscall, false); /* a ring: no kernel on the way */
+	CHECK_EQ(p.chain_ok, false);   /* not asked for */
 	CHECK_EQ(p.tx_offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS, 0);
 	r.want_chain = true;
 	CHECK_EQ(decide("net_ring", &di, &r, &p, why, sizeof(why)), 0);
