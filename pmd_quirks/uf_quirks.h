@@ -184,8 +184,8 @@ struct uf_port_plan {
 	bool vlan_filter;
 	bool link_assumed_up; /* no LSC on a link_lsc_only row: the link is up while started */
 	/* every tx_burst is a system call (a row with a kernel socket: af_xdp's TX kick,
-	 * af_packet's sendto), so a flush of a few frames costs what one of a burst does:
-	 * forward.flush_idle_us auto holds the idle flush back (uf_flush_idle_us) */
+	 * af_packet's sendto), whose fixed cost a flush of a few frames pays for them alone:
+	 * forward.flush_idle_us auto holds the idle flush back (lib/ctl/uf_app_workers.c) */
 	bool tx_syscall;
 };
 

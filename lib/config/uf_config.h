@@ -215,7 +215,7 @@ struct uf_config {
 		uint32_t drain_us;
 		bool flush_idle; /* flush the TX buffers on a pass that received nothing */
 		/* ...once the RX queues have been empty this long (flush_idle_auto: chosen from
-		 * the ports, uf_flush_idle_us) */
+		 * the ports' plans, lib/ctl/uf_app_workers.c) */
 		bool flush_idle_auto;
 		uint32_t flush_idle_us;
 		uint32_t idle_sleep_us; /* sleep this long after a pass that received nothing */
