@@ -1153,7 +1153,7 @@ uf_worker_main(void *arg)
 		/* ports being reset: not polled (ordered after the last pass's quiescent report) */
 		const uint32_t skip = __atomic_load_n(&sh->rx_skip, __ATOMIC_RELAXED);
 		uint16_t pi, got = 0;
-		bool full = false;
+		bool full = false, worked;
 		uint64_t now;
 
 		for (pi = 0; pi < n_ports; pi++) {
@@ -1191,9 +1191,10 @@ uf_worker_main(void *arg)
 		 * forward.flush_idle_us holds that flush back until the queues have been empty
 		 * that long: where each flush is a system call (af_xdp, af_packet), a burst that
 		 * arrives in pieces then leaves in one call, not one per piece.
-		 * docs/architecture.md#tx-buffers
+		 * docs/architecture.md#tx-buffers-drain-timer-bounded-retries
 		 */
-		if (got != 0 || unclocked != 0)
+		worked = got != 0 || unclocked != 0;
+		if (worked)
 			last_rx = now;
 		if ((got == 0 && flush_idle && now - last_rx >= idle_hold) ||
 		    now - last_drain >= drain) {
@@ -1206,7 +1207,7 @@ uf_worker_main(void *arg)
 			if (uf_worker_flush(w) != 0) {
 				const uint64_t t = rte_rdtsc();
 
-				if (got == 0 && unclocked == 0)
+				if (!worked)
 					busy += t - now; /* an idle pass: its flush alone */
 				now = t;
 			}
@@ -1218,7 +1219,7 @@ uf_worker_main(void *arg)
 		/* busy: this pass received, or passes without a clock (each a full burst) led up
 		 * to it (an idle pass that ends such a run is counted with them); an idle pass's
 		 * flush is counted above */
-		if (got != 0 || unclocked != 0)
+		if (worked)
 			busy += now - prev;
 		prev = now;
 		unclocked = 0;
